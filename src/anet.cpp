@@ -1,0 +1,125 @@
+/* anet.cpp — socket helpers: listen, accept, and per-connection options.
+ *
+ * Listening sockets are non-blocking with SO_REUSEADDR; IPv6 sockets are
+ * IPV6_V6ONLY so "127.0.0.1 ::1" can both be bound on one port, as Redis does.
+ */
+#include "anet.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int anetSetError(std::string &err, const char *what) {
+    err = std::string(what) + ": " + strerror(errno);
+    return ANET_ERR;
+}
+
+int anetNonBlock(std::string &err, int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags == -1 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1)
+        return anetSetError(err, "fcntl(O_NONBLOCK)");
+    return ANET_OK;
+}
+
+int anetEnableTcpNoDelay(std::string &err, int fd) {
+    int yes = 1;
+    if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes)) == -1)
+        return anetSetError(err, "setsockopt TCP_NODELAY");
+    return ANET_OK;
+}
+
+int anetKeepAlive(std::string &err, int fd, int interval) {
+    int yes = 1;
+    if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &yes, sizeof(yes)) == -1)
+        return anetSetError(err, "setsockopt SO_KEEPALIVE");
+#ifdef __linux__
+    /* Probe after `interval` idle seconds, then every interval/3, 3 times:
+     * a dead peer is detected after about 2 * interval, as in Redis. */
+    int idle = interval, intvl = interval / 3 ? interval / 3 : 1, cnt = 3;
+    if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) == -1 ||
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) == -1 ||
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) == -1)
+        return anetSetError(err, "setsockopt TCP_KEEP*");
+#endif
+    return ANET_OK;
+}
+
+int anetTcpServer(std::string &err, int port, const std::string &addr, int backlog) {
+    bool v6 = addr.find(':') != std::string::npos;
+    const char *host = (addr == "*" || addr == "::*") ? nullptr : addr.c_str();
+    addrinfo hints{}, *res = nullptr;
+    hints.ai_family = v6 ? AF_INET6 : AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    std::string portstr = std::to_string(port);
+    if (int rv = getaddrinfo(host, portstr.c_str(), &hints, &res); rv != 0) {
+        err = gai_strerror(rv);
+        return ANET_ERR;
+    }
+    int s = -1;
+    for (addrinfo *p = res; p; p = p->ai_next) {
+        s = socket(p->ai_family, p->ai_socktype, p->ai_protocol);
+        if (s == -1) continue;
+        int yes = 1;
+        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+        if (v6) setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &yes, sizeof(yes));
+        if (bind(s, p->ai_addr, p->ai_addrlen) == -1 || listen(s, backlog) == -1) {
+            anetSetError(err, "bind/listen");
+            close(s);
+            s = -1;
+            continue;
+        }
+        break;
+    }
+    if (s == -1 && err.empty()) anetSetError(err, "socket");
+    freeaddrinfo(res);
+    if (s != -1 && anetNonBlock(err, s) == ANET_ERR) {
+        close(s);
+        return ANET_ERR;
+    }
+    return s == -1 ? ANET_ERR : s;
+}
+
+static std::string anetFormatAddr(const sockaddr_storage &sa, int *port) {
+    char ip[INET6_ADDRSTRLEN] = "?";
+    if (sa.ss_family == AF_INET) {
+        auto *s = reinterpret_cast<const sockaddr_in *>(&sa);
+        inet_ntop(AF_INET, &s->sin_addr, ip, sizeof(ip));
+        *port = ntohs(s->sin_port);
+    } else if (sa.ss_family == AF_INET6) {
+        auto *s = reinterpret_cast<const sockaddr_in6 *>(&sa);
+        inet_ntop(AF_INET6, &s->sin6_addr, ip, sizeof(ip));
+        *port = ntohs(s->sin6_port);
+    }
+    return ip;
+}
+
+int anetTcpAccept(std::string &err, int serversock, std::string &ip, int &port) {
+    sockaddr_storage sa{};
+    socklen_t salen = sizeof(sa);
+    int fd;
+    do {
+        fd = accept(serversock, reinterpret_cast<sockaddr *>(&sa), &salen);
+    } while (fd == -1 && errno == EINTR);
+    if (fd == -1) return anetSetError(err, "accept");
+    ip = anetFormatAddr(sa, &port);
+    return fd;
+}
+
+std::string anetFdToString(int fd, bool remote) {
+    sockaddr_storage sa{};
+    socklen_t salen = sizeof(sa);
+    int rc = remote ? getpeername(fd, reinterpret_cast<sockaddr *>(&sa), &salen)
+                    : getsockname(fd, reinterpret_cast<sockaddr *>(&sa), &salen);
+    if (rc == -1) return "?:0";
+    int port = 0;
+    std::string ip = anetFormatAddr(sa, &port);
+    if (sa.ss_family == AF_INET6) return "[" + ip + "]:" + std::to_string(port);
+    return ip + ":" + std::to_string(port);
+}

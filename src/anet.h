@@ -1,0 +1,20 @@
+/* anet.h — thin wrappers over the socket calls the server needs (Redis's anet.c).
+ *
+ * Every function returns ANET_OK / ANET_ERR and, on error, fills `err` with a
+ * message fit for the log. Sockets returned are owned by the caller.
+ */
+#pragma once
+
+#include <string>
+
+constexpr int ANET_OK = 0, ANET_ERR = -1;
+
+int anetNonBlock(std::string &err, int fd);
+int anetEnableTcpNoDelay(std::string &err, int fd);
+int anetKeepAlive(std::string &err, int fd, int interval);
+/* Listens on addr:port (IPv4 or IPv6 literal, "*" / "::*" for any). */
+int anetTcpServer(std::string &err, int port, const std::string &addr, int backlog);
+/* Accepts one connection; ANET_ERR with errno EAGAIN when none is pending. */
+int anetTcpAccept(std::string &err, int serversock, std::string &ip, int &port);
+/* "ip:port" of the peer (remote = true) or of the local side. */
+std::string anetFdToString(int fd, bool remote);

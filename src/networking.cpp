@@ -1,0 +1,981 @@
+/* networking.cpp — clients: accepting them, reading and parsing their requests,
+ * buffering their replies and writing them back (Redis's networking.c).
+ *
+ * The life of a request:
+ *   readQueryFromClient   reads up to 16 KB into the client's query buffer;
+ *   processInputBuffer    parses as many complete requests as the buffer
+ *                         holds (inline or multibulk, see the two parsers
+ *                         below) and runs each with processCommand();
+ *   addReply*             append the reply to the client's 16 KB static
+ *                         buffer, then to a list of blocks, and queue the
+ *                         client in server.clients_pending_write;
+ *   beforeSleep           calls handleClientsWithPendingWrites, which writes
+ *                         straight to the socket, and installs a write handler
+ *                         (sendReplyToClient) only if the kernel did not take
+ *                         everything.
+ * Invariants:
+ *  - argv views point into the query buffer; the buffer is only trimmed
+ *    between requests, and while a request is partial its arguments are kept
+ *    as offsets, so growing the buffer never invalidates them.
+ *  - A client is freed synchronously only from its own read/write handler,
+ *    which returns at once; everywhere else freeClientAsync() defers it to
+ *    beforeSleep.
+ */
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdarg>
+#include <cstring>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "anet.h"
+#include "server.h"
+#include "util.h"
+
+/* ========================================================================
+ * QueryBuffer
+ * ====================================================================== */
+
+void QueryBuffer::makeRoomFor(size_t n) {
+    if (avail() >= n) return;
+    /* Grow greedily (doubling) so a stream of reads costs amortized O(1)
+     * per byte, except for one huge argument, sized exactly by the caller. */
+    size_t want = len_ + n;
+    size_t newcap = std::max(want, cap_ * 2);
+    auto nb = std::make_unique_for_overwrite<char[]>(newcap);
+    if (len_) memcpy(nb.get(), buf_.get(), len_);
+    buf_ = std::move(nb);
+    cap_ = newcap;
+}
+
+void QueryBuffer::consume(size_t n) {
+    if (n >= len_) {
+        len_ = 0;
+        return;
+    }
+    memmove(buf_.get(), buf_.get() + n, len_ - n);
+    len_ -= n;
+}
+
+void QueryBuffer::append(std::string_view s) {
+    makeRoomFor(s.size());
+    memcpy(buf_.get() + len_, s.data(), s.size());
+    len_ += s.size();
+}
+
+void QueryBuffer::shrinkIfIdle(size_t keep) {
+    if (len_ == 0 && cap_ > keep) {
+        buf_.reset();
+        cap_ = 0;
+    }
+}
+
+/* ========================================================================
+ * Client creation and destruction
+ * ====================================================================== */
+
+client::client() = default;
+
+client::~client() {
+    if (fd != -1) close(fd);
+}
+
+/* Creates a client for a connected socket, or a socketless one when fd is
+ * -1 (used by benchmarks and, later, by scripting and AOF loading). */
+client *createClient(int fd) {
+    auto owned = std::make_unique<client>();
+    client *c = owned.get();
+    if (fd != -1) {
+        std::string err;
+        anetNonBlock(err, fd);
+        anetEnableTcpNoDelay(err, fd);
+        if (server.tcpkeepalive) anetKeepAlive(err, fd, server.tcpkeepalive);
+        if (aeCreateFileEvent(server.el.get(), fd, AE_READABLE, readQueryFromClient, c) == AE_ERR) {
+            close(fd);
+            return nullptr;
+        }
+        c->addr = anetFdToString(fd, true);
+        c->laddr = anetFdToString(fd, false);
+    }
+    c->fd = fd;
+    c->id = server.next_client_id++;
+    c->buf = std::make_unique_for_overwrite<char[]>(PROTO_REPLY_CHUNK_BYTES);
+    c->ctime = server.unixtime;
+    c->lastinteraction = server.mstime;
+    server.clients.push_back(std::move(owned));
+    c->self = std::prev(server.clients.end());
+    server.clients_index[c->id] = c;
+    return c;
+}
+
+static void eraseClientPointer(std::vector<client *> &v, client *c) {
+    v.erase(std::remove(v.begin(), v.end(), c), v.end());
+}
+
+void freeClient(client *c) {
+    if (server.current_client == c) server.current_client = nullptr;
+    if (c->fd != -1) {
+        aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE | AE_WRITABLE);
+    }
+    if (c->flags & CLIENT_PENDING_WRITE) eraseClientPointer(server.clients_pending_write, c);
+    if (c->flags & CLIENT_CLOSE_ASAP) eraseClientPointer(server.clients_to_close, c);
+    server.clients_index.erase(c->id);
+    server.clients.erase(c->self); /* destroys c and closes its socket */
+}
+
+void freeClientAsync(client *c) {
+    if (c->flags & CLIENT_CLOSE_ASAP) return;
+    c->flags |= CLIENT_CLOSE_ASAP;
+    server.clients_to_close.push_back(c);
+}
+
+void freeClientsInAsyncFreeQueue() {
+    while (!server.clients_to_close.empty()) {
+        client *c = server.clients_to_close.back();
+        server.clients_to_close.pop_back();
+        c->flags &= ~CLIENT_CLOSE_ASAP;
+        freeClient(c);
+    }
+}
+
+/* ========================================================================
+ * Accepting connections
+ * ====================================================================== */
+
+static constexpr int MAX_ACCEPTS_PER_CALL = 1000;
+
+static void acceptCommonHandler(int fd, const std::string &ip, int port) {
+    if (server.clients.size() >= server.maxclients) {
+        static constexpr std::string_view err = "-ERR max number of clients reached\r\n";
+        /* Best effort: the socket is new, so the write almost always fits. */
+        ssize_t ignored = write(fd, err.data(), err.size());
+        (void)ignored;
+        server.stat_rejected_conn++;
+        close(fd);
+        return;
+    }
+    if (!createClient(fd)) {
+        serverLog(LL_WARNING, "Error registering fd event for the new client: %s (fd=%d)",
+                  strerror(errno), fd);
+        return;
+    }
+    server.stat_numconnections++;
+    serverLog(LL_VERBOSE, "Accepted %s:%d", ip.c_str(), port);
+}
+
+void acceptTcpHandler(aeEventLoop *, int fd, void *, int) {
+    for (int max = MAX_ACCEPTS_PER_CALL; max--;) {
+        std::string err, ip;
+        int port = 0;
+        int cfd = anetTcpAccept(err, fd, ip, port);
+        if (cfd == ANET_ERR) {
+            if (errno != EWOULDBLOCK && errno != EAGAIN)
+                serverLog(LL_WARNING, "Accepting client connection: %s", err.c_str());
+            return;
+        }
+        acceptCommonHandler(cfd, ip, port);
+    }
+}
+
+/* ========================================================================
+ * Building replies
+ * ====================================================================== */
+
+/* Queues the client for a write in beforeSleep, the first time it has
+ * output. Socketless clients keep their output in the buffers. */
+static inline bool prepareClientToWrite(client *c) {
+    if (c->flags & CLIENT_CLOSE_ASAP) return false;
+    if (c->fd == -1) return true;
+    if (!(c->flags & CLIENT_PENDING_WRITE)) {
+        c->flags |= CLIENT_PENDING_WRITE;
+        server.clients_pending_write.push_back(c);
+    }
+    return true;
+}
+
+static size_t _addReplyToBuffer(client *c, const char *s, size_t len) {
+    if (!c->reply.empty()) return 0; /* order: once the list is used, append there */
+    size_t avail = c->buf_usable_size - c->bufpos;
+    size_t n = std::min(avail, len);
+    memcpy(c->buf.get() + c->bufpos, s, n);
+    c->bufpos += n;
+    return n;
+}
+
+static void _addReplyProtoToList(client *c, const char *s, size_t len) {
+    if (!c->reply.empty()) {
+        clientReplyBlock &tail = c->reply.back();
+        size_t n = std::min(tail.size - tail.used, len);
+        memcpy(tail.buf.get() + tail.used, s, n);
+        tail.used += n;
+        s += n;
+        len -= n;
+    }
+    if (len == 0) return;
+    size_t size = std::max(len, PROTO_REPLY_CHUNK_BYTES);
+    clientReplyBlock block{size, len, std::make_unique_for_overwrite<char[]>(size)};
+    memcpy(block.buf.get(), s, len);
+    c->reply.push_back(std::move(block));
+    c->reply_bytes += size;
+}
+
+void addReplyProto(client *c, const char *s, size_t len) {
+    if (!prepareClientToWrite(c)) return;
+    size_t n = _addReplyToBuffer(c, s, len);
+    if (n != len) _addReplyProtoToList(c, s + n, len - n);
+}
+
+void addReply(client *c, std::string_view proto) { addReplyProto(c, proto.data(), proto.size()); }
+
+/* Writes "<prefix><ll>\r\n" — the header of arrays, bulks and integers. */
+static void addReplyLongLongWithPrefix(client *c, long long ll, char prefix) {
+    char buf[32];
+    buf[0] = prefix;
+    int len = ll2string(buf + 1, sizeof(buf) - 1, ll);
+    buf[len + 1] = '\r';
+    buf[len + 2] = '\n';
+    addReplyProto(c, buf, len + 3);
+}
+
+void addReplyLongLong(client *c, long long v) {
+    if (v == 0) return addReply(c, shared::czero);
+    if (v == 1) return addReply(c, shared::cone);
+    addReplyLongLongWithPrefix(c, v, ':');
+}
+
+void addReplyArrayLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, '*'); }
+void addReplyMapLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len * 2, '*'); }
+
+void addReplyBulk(client *c, std::string_view s) {
+    addReplyLongLongWithPrefix(c, static_cast<long long>(s.size()), '$');
+    addReplyProto(c, s.data(), s.size());
+    addReplyProto(c, "\r\n", 2);
+}
+
+void addReplyBulkLongLong(client *c, long long v) {
+    char buf[32];
+    int len = ll2string(buf, sizeof(buf), v);
+    addReplyBulk(c, std::string_view(buf, len));
+}
+
+void addReplyDouble(client *c, double d) {
+    char buf[128];
+    int len = d2string(buf, sizeof(buf), d);
+    addReplyBulk(c, std::string_view(buf, len));
+}
+
+void addReplyNull(client *c) { addReply(c, shared::null_bulk); }
+void addReplyNullArray(client *c) { addReply(c, shared::null_array); }
+void addReplyVerbatim(client *c, std::string_view text) { addReplyBulk(c, text); }
+
+void addReplyStatus(client *c, std::string_view status) {
+    addReplyProto(c, "+", 1);
+    addReplyProto(c, status.data(), status.size());
+    addReplyProto(c, "\r\n", 2);
+}
+
+/* Errors may not contain newlines (they would break the protocol), so, as
+ * Redis 7 does, any CR or LF becomes a space. "ERR " is implied unless the
+ * text starts with '-' and its own error code. */
+void addReplyError(client *c, std::string_view err) {
+    std::string line;
+    line.reserve(err.size() + 8);
+    if (!err.empty() && err[0] == '-') {
+        err.remove_prefix(1);
+        line += '-';
+    } else {
+        line += "-ERR ";
+    }
+    for (char ch : err) line += (ch == '\r' || ch == '\n') ? ' ' : ch;
+    line += "\r\n";
+    addReply(c, line);
+    server.stat_total_error_replies++;
+}
+
+void addReplyErrorFormat(client *c, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    va_end(ap);
+    if (n < static_cast<int>(sizeof(small))) {
+        va_end(ap2);
+        return addReplyError(c, std::string_view(small, n));
+    }
+    std::string big(n + 1, '\0');
+    vsnprintf(big.data(), big.size(), fmt, ap2);
+    va_end(ap2);
+    big.resize(n);
+    addReplyError(c, big);
+}
+
+void addReplyErrorArity(client *c) {
+    addReplyErrorFormat(c, "wrong number of arguments for '%s' command", c->cmd->fullname.c_str());
+}
+
+void addReplySubcommandSyntaxError(client *c) {
+    std::string cmd(c->argv[0]);
+    std::transform(cmd.begin(), cmd.end(), cmd.begin(), ::toupper);
+    addReplyErrorFormat(c, "unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.",
+                        std::string(c->argv[1]).c_str(), cmd.c_str());
+}
+
+/* `help` is a null-terminated list of lines; the title names the command. */
+void addReplyHelp(client *c, const char *const *help) {
+    std::string cmd(c->argv[0]);
+    std::transform(cmd.begin(), cmd.end(), cmd.begin(), ::toupper);
+    long n = 0;
+    while (help[n]) n++;
+    addReplyArrayLen(c, n + 2);
+    addReplyStatus(c, cmd + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+    for (long i = 0; i < n; i++) addReplyStatus(c, help[i]);
+    addReplyStatus(c, "HELP");
+    addReplyStatus(c, "    Print this help.");
+}
+
+/* Deferred lengths: reserve an empty block now, fill in the header once
+ * the number of elements is known (Redis's setDeferredReply). The handle
+ * is the address of that block, which std::list keeps stable. */
+void *addReplyDeferredLen(client *c) {
+    if (!prepareClientToWrite(c)) return nullptr;
+    c->reply.push_back(clientReplyBlock{0, 0, nullptr});
+    return &c->reply.back();
+}
+
+void setDeferredArrayLen(client *c, void *node, long length) {
+    if (!node) return;
+    auto *block = static_cast<clientReplyBlock *>(node);
+    char hdr[32];
+    hdr[0] = '*';
+    int len = ll2string(hdr + 1, sizeof(hdr) - 1, length) + 1;
+    hdr[len++] = '\r';
+    hdr[len++] = '\n';
+    block->buf = std::make_unique_for_overwrite<char[]>(len);
+    memcpy(block->buf.get(), hdr, len);
+    block->size = block->used = len;
+    c->reply_bytes += len;
+}
+
+/* ========================================================================
+ * Writing replies
+ * ====================================================================== */
+
+bool clientHasPendingReplies(const client *c) { return c->bufpos || !c->reply.empty(); }
+
+/* Drops `n` sent bytes from the front of the output: static buffer first. */
+static void consumeSentBytes(client *c, size_t n) {
+    if (c->bufpos) {
+        size_t take = std::min(n, c->bufpos - c->sentlen);
+        c->sentlen += take;
+        n -= take;
+        if (c->sentlen == c->bufpos) c->bufpos = c->sentlen = 0;
+    }
+    while (!c->reply.empty() && (n || c->reply.front().used == 0)) {
+        clientReplyBlock &head = c->reply.front();
+        size_t take = std::min(n, head.used - c->sentlen);
+        c->sentlen += take;
+        n -= take;
+        if (c->sentlen == head.used) {
+            c->reply_bytes -= head.size;
+            c->reply.pop_front();
+            c->sentlen = 0;
+        }
+    }
+}
+
+/* One writev of everything pending (up to IOV_MAX pieces). Returns bytes
+ * written, 0 if the socket is full, -1 on a real error. */
+static ssize_t writevToClient(client *c) {
+    constexpr int kMaxIov = 64;
+    iovec iov[kMaxIov];
+    int cnt = 0;
+    size_t offset = c->sentlen;
+    if (c->bufpos) {
+        iov[cnt++] = {c->buf.get() + offset, c->bufpos - offset};
+        offset = 0;
+    }
+    for (auto it = c->reply.begin(); it != c->reply.end() && cnt < kMaxIov; ++it) {
+        if (it->used == offset) {
+            offset = 0;
+            continue;
+        }
+        iov[cnt++] = {it->buf.get() + offset, it->used - offset};
+        offset = 0;
+    }
+    ssize_t n = writev(c->fd, iov, cnt);
+    if (n == -1) return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? 0 : -1;
+    return n;
+}
+
+/* Writes as much as the socket takes (at most NET_MAX_WRITES_PER_EVENT,
+ * so one client with a huge reply cannot starve the others). Returns
+ * C_ERR when the client was scheduled to be freed. */
+static int writeToClient(client *c, bool handler_installed) {
+    size_t totwritten = 0;
+    while (clientHasPendingReplies(c)) {
+        ssize_t n = writevToClient(c);
+        if (n == -1) {
+            serverLog(LL_VERBOSE, "Error writing to client: %s", strerror(errno));
+            freeClientAsync(c);
+            return C_ERR;
+        }
+        consumeSentBytes(c, n); /* with n == 0 it still drops empty blocks */
+        if (n == 0) break;
+        totwritten += n;
+        if (totwritten > NET_MAX_WRITES_PER_EVENT) break;
+    }
+    server.stat_net_output_bytes += totwritten;
+    server.stat_total_writes_processed++;
+    if (totwritten) c->lastinteraction = server.mstime;
+    if (!clientHasPendingReplies(c)) {
+        c->sentlen = 0;
+        if (handler_installed) aeDeleteFileEvent(server.el.get(), c->fd, AE_WRITABLE);
+        if (c->flags & CLIENT_CLOSE_AFTER_REPLY) {
+            freeClientAsync(c);
+            return C_ERR;
+        }
+    }
+    return C_OK;
+}
+
+void sendReplyToClient(aeEventLoop *, int, void *privdata, int) {
+    writeToClient(static_cast<client *>(privdata), true);
+}
+
+/* Called from beforeSleep: write replies directly, without a round trip
+ * through the event loop; only leftovers get a write handler. */
+int handleClientsWithPendingWrites() {
+    static std::vector<client *> pending; /* reused: no allocation per call */
+    pending.swap(server.clients_pending_write);
+    int processed = static_cast<int>(pending.size());
+    for (client *c : pending) {
+        c->flags &= ~CLIENT_PENDING_WRITE;
+        if (c->flags & CLIENT_CLOSE_ASAP) continue;
+        if (writeToClient(c, false) == C_ERR) continue;
+        if (clientHasPendingReplies(c) &&
+            aeCreateFileEvent(server.el.get(), c->fd, AE_WRITABLE, sendReplyToClient, c) == AE_ERR)
+            freeClientAsync(c);
+    }
+    pending.clear();
+    return processed;
+}
+
+/* ========================================================================
+ * Parsing requests
+ * ====================================================================== */
+
+/* Clears the state of the request just run, ready for the next one. */
+void resetClient(client *c) {
+    c->argv.clear();
+    c->argv_len_sum = 0;
+    c->cmd = nullptr;
+    c->req.reqtype = 0;
+    c->req.multibulklen = 0;
+    c->req.bulklen = -1;
+    c->req.argspan.clear();
+}
+
+static void setProtocolError(client *c, const char *errstr) {
+    if (server.verbosity <= LL_VERBOSE) {
+        std::string snippet;
+        catRepr(snippet, std::string_view(c->querybuf.data() + c->req.pos,
+                                          std::min<size_t>(c->querybuf.size() - c->req.pos, 128)));
+        serverLog(LL_VERBOSE, "Protocol error (%s) from client: %s. Query buffer: %s", errstr,
+                  catClientInfoString(c).c_str(), snippet.c_str());
+    }
+    addReplyErrorFormat(c, "Protocol error: %s", errstr);
+    c->flags |= CLIENT_CLOSE_AFTER_REPLY | CLIENT_PROTOCOL_ERROR;
+}
+
+/* Turns the parsed (offset, length) spans into argv views. */
+static void buildArgv(client *c) {
+    const char *base = c->querybuf.data();
+    c->argv.clear();
+    for (auto [off, len] : c->req.argspan) {
+        c->argv.emplace_back(base + off, len);
+        c->argv_len_sum += len;
+    }
+}
+
+/* An inline request is one line of space-separated words, as typed in telnet.
+ * Returns C_OK when a whole line was parsed into argv. */
+int processInlineBuffer(client *c) {
+    char *start = c->querybuf.data() + c->req.pos;
+    size_t avail = c->querybuf.size() - c->req.pos;
+    char *newline = static_cast<char *>(memchr(start, '\n', avail));
+    if (!newline) {
+        if (avail > PROTO_INLINE_MAX_SIZE) setProtocolError(c, "too big inline request");
+        return C_ERR;
+    }
+    size_t linelen = newline - start;
+    size_t consumed = linelen + 1;
+    if (linelen && start[linelen - 1] == '\r') linelen--;
+    c->req.argspan.clear();
+    if (!splitArgsInPlace(start, linelen, c->req.argspan)) {
+        setProtocolError(c, "unbalanced quotes in request");
+        return C_ERR;
+    }
+    for (auto &span : c->req.argspan) span.first += c->req.pos;
+    c->req.pos += consumed;
+    buildArgv(c);
+    return C_OK;
+}
+
+/* Parses "<prefix><number>\r\n" at req.pos. Returns 1 and advances on
+ * success, 0 if the line is incomplete, -1 on a too long line. */
+static int readLengthLine(client *c, long long *value, bool *ok) {
+    const char *p = c->querybuf.data() + c->req.pos;
+    size_t avail = c->querybuf.size() - c->req.pos;
+    const char *cr = static_cast<const char *>(memchr(p, '\r', avail));
+    if (!cr) return avail > PROTO_INLINE_MAX_SIZE ? -1 : 0;
+    if (static_cast<size_t>(cr - p) + 1 >= avail) return 0; /* need the '\n' too */
+    *ok = string2ll(std::string_view(p + 1, cr - (p + 1)), value);
+    c->req.pos += (cr - p) + 2;
+    return 1;
+}
+
+/* A multibulk request is "*<argc>\r\n" then argc times "$<len>\r\n<bytes>\r\n".
+ * Parsing resumes where the last read stopped: `multibulklen` bulks are
+ * still expected, and `bulklen` is the one being read. Returns C_OK when
+ * the request is complete and argv is ready. */
+int processMultibulkBuffer(client *c) {
+    RequestParser &r = c->req;
+    if (r.multibulklen == 0) {
+        long long ll = 0;
+        bool ok = false;
+        int rc = readLengthLine(c, &ll, &ok);
+        if (rc == -1) setProtocolError(c, "too big mbulk count string");
+        if (rc != 1) return C_ERR;
+        if (!ok || ll > INT_MAX) {
+            setProtocolError(c, "invalid multibulk length");
+            return C_ERR;
+        }
+        if (ll <= 0) return C_OK; /* "*0" or "*-1": an empty request, skipped */
+        r.multibulklen = ll;
+        r.argspan.reserve(std::min<long long>(ll, 1024));
+    }
+    while (r.multibulklen) {
+        if (r.bulklen == -1) {
+            if (r.pos >= c->querybuf.size()) return C_ERR;
+            char ch = c->querybuf.data()[r.pos];
+            if (ch != '$') {
+                char msg[64];
+                snprintf(msg, sizeof(msg), "expected '$', got '%c'", ch);
+                setProtocolError(c, msg);
+                return C_ERR;
+            }
+            long long ll = 0;
+            bool ok = false;
+            int rc = readLengthLine(c, &ll, &ok);
+            if (rc == -1) setProtocolError(c, "too big bulk count string");
+            if (rc != 1) return C_ERR;
+            if (!ok || ll < 0 || ll > server.proto_max_bulk_len) {
+                setProtocolError(c, "invalid bulk length");
+                return C_ERR;
+            }
+            r.bulklen = ll;
+            /* A big argument: size the buffer for it now, once, instead of
+             * doubling through many reallocations while it arrives. */
+            if (static_cast<size_t>(ll) >= PROTO_MBULK_BIG_ARG) {
+                size_t have = c->querybuf.size() - r.pos;
+                size_t need = static_cast<size_t>(ll) + 2;
+                if (need > have) c->querybuf.makeRoomFor(need - have);
+            }
+        }
+        size_t need = static_cast<size_t>(r.bulklen) + 2;
+        if (c->querybuf.size() - r.pos < need) return C_ERR;
+        r.argspan.emplace_back(r.pos, static_cast<size_t>(r.bulklen));
+        r.pos += need;
+        r.bulklen = -1;
+        r.multibulklen--;
+    }
+    buildArgv(c);
+    return C_OK;
+}
+
+/* Drops the bytes of requests already run. Arguments of a partial request
+ * are offsets from the buffer start, so they are shifted along. */
+static void trimQueryBuffer(client *c, size_t request_start) {
+    if (request_start == 0) return;
+    c->querybuf.consume(request_start);
+    c->req.pos -= request_start;
+    for (auto &span : c->req.argspan) span.first -= request_start;
+}
+
+/* Runs every complete request in the query buffer. On return the buffer
+ * starts with the unfinished request, if any, so a call always begins with
+ * the current request at offset 0 (its parsed part included). */
+void processInputBuffer(client *c) {
+    size_t request_start = 0;
+    while (c->req.pos < c->querybuf.size()) {
+        if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
+        if (!c->req.reqtype)
+            c->req.reqtype = c->querybuf.data()[c->req.pos] == '*' ? PROTO_REQ_MULTIBULK : PROTO_REQ_INLINE;
+        int rc = c->req.reqtype == PROTO_REQ_INLINE ? processInlineBuffer(c) : processMultibulkBuffer(c);
+        if (rc != C_OK) break;
+        if (!c->argv.empty()) {
+            server.current_client = c;
+            processCommand(c);
+            server.current_client = nullptr;
+        }
+        resetClient(c);
+        request_start = c->req.pos;
+    }
+    if (c->flags & CLIENT_PROTOCOL_ERROR) {
+        c->querybuf.clear(); /* nothing more will be read from it */
+        c->req.pos = 0;
+        return;
+    }
+    trimQueryBuffer(c, request_start);
+}
+
+/* ========================================================================
+ * Reading from the socket
+ * ====================================================================== */
+
+void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
+    client *c = static_cast<client *>(privdata);
+    size_t readlen = PROTO_IOBUF_LEN;
+    /* While a big argument arrives, read exactly what is missing of it, so
+     * it lands in the room processMultibulkBuffer reserved for it. */
+    const RequestParser &r = c->req;
+    if (r.reqtype == PROTO_REQ_MULTIBULK && r.multibulklen &&
+        r.bulklen >= static_cast<long long>(PROTO_MBULK_BIG_ARG)) {
+        size_t have = c->querybuf.size() - r.pos;
+        size_t need = static_cast<size_t>(r.bulklen) + 2;
+        if (need > have) readlen = need - have;
+    }
+    c->querybuf.makeRoomFor(readlen);
+    ssize_t nread = read(fd, c->querybuf.data() + c->querybuf.size(), readlen);
+    if (nread == -1) {
+        if (errno == EAGAIN || errno == EINTR) return;
+        serverLog(LL_VERBOSE, "Reading from client: %s", strerror(errno));
+        freeClient(c);
+        return;
+    }
+    if (nread == 0) {
+        serverLog(LL_VERBOSE, "Client closed connection id=%llu addr=%s",
+                  static_cast<unsigned long long>(c->id), c->addr.c_str());
+        freeClient(c);
+        return;
+    }
+    c->querybuf.commit(nread);
+    c->lastinteraction = server.mstime;
+    server.stat_net_input_bytes += nread;
+    server.stat_total_reads_processed++;
+    if (c->querybuf.size() > static_cast<size_t>(server.client_max_querybuf_len)) {
+        serverLog(LL_WARNING, "Closing client that reached max query buffer length: %s",
+                  catClientInfoString(c).c_str());
+        freeClient(c);
+        return;
+    }
+    processInputBuffer(c);
+}
+
+/* ========================================================================
+ * Introspection: CLIENT LIST lines
+ * ====================================================================== */
+
+static std::string clientFlagsString(const client *c) {
+    std::string f;
+    if (c->flags & CLIENT_CLOSE_AFTER_REPLY) f += 'c';
+    if (c->flags & CLIENT_CLOSE_ASAP) f += 'A';
+    if (f.empty()) f = "N";
+    return f;
+}
+
+std::string catClientInfoString(const client *c) {
+    char line[1024];
+    int events = c->fd == -1 ? 0 : aeGetFileEvents(server.el.get(), c->fd);
+    std::string ev;
+    if (events & AE_READABLE) ev += 'r';
+    if (events & AE_WRITABLE) ev += 'w';
+    long long now = server.mstime;
+    size_t obufmem = c->reply_bytes;
+    std::string cmd = c->lastcmd ? c->lastcmd->fullname : "NULL";
+    snprintf(line, sizeof(line),
+             "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=0 psub=0 "
+             "ssub=0 multi=-1 qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=0 rbs=%zu rbp=%zu "
+             "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=default redir=-1 resp=%d",
+             static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->fd,
+             c->name.c_str(), static_cast<long long>(server.unixtime - c->ctime),
+             (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db,
+             c->querybuf.size(), c->querybuf.avail(), c->argv_len_sum, c->buf_usable_size,
+             c->buf_usable_size, c->bufpos, c->reply.size(), obufmem,
+             sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + obufmem, ev.c_str(),
+             cmd.c_str(), c->resp);
+    return line;
+}
+
+std::string getClientPeerId(client *c) { return c->addr; }
+
+/* ========================================================================
+ * clientsCron: per-client housekeeping, a slice of the clients per call
+ * ====================================================================== */
+
+/* Closes a client idle for longer than `timeout`. Returns true if freed. */
+static bool clientsCronHandleTimeout(client *c, long long now_ms) {
+    if (!server.maxidletime) return false;
+    if ((now_ms - c->lastinteraction) / 1000 <= server.maxidletime) return false;
+    serverLog(LL_VERBOSE, "Closing idle client");
+    freeClient(c);
+    return true;
+}
+
+/* Visits numclients/hz clients per call (at least 5), so that every client
+ * is seen about once a second whatever hz is, without a long pause. The
+ * head of the list is rotated to the tail as it is processed. */
+void clientsCron() {
+    size_t numclients = server.clients.size();
+    size_t iterations = numclients / server.hz;
+    constexpr size_t CLIENTS_CRON_MIN_ITERATIONS = 5;
+    if (iterations < CLIENTS_CRON_MIN_ITERATIONS)
+        iterations = std::min(numclients, CLIENTS_CRON_MIN_ITERATIONS);
+    long long now = server.mstime;
+    while (iterations-- && !server.clients.empty()) {
+        server.clients.splice(server.clients.end(), server.clients, server.clients.begin());
+        client *c = server.clients.back().get();
+        if (c->fd == -1) continue;
+        if (clientsCronHandleTimeout(c, now)) continue;
+        c->querybuf.shrinkIfIdle(PROTO_IOBUF_LEN * 2);
+    }
+}
+
+/* ========================================================================
+ * Connection commands: CLIENT, HELLO, QUIT
+ * ====================================================================== */
+
+void quitCommand(client *c) {
+    addReply(c, shared::ok);
+    c->flags |= CLIENT_CLOSE_AFTER_REPLY;
+}
+
+void clientIdCommand(client *c) { addReplyLongLong(c, static_cast<long long>(c->id)); }
+
+void clientInfoCommand(client *c) { addReplyVerbatim(c, catClientInfoString(c) + "\n"); }
+
+/* CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id ...] */
+void clientListCommand(client *c) {
+    std::vector<long long> ids;
+    size_t i = 2;
+    while (i < c->argv.size()) {
+        if (strEqualNoCase(c->argv[i], "type") && i + 1 < c->argv.size()) {
+            std::string_view t = c->argv[i + 1];
+            if (!strEqualNoCase(t, "normal") && !strEqualNoCase(t, "master") &&
+                !strEqualNoCase(t, "replica") && !strEqualNoCase(t, "slave") && !strEqualNoCase(t, "pubsub"))
+                return addReplyErrorFormat(c, "Unknown client type '%s'", std::string(t).c_str());
+            if (!strEqualNoCase(t, "normal")) return addReplyVerbatim(c, "");
+            i += 2;
+        } else if (strEqualNoCase(c->argv[i], "id") && i + 1 < c->argv.size()) {
+            for (i++; i < c->argv.size(); i++) {
+                long long id;
+                if (!string2ll(c->argv[i], &id) || id <= 0)
+                    return addReplyError(c, "Invalid client ID");
+                ids.push_back(id);
+            }
+        } else {
+            return addReply(c, shared::syntaxerr);
+        }
+    }
+    std::string out;
+    for (const auto &owned : server.clients) {
+        if (owned->fd == -1) continue;
+        if (!ids.empty() && std::find(ids.begin(), ids.end(), static_cast<long long>(owned->id)) == ids.end())
+            continue;
+        out += catClientInfoString(owned.get());
+        out += '\n';
+    }
+    addReplyVerbatim(c, out);
+}
+
+/* Validates a name as Redis does: printable ASCII without spaces. */
+static bool validateClientName(std::string_view name) {
+    return std::all_of(name.begin(), name.end(), [](char ch) { return ch >= '!' && ch <= '~'; });
+}
+
+void clientSetNameCommand(client *c) {
+    if (!validateClientName(c->argv[2]))
+        return addReplyError(c, "Client names cannot contain spaces, newlines or special characters.");
+    c->name.assign(c->argv[2]);
+    addReply(c, shared::ok);
+}
+
+void clientGetNameCommand(client *c) {
+    if (c->name.empty()) return addReplyNull(c);
+    addReplyBulk(c, c->name);
+}
+
+/* Closing another client: the current one is closed after its reply,
+ * any other one at once (it is not running a command). */
+static void killClient(client *c, client *target) {
+    if (target == c) c->flags |= CLIENT_CLOSE_AFTER_REPLY;
+    else freeClient(target);
+}
+
+/* Filters of CLIENT KILL's new form. */
+struct ClientKillFilter {
+    long long id = 0;
+    std::string addr, laddr;
+    bool skipme = true;
+    bool matchesNothing = false; /* TYPE other than normal */
+    long long maxage = 0;
+};
+
+static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
+    for (size_t i = 2; i < c->argv.size(); i += 2) {
+        if (i + 1 >= c->argv.size()) {
+            addReply(c, shared::syntaxerr);
+            return false;
+        }
+        std::string_view opt = c->argv[i], val = c->argv[i + 1];
+        if (strEqualNoCase(opt, "id")) {
+            if (!string2ll(val, &f.id) || f.id <= 0) {
+                addReplyError(c, "client-id should be greater than 0");
+                return false;
+            }
+        } else if (strEqualNoCase(opt, "addr")) {
+            f.addr.assign(val);
+        } else if (strEqualNoCase(opt, "laddr")) {
+            f.laddr.assign(val);
+        } else if (strEqualNoCase(opt, "type")) {
+            if (!strEqualNoCase(val, "normal")) f.matchesNothing = true;
+        } else if (strEqualNoCase(opt, "user")) {
+            if (val != "default") f.matchesNothing = true;
+        } else if (strEqualNoCase(opt, "skipme")) {
+            if (strEqualNoCase(val, "yes")) f.skipme = true;
+            else if (strEqualNoCase(val, "no")) f.skipme = false;
+            else {
+                addReply(c, shared::syntaxerr);
+                return false;
+            }
+        } else if (strEqualNoCase(opt, "maxage")) {
+            if (!string2ll(val, &f.maxage) || f.maxage < 0) {
+                addReply(c, shared::syntaxerr);
+                return false;
+            }
+        } else {
+            addReply(c, shared::syntaxerr);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool clientMatchesKillFilter(client *c, client *other, const ClientKillFilter &f) {
+    if (f.matchesNothing || other->fd == -1) return false;
+    if (f.id && static_cast<long long>(other->id) != f.id) return false;
+    if (!f.addr.empty() && other->addr != f.addr) return false;
+    if (!f.laddr.empty() && other->laddr != f.laddr) return false;
+    if (f.skipme && other == c) return false;
+    if (f.maxage && server.unixtime - other->ctime < f.maxage) return false;
+    return true;
+}
+
+/* CLIENT KILL ip:port (old form, +OK) or CLIENT KILL <filter> <value> ...
+ * (new form, replies the number of clients killed). */
+void clientKillCommand(client *c) {
+    if (c->argv.size() == 3) {
+        for (auto &owned : server.clients) {
+            if (owned->fd != -1 && owned->addr == c->argv[2]) {
+                killClient(c, owned.get());
+                return addReply(c, shared::ok);
+            }
+        }
+        return addReplyError(c, "No such client");
+    }
+    ClientKillFilter f;
+    if (!parseClientKillFilter(c, f)) return;
+    std::vector<client *> victims;
+    for (auto &owned : server.clients)
+        if (clientMatchesKillFilter(c, owned.get(), f)) victims.push_back(owned.get());
+    for (client *v : victims) killClient(c, v);
+    addReplyLongLong(c, static_cast<long long>(victims.size()));
+}
+
+void clientHelpCommand(client *c) {
+    static const char *const help[] = {
+        "GETNAME",
+        "    Return the name of the current connection.",
+        "ID",
+        "    Return the ID of the current connection.",
+        "INFO",
+        "    Return information about the current client connection.",
+        "KILL <ip:port>",
+        "    Kill connection made from <ip:port>.",
+        "KILL <option> <value> [<option> <value> [...]]",
+        "    Kill connections. Options are:",
+        "    * ADDR (<ip:port>|<unixsocket>:0)",
+        "      Kill connections made from the specified address",
+        "    * LADDR (<ip:port>|<unixsocket>:0)",
+        "      Kill connections made to specified local address",
+        "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+        "      Kill connections by type.",
+        "    * USER <username>",
+        "      Kill connections authenticated by <username>.",
+        "    * SKIPME (YES|NO)",
+        "      Skip killing current connection (default: yes).",
+        "    * ID <client-id>",
+        "      Kill connections by client id.",
+        "    * MAXAGE <maxage>",
+        "      Kill connections older than the specified age.",
+        "LIST [options ...]",
+        "    Return information about client connections. Options:",
+        "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+        "      Return clients of specified type.",
+        "SETNAME <name>",
+        "    Assign the name <name> to the current connection.",
+        nullptr};
+    addReplyHelp(c, help);
+}
+
+/* HELLO [protover [AUTH user pass] [SETNAME name]]: cppredis speaks RESP2
+ * only, so HELLO 3 is refused as a server without RESP3 would. */
+void helloCommand(client *c) {
+    size_t j = 1;
+    if (c->argv.size() >= 2) {
+        long long ver = 0;
+        if (!string2ll(c->argv[1], &ver)) return addReplyError(c, "Protocol version is not an integer or out of range");
+        if (ver != 2) return addReplyError(c, "-NOPROTO sorry, this protocol version is not supported");
+        j = 2;
+    }
+    std::string_view setname;
+    for (; j < c->argv.size(); j++) {
+        size_t more = c->argv.size() - j - 1;
+        if (strEqualNoCase(c->argv[j], "auth") && more >= 2) {
+            j += 2; /* no ACLs: the default user takes any password */
+        } else if (strEqualNoCase(c->argv[j], "setname") && more >= 1) {
+            setname = c->argv[++j];
+            if (!validateClientName(setname))
+                return addReplyError(c, "Client names cannot contain spaces, newlines or special characters.");
+        } else {
+            return addReplyErrorFormat(c, "Syntax error in HELLO option '%s'", std::string(c->argv[j]).c_str());
+        }
+    }
+    if (!setname.empty()) c->name.assign(setname);
+    addReplyMapLen(c, 7);
+    addReplyBulk(c, "server");
+    addReplyBulk(c, "redis");
+    addReplyBulk(c, "version");
+    addReplyBulk(c, REDIS_COMPAT_VERSION);
+    addReplyBulk(c, "proto");
+    addReplyLongLong(c, c->resp);
+    addReplyBulk(c, "id");
+    addReplyLongLong(c, static_cast<long long>(c->id));
+    addReplyBulk(c, "mode");
+    addReplyBulk(c, "standalone");
+    addReplyBulk(c, "role");
+    addReplyBulk(c, "master");
+    addReplyBulk(c, "modules");
+    addReply(c, shared::empty_array);
+}
+
+/* Everything queued for the client, in order: how a socketless client
+ * (benchmarks, tests, later scripting) reads the replies it was given. */
+std::string clientOutputBytes(const client *c) {
+    std::string out(c->buf.get() + c->sentlen, c->bufpos - (c->bufpos ? c->sentlen : 0));
+    for (const clientReplyBlock &b : c->reply) out.append(b.buf.get(), b.used);
+    return out;
+}

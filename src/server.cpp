@@ -1,0 +1,786 @@
+/* server.cpp — the server's life: start-up, the command dispatcher, the
+ * periodic serverCron, beforeSleep, shutdown, and the INFO report
+ * (Redis's server.c).
+ *
+ * One thread runs everything: aeMain() loops over aeProcessEvents, which
+ * calls beforeSleep (flush replies, free closed clients), waits for file
+ * events or the next time event, and runs serverCron `hz` times a second.
+ * Invariants:
+ *  - server.unixtime / mstime / ustime are refreshed once per iteration and
+ *    per command; code that needs "now" reads them instead of the clock.
+ *  - Signals only set server.shutdown_asap; the shutdown itself runs in
+ *    serverCron, never inside a signal handler.
+ */
+#include "server.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdarg>
+#include <cstring>
+#include <fcntl.h>
+#include <malloc.h>
+#include <sys/sysinfo.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "anet.h"
+#include "config.h"
+#include "util.h"
+
+redisServer server;
+
+/* ========================================================================
+ * Time and logging
+ * ====================================================================== */
+
+long long ustime() {
+    timeval tv;
+    gettimeofday(&tv, nullptr);
+    return static_cast<long long>(tv.tv_sec) * 1000000 + tv.tv_usec;
+}
+
+long long mstime() { return ustime() / 1000; }
+
+void updateCachedTime() {
+    server.ustime = ustime();
+    server.mstime = server.ustime / 1000;
+    server.unixtime = static_cast<time_t>(server.mstime / 1000);
+}
+
+/* Redis's log line: "pid:role day month year hh:mm:ss.mmm <level> message". */
+static void serverLogRaw(int level, const char *msg) {
+    static constexpr char marks[] = ".-*#";
+    FILE *fp = server.logfile.empty() ? stdout : fopen(server.logfile.c_str(), "a");
+    if (!fp) return;
+    if (level & LL_RAW) {
+        fprintf(fp, "%s", msg);
+    } else {
+        timeval tv;
+        gettimeofday(&tv, nullptr);
+        tm tm;
+        localtime_r(&tv.tv_sec, &tm);
+        char date[64];
+        size_t off = strftime(date, sizeof(date), "%d %b %Y %H:%M:%S.", &tm);
+        snprintf(date + off, sizeof(date) - off, "%03d", static_cast<int>(tv.tv_usec / 1000));
+        fprintf(fp, "%d:M %s %c %s\n", static_cast<int>(getpid()), date, marks[level & 0xff], msg);
+    }
+    fflush(fp);
+    if (fp != stdout) fclose(fp);
+}
+
+void serverLog(int level, const char *fmt, ...) {
+    if ((level & 0xff) < server.verbosity) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    serverLogRaw(level, msg);
+}
+
+/* ========================================================================
+ * The command table and the dispatcher
+ * ====================================================================== */
+
+/* Links subcommands to their parent and indexes every command by name. */
+void populateCommandTable() {
+    server.command_table = &redisCommandTable();
+    for (redisCommand &cmd : *server.command_table) {
+        cmd.fullname = cmd.declared_name;
+        for (redisCommand &sub : cmd.subcommands) {
+            sub.parent = &cmd;
+            sub.fullname = std::string(cmd.declared_name) + "|" + sub.declared_name;
+            cmd.subcommands_dict[sub.declared_name] = &sub;
+        }
+        server.commands[cmd.declared_name] = &cmd;
+    }
+}
+
+/* Lower-cases a command name into a stack buffer: names are short, and the
+ * lookup runs once per command, so it must not allocate. */
+static redisCommand *lookupIn(const std::unordered_map<std::string, redisCommand *> &dict,
+                              std::string_view name) {
+    char lower[64];
+    if (name.size() >= sizeof(lower)) return nullptr;
+    for (size_t i = 0; i < name.size(); i++) lower[i] = static_cast<char>(tolower(name[i]));
+    thread_local std::string key;
+    key.assign(lower, name.size());
+    auto it = dict.find(key);
+    return it == dict.end() ? nullptr : it->second;
+}
+
+redisCommand *lookupCommandByName(std::string_view name) { return lookupIn(server.commands, name); }
+
+redisCommand *lookupCommand(const std::vector<std::string_view> &argv) {
+    redisCommand *base = lookupIn(server.commands, argv[0]);
+    if (!base || argv.size() == 1 || base->subcommands.empty()) return base;
+    return lookupIn(base->subcommands_dict, argv[1]);
+}
+
+static void rejectCommand(client *c, const std::string &err) {
+    if (c->cmd) c->cmd->rejected_calls++;
+    addReplyError(c, err);
+}
+
+/* "'a' 'b' " — the first arguments, quoted, for the unknown-command error. */
+static std::string formatArgsBeginning(const client *c) {
+    std::string args;
+    for (size_t i = 1; i < c->argv.size() && args.size() < 128; i++) {
+        size_t room = 128 - args.size();
+        args += '\'';
+        args.append(c->argv[i].substr(0, room));
+        args += "' ";
+    }
+    return args;
+}
+
+static std::string upper(std::string_view s) {
+    std::string u(s);
+    std::transform(u.begin(), u.end(), u.begin(), ::toupper);
+    return u;
+}
+
+/* Runs the command in c->argv after the checks every command gets. */
+int processCommand(client *c) {
+    c->cmd = c->lastcmd = lookupCommand(c->argv);
+    if (!c->cmd) {
+        redisCommand *base = lookupCommandByName(c->argv[0]);
+        if (base && !base->subcommands.empty()) {
+            rejectCommand(c, "unknown subcommand '" + std::string(c->argv[1].substr(0, 128)) +
+                                 "'. Try " + upper(c->argv[0]) + " HELP.");
+        } else {
+            rejectCommand(c, "unknown command '" + std::string(c->argv[0].substr(0, 128)) +
+                                 "', with args beginning with: " + formatArgsBeginning(c));
+        }
+        return C_OK;
+    }
+    int argc = static_cast<int>(c->argv.size());
+    if ((c->cmd->arity > 0 && c->cmd->arity != argc) || argc < -c->cmd->arity) {
+        rejectCommand(c, "wrong number of arguments for '" + c->cmd->fullname + "' command");
+        return C_OK;
+    }
+    call(c);
+    return C_OK;
+}
+
+/* Calls the command's implementation and accounts for it. */
+void call(client *c) {
+    redisCommand *real = c->cmd;
+    long long errors_before = server.stat_total_error_replies;
+    long long start = ustime();
+    c->cmd->proc(c);
+    long long duration = ustime() - start;
+    server.ustime = start + duration;
+    server.mstime = server.ustime / 1000;
+    server.unixtime = static_cast<time_t>(server.mstime / 1000);
+    real->microseconds += duration;
+    real->calls++;
+    if (server.stat_total_error_replies != errors_before) real->failed_calls++;
+    server.stat_numcommands++;
+}
+
+/* ========================================================================
+ * serverCron and beforeSleep
+ * ====================================================================== */
+
+/* Records ops/sec samples every 100 ms; the INFO figure is their mean. */
+static void trackInstantaneousMetric() {
+    long long now = server.mstime;
+    long long elapsed = now - server.inst_metric_last_sample_time;
+    if (elapsed <= 0) return;
+    long long ops = server.stat_numcommands - server.inst_metric_last_sample_count;
+    server.inst_metric_samples[server.inst_metric_idx] = ops * 1000 / elapsed;
+    server.inst_metric_idx = (server.inst_metric_idx + 1) % redisServer::STATS_METRIC_SAMPLES;
+    server.inst_metric_last_sample_time = now;
+    server.inst_metric_last_sample_count = server.stat_numcommands;
+}
+
+static long long getInstantaneousMetric() {
+    long long sum = 0;
+    for (long long s : server.inst_metric_samples) sum += s;
+    return sum / redisServer::STATS_METRIC_SAMPLES;
+}
+
+static bool runWithPeriod(int ms) { return ms <= 1000 / server.hz || server.cronloops % (ms / (1000 / server.hz)) == 0; }
+
+static long long serverCron(aeEventLoop *, long long, void *) {
+    updateCachedTime();
+    if (runWithPeriod(100)) trackInstantaneousMetric();
+    if (server.shutdown_asap) {
+        if (prepareForShutdown(server.shutdown_flags) == C_OK) aeStop(server.el.get());
+        server.shutdown_asap = false;
+    }
+    clientsCron();
+    server.cronloops++;
+    return 1000 / server.hz;
+}
+
+/* Runs before the loop sleeps: anything that must happen before the next
+ * wait — chiefly flushing replies written during this iteration. */
+void beforeSleep(aeEventLoop *) {
+    handleClientsWithPendingWrites();
+    freeClientsInAsyncFreeQueue();
+}
+
+static void afterSleep(aeEventLoop *) { updateCachedTime(); }
+
+/* ========================================================================
+ * Start-up: listening sockets, file limits, signals
+ * ====================================================================== */
+
+/* Raises RLIMIT_NOFILE to fit maxclients plus the server's own descriptors;
+ * if the system refuses, lowers maxclients to what fits, as Redis does. */
+static void adjustOpenFilesLimit() {
+    rlim_t maxfiles = server.maxclients + CONFIG_MIN_RESERVED_FDS;
+    rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == -1) {
+        serverLog(LL_WARNING, "Unable to obtain the current NOFILE limit (%s), assuming 1024 and setting the max clients configuration accordingly.", strerror(errno));
+        server.maxclients = 1024 - CONFIG_MIN_RESERVED_FDS;
+        return;
+    }
+    rlim_t oldlimit = limit.rlim_cur;
+    if (oldlimit >= maxfiles) return;
+    rlim_t bestlimit = maxfiles;
+    int setrlimit_error = 0;
+    while (bestlimit > oldlimit) {
+        limit.rlim_cur = limit.rlim_max = bestlimit;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != -1) break;
+        setrlimit_error = errno;
+        bestlimit = bestlimit > 16 ? bestlimit - 16 : oldlimit;
+    }
+    if (bestlimit < oldlimit) bestlimit = oldlimit;
+    if (bestlimit < maxfiles) {
+        unsigned int old_maxclients = server.maxclients;
+        server.maxclients = bestlimit > CONFIG_MIN_RESERVED_FDS ? bestlimit - CONFIG_MIN_RESERVED_FDS : 1;
+        serverLog(LL_WARNING, "You requested maxclients of %u requiring at least %llu max file descriptors.",
+                  old_maxclients, static_cast<unsigned long long>(maxfiles));
+        serverLog(LL_WARNING, "Server can't set maximum open files to %llu because of OS error: %s.",
+                  static_cast<unsigned long long>(maxfiles), strerror(setrlimit_error));
+        serverLog(LL_WARNING, "Current maximum open files is %llu. maxclients has been reduced to %u to compensate for low ulimit. If you need higher maxclients increase 'ulimit -n'.",
+                  static_cast<unsigned long long>(bestlimit), server.maxclients);
+    } else {
+        serverLog(LL_NOTICE, "Increased maximum number of open files to %llu (it was originally set to %llu).",
+                  static_cast<unsigned long long>(maxfiles), static_cast<unsigned long long>(oldlimit));
+    }
+}
+
+/* Binds every `bind` address; an address written "-addr" is skipped when
+ * the system does not have it (e.g. no IPv6). */
+static int listenToPort() {
+    for (const std::string &entry : server.bindaddr) {
+        bool optional = !entry.empty() && entry[0] == '-';
+        std::string addr = optional ? entry.substr(1) : entry;
+        std::string err;
+        int fd = anetTcpServer(err, server.port, addr, server.tcp_backlog);
+        if (fd == ANET_ERR) {
+            if (optional && (errno == EADDRNOTAVAIL || errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT ||
+                             errno == ESOCKTNOSUPPORT || errno == EINVAL || errno == ENOENT))
+                continue;
+            serverLog(LL_WARNING, "Warning: Could not create server TCP listening socket %s:%d: %s",
+                      addr.c_str(), server.port, err.c_str());
+            return C_ERR;
+        }
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+        server.ipfd.push_back(fd);
+    }
+    return server.ipfd.empty() ? C_ERR : C_OK;
+}
+
+static void sigShutdownHandler(int sig) {
+    /* A second signal while shutting down means "now". */
+    if (server.shutdown_asap && sig == SIGINT) _exit(1);
+    server.shutdown_asap = true;
+}
+
+static void setupSignalHandlers() {
+    struct sigaction act {};
+    act.sa_handler = sigShutdownHandler;
+    sigemptyset(&act.sa_mask);
+    sigaction(SIGTERM, &act, nullptr);
+    sigaction(SIGINT, &act, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+}
+
+void initServer() {
+    server.pid = getpid();
+    setupSignalHandlers();
+    adjustOpenFilesLimit();
+    server.el = aeCreateEventLoop(static_cast<int>(server.maxclients) + CONFIG_FDSET_INCR);
+    if (!server.el) {
+        serverLog(LL_WARNING, "Failed creating the event loop. Error message: '%s'", strerror(errno));
+        exit(1);
+    }
+    if (listenToPort() == C_ERR) {
+        serverLog(LL_WARNING, "Failed listening on port %u (tcp), aborting.", server.port);
+        exit(1);
+    }
+    updateCachedTime();
+    server.stat_starttime = server.unixtime;
+    server.inst_metric_last_sample_time = server.mstime;
+    if (aeCreateTimeEvent(server.el.get(), 1, serverCron, nullptr, nullptr) == AE_ERR) {
+        serverLog(LL_WARNING, "Can't create event loop timers.");
+        exit(1);
+    }
+    for (int fd : server.ipfd) {
+        if (aeCreateFileEvent(server.el.get(), fd, AE_READABLE, acceptTcpHandler, nullptr) == AE_ERR) {
+            serverLog(LL_WARNING, "Unrecoverable error creating server.ipfd file event.");
+            exit(1);
+        }
+    }
+    aeSetBeforeSleepProc(server.el.get(), beforeSleep);
+    aeSetAfterSleepProc(server.el.get(), afterSleep);
+}
+
+void resetServerStats() {
+    server.stat_numcommands = 0;
+    server.stat_numconnections = 0;
+    server.stat_rejected_conn = 0;
+    server.stat_net_input_bytes = 0;
+    server.stat_net_output_bytes = 0;
+    server.stat_total_reads_processed = 0;
+    server.stat_total_writes_processed = 0;
+    server.stat_unexpected_error_replies = 0;
+    server.stat_total_error_replies = 0;
+    for (redisCommand &cmd : *server.command_table) {
+        cmd.microseconds = cmd.calls = cmd.rejected_calls = cmd.failed_calls = 0;
+        for (redisCommand &sub : cmd.subcommands)
+            sub.microseconds = sub.calls = sub.rejected_calls = sub.failed_calls = 0;
+    }
+}
+
+/* Everything to do before exiting: close the listeners so no new client
+ * arrives, and say goodbye in the log. Persistence hooks in here later. */
+int prepareForShutdown(int) {
+    serverLog(LL_WARNING, "User requested shutdown...");
+    for (int fd : server.ipfd) close(fd);
+    server.ipfd.clear();
+    if (!server.pidfile.empty()) unlink(server.pidfile.c_str());
+    serverLog(LL_WARNING, "Redis is now ready to exit, bye bye...");
+    return C_OK;
+}
+
+/* ========================================================================
+ * main
+ * ====================================================================== */
+
+static void usage() {
+    fprintf(stderr, "Usage: ./cppredis-server [/path/to/redis.conf] [options] [-]\n"
+                    "       ./cppredis-server - (read config from stdin)\n"
+                    "       ./cppredis-server -v or --version\n"
+                    "       ./cppredis-server -h or --help\n\n"
+                    "Examples:\n"
+                    "       ./cppredis-server (run the server with default conf)\n"
+                    "       ./cppredis-server /etc/redis/6379.conf\n"
+                    "       ./cppredis-server --port 7777\n"
+                    "       ./cppredis-server /etc/myredis.conf --loglevel verbose\n");
+    exit(1);
+}
+
+int serverMain(int argc, char **argv) {
+    if (argc >= 2) {
+        std::string_view a1 = argv[1];
+        if (a1 == "-v" || a1 == "--version") {
+            printf("cppredis server v=%s (Redis %s compatible)\n", CPPREDIS_VERSION, REDIS_COMPAT_VERSION);
+            return 0;
+        }
+        if (a1 == "-h" || a1 == "--help") usage();
+    }
+    server.executable = argv[0];
+    populateCommandTable();
+    std::string configfile, options;
+    parseCommandLine(argc, argv, configfile, options);
+    server.configfile = configfile;
+    loadServerConfig(configfile.empty() ? nullptr : configfile.c_str(), options);
+    serverLog(LL_WARNING, "oO0OoO0OoO0Oo cppredis is starting oO0OoO0OoO0Oo");
+    serverLog(LL_WARNING, "cppredis version=%s (Redis %s compatible), bits=64, pid=%d, just started",
+              CPPREDIS_VERSION, REDIS_COMPAT_VERSION, static_cast<int>(getpid()));
+    serverLog(LL_WARNING, configfile.empty() ? "Warning: no config file specified, using the default config."
+                                             : "Configuration loaded");
+    initServer();
+    serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
+    serverLog(LL_NOTICE, "Server initialized");
+    serverLog(LL_NOTICE, "Ready to accept connections tcp");
+    aeMain(server.el.get());
+    return 0;
+}
+
+/* ========================================================================
+ * Commands: PING, ECHO, TIME, SHUTDOWN
+ * ====================================================================== */
+
+void pingCommand(client *c) {
+    if (c->argv.size() > 2) return addReplyErrorArity(c);
+    if (c->argv.size() == 1) return addReply(c, shared::pong);
+    addReplyBulk(c, c->argv[1]);
+}
+
+void echoCommand(client *c) { addReplyBulk(c, c->argv[1]); }
+
+void timeCommand(client *c) {
+    long long now = ustime();
+    addReplyArrayLen(c, 2);
+    addReplyBulkLongLong(c, now / 1000000);
+    addReplyBulkLongLong(c, now % 1000000);
+}
+
+/* SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: on success nothing is
+ * replied — the connection just closes as the process exits. */
+void shutdownCommand(client *c) {
+    int flags = SHUTDOWN_NOFLAGS;
+    for (size_t i = 1; i < c->argv.size(); i++) {
+        std::string_view a = c->argv[i];
+        if (strEqualNoCase(a, "nosave")) flags |= SHUTDOWN_NOSAVE;
+        else if (strEqualNoCase(a, "save")) flags |= SHUTDOWN_SAVE;
+        else if (strEqualNoCase(a, "now") || strEqualNoCase(a, "force")) continue;
+        else return addReply(c, shared::syntaxerr);
+    }
+    if ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE)) return addReply(c, shared::syntaxerr);
+    if (prepareForShutdown(flags) == C_OK) aeStop(server.el.get());
+}
+
+/* ========================================================================
+ * COMMAND and its subcommands: what clients learn about the table
+ * ====================================================================== */
+
+static const std::pair<uint64_t, const char *> kCommandFlagNames[] = {
+    {CMD_WRITE, "write"},       {CMD_READONLY, "readonly"}, {CMD_DENYOOM, "denyoom"},
+    {CMD_ADMIN, "admin"},       {CMD_PUBSUB, "pubsub"},     {CMD_NOSCRIPT, "noscript"},
+    {CMD_BLOCKING, "blocking"}, {CMD_LOADING, "loading"},   {CMD_STALE, "stale"},
+    {CMD_SKIP_MONITOR, "skip_monitor"}, {CMD_FAST, "fast"}, {CMD_NO_AUTH, "no_auth"},
+    {CMD_NO_MULTI, "no_multi"}, {CMD_ALLOW_BUSY, "allow_busy"},
+};
+
+static void addReplyCommandFlags(client *c, const redisCommand *cmd) {
+    long n = 0;
+    for (auto &[flag, name] : kCommandFlagNames) n += (cmd->flags & flag) != 0;
+    addReplyArrayLen(c, n);
+    for (auto &[flag, name] : kCommandFlagNames)
+        if (cmd->flags & flag) addReplyStatus(c, name);
+}
+
+/* The 10-element COMMAND INFO entry of Redis 7. ACL categories, tips and
+ * key specs are empty: cppredis has no ACLs or cluster. */
+static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
+    addReplyArrayLen(c, 10);
+    addReplyBulk(c, cmd->fullname);
+    addReplyLongLong(c, cmd->arity);
+    addReplyCommandFlags(c, cmd);
+    addReplyLongLong(c, cmd->firstkey);
+    addReplyLongLong(c, cmd->lastkey);
+    addReplyLongLong(c, cmd->keystep);
+    addReply(c, shared::empty_array);
+    addReply(c, shared::empty_array);
+    addReply(c, shared::empty_array);
+    addReplyArrayLen(c, static_cast<long long>(cmd->subcommands.size()));
+    for (const redisCommand &sub : cmd->subcommands) addReplyCommandInfo(c, &sub);
+}
+
+static void addReplyCommandDocs(client *c, const redisCommand *cmd) {
+    bool hasSubs = !cmd->subcommands.empty();
+    addReplyMapLen(c, hasSubs ? 4 : 3);
+    addReplyBulk(c, "summary");
+    addReplyBulk(c, cmd->summary);
+    addReplyBulk(c, "since");
+    addReplyBulk(c, cmd->since);
+    addReplyBulk(c, "group");
+    addReplyBulk(c, cmd->group);
+    if (!hasSubs) return;
+    addReplyBulk(c, "subcommands");
+    addReplyMapLen(c, static_cast<long long>(cmd->subcommands.size()));
+    for (const redisCommand &sub : cmd->subcommands) {
+        addReplyBulk(c, sub.fullname);
+        addReplyCommandDocs(c, &sub);
+    }
+}
+
+void commandCommand(client *c) {
+    addReplyArrayLen(c, static_cast<long long>(server.command_table->size()));
+    for (const redisCommand &cmd : *server.command_table) addReplyCommandInfo(c, &cmd);
+}
+
+void commandCountCommand(client *c) {
+    addReplyLongLong(c, static_cast<long long>(server.command_table->size()));
+}
+
+/* Finds "get" or "config|get" for COMMAND INFO / DOCS arguments. */
+static const redisCommand *lookupCommandBySdsFullname(std::string_view name) {
+    size_t bar = name.find('|');
+    redisCommand *base = lookupCommandByName(name.substr(0, bar));
+    if (!base || bar == std::string_view::npos) return base;
+    return lookupIn(base->subcommands_dict, name.substr(bar + 1));
+}
+
+void commandInfoCommand(client *c) {
+    if (c->argv.size() == 2) return commandCommand(c);
+    addReplyArrayLen(c, static_cast<long long>(c->argv.size() - 2));
+    for (size_t i = 2; i < c->argv.size(); i++) {
+        const redisCommand *cmd = lookupCommandBySdsFullname(c->argv[i]);
+        if (cmd) addReplyCommandInfo(c, cmd);
+        else addReplyNullArray(c);
+    }
+}
+
+void commandDocsCommand(client *c) {
+    std::vector<const redisCommand *> found;
+    if (c->argv.size() == 2) {
+        for (const redisCommand &cmd : *server.command_table) found.push_back(&cmd);
+    } else {
+        for (size_t i = 2; i < c->argv.size(); i++)
+            if (const redisCommand *cmd = lookupCommandBySdsFullname(c->argv[i])) found.push_back(cmd);
+    }
+    addReplyMapLen(c, static_cast<long long>(found.size()));
+    for (const redisCommand *cmd : found) {
+        addReplyBulk(c, cmd->fullname);
+        addReplyCommandDocs(c, cmd);
+    }
+}
+
+void commandListCommand(client *c) {
+    if (c->argv.size() != 2) return addReplySubcommandSyntaxError(c);
+    long long n = 0;
+    for (const redisCommand &cmd : *server.command_table) n += 1 + static_cast<long long>(cmd.subcommands.size());
+    addReplyArrayLen(c, n);
+    for (const redisCommand &cmd : *server.command_table) {
+        addReplyBulk(c, cmd.fullname);
+        for (const redisCommand &sub : cmd.subcommands) addReplyBulk(c, sub.fullname);
+    }
+}
+
+void commandHelpCommand(client *c) {
+    static const char *const help[] = {
+        "(no subcommand)",
+        "    Return details about all Redis commands.",
+        "COUNT",
+        "    Return the total number of commands in this Redis server.",
+        "LIST",
+        "    Return a list of all commands in this Redis server.",
+        "INFO [<command-name> ...]",
+        "    Return details about multiple Redis commands.",
+        "    If no command names are given, documentation details for all",
+        "    commands are returned.",
+        "DOCS [<command-name> ...]",
+        "    Return documentation details about multiple Redis commands.",
+        "    If no command names are given, documentation details for all",
+        "    commands are returned.",
+        nullptr};
+    addReplyHelp(c, help);
+}
+
+/* ========================================================================
+ * INFO
+ * ====================================================================== */
+
+static std::string bytesToHuman(unsigned long long n) {
+    char buf[64];
+    double d = static_cast<double>(n);
+    if (n < 1024) snprintf(buf, sizeof(buf), "%lluB", n);
+    else if (n < 1024ULL * 1024) snprintf(buf, sizeof(buf), "%.2fK", d / 1024);
+    else if (n < 1024ULL * 1024 * 1024) snprintf(buf, sizeof(buf), "%.2fM", d / (1024 * 1024));
+    else snprintf(buf, sizeof(buf), "%.2fG", d / (1024.0 * 1024 * 1024));
+    return buf;
+}
+
+/* Appends "name:value\r\n" lines. */
+class InfoSection {
+public:
+    InfoSection(std::string &out, const char *title) : out_(out) {
+        if (!out_.empty()) out_ += "\r\n";
+        out_ += "# ";
+        out_ += title;
+        out_ += "\r\n";
+    }
+    template <typename T>
+    InfoSection &field(const char *name, const T &value) {
+        out_ += name;
+        out_ += ':';
+        if constexpr (std::is_arithmetic_v<T>) out_ += std::to_string(value);
+        else out_ += value;
+        out_ += "\r\n";
+        return *this;
+    }
+
+private:
+    std::string &out_;
+};
+
+static void infoServer(std::string &out) {
+    static std::string run_id = [] {
+        char id[41] = {};
+        getRandomHexChars(id, 40);
+        return std::string(id);
+    }();
+    static std::string os = [] {
+        utsname u;
+        uname(&u);
+        return std::string(u.sysname) + " " + u.release + " " + u.machine;
+    }();
+    long long uptime = server.unixtime - server.stat_starttime;
+    InfoSection(out, "Server")
+        .field("redis_version", REDIS_COMPAT_VERSION)
+        .field("cppredis_version", CPPREDIS_VERSION)
+        .field("redis_git_sha1", "00000000")
+        .field("redis_git_dirty", 0)
+        .field("redis_build_id", "0")
+        .field("redis_mode", "standalone")
+        .field("os", os)
+        .field("arch_bits", 64)
+        .field("monotonic_clock", "POSIX clock_gettime")
+        .field("multiplexing_api", aeGetApiName())
+        .field("atomicvar_api", "c11-builtin")
+        .field("gcc_version", __VERSION__)
+        .field("process_id", static_cast<long long>(server.pid))
+        .field("process_supervised", "no")
+        .field("run_id", run_id)
+        .field("tcp_port", server.port)
+        .field("server_time_usec", server.ustime)
+        .field("uptime_in_seconds", uptime)
+        .field("uptime_in_days", uptime / 86400)
+        .field("hz", server.hz)
+        .field("configured_hz", server.config_hz)
+        .field("lru_clock", (server.mstime / 1000) & ((1 << 24) - 1))
+        .field("executable", server.executable)
+        .field("config_file", server.configfile)
+        .field("io_threads_active", 0);
+}
+
+static void infoClients(std::string &out) {
+    InfoSection(out, "Clients")
+        .field("connected_clients", static_cast<long long>(server.clients.size()))
+        .field("cluster_connections", 0)
+        .field("maxclients", server.maxclients)
+        .field("client_recent_max_input_buffer", 0)
+        .field("client_recent_max_output_buffer", 0)
+        .field("blocked_clients", 0)
+        .field("tracking_clients", 0)
+        .field("clients_in_timeout_table", 0);
+}
+
+/* Bytes the allocator has handed out and not taken back (glibc's count). */
+size_t zmalloc_used_memory() { return mallinfo2().uordblks; }
+
+static size_t residentSetSize() {
+    FILE *fp = fopen("/proc/self/statm", "r");
+    if (!fp) return 0;
+    unsigned long pages = 0, rss = 0;
+    if (fscanf(fp, "%lu %lu", &pages, &rss) != 2) rss = 0;
+    fclose(fp);
+    return rss * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+static void infoMemory(std::string &out) {
+    size_t used = zmalloc_used_memory();
+    server.stat_peak_memory = std::max(server.stat_peak_memory, used);
+    size_t rss = residentSetSize();
+    struct sysinfo si {};
+    sysinfo(&si);
+    unsigned long long total = static_cast<unsigned long long>(si.totalram) * si.mem_unit;
+    char perc[32], frag[32];
+    snprintf(perc, sizeof(perc), "%.2f%%", 100.0 * used / std::max<size_t>(server.stat_peak_memory, 1));
+    snprintf(frag, sizeof(frag), "%.2f", used ? static_cast<double>(rss) / used : 0.0);
+    InfoSection(out, "Memory")
+        .field("used_memory", used)
+        .field("used_memory_human", bytesToHuman(used))
+        .field("used_memory_rss", rss)
+        .field("used_memory_rss_human", bytesToHuman(rss))
+        .field("used_memory_peak", server.stat_peak_memory)
+        .field("used_memory_peak_human", bytesToHuman(server.stat_peak_memory))
+        .field("used_memory_peak_perc", std::string(perc))
+        .field("total_system_memory", total)
+        .field("total_system_memory_human", bytesToHuman(total))
+        .field("maxmemory", 0)
+        .field("maxmemory_human", "0B")
+        .field("maxmemory_policy", "noeviction")
+        .field("mem_fragmentation_ratio", std::string(frag))
+        .field("mem_allocator", "libc");
+}
+
+static void infoStats(std::string &out) {
+    InfoSection(out, "Stats")
+        .field("total_connections_received", server.stat_numconnections)
+        .field("total_commands_processed", server.stat_numcommands)
+        .field("instantaneous_ops_per_sec", getInstantaneousMetric())
+        .field("total_net_input_bytes", server.stat_net_input_bytes)
+        .field("total_net_output_bytes", server.stat_net_output_bytes)
+        .field("rejected_connections", server.stat_rejected_conn)
+        .field("unexpected_error_replies", server.stat_unexpected_error_replies)
+        .field("total_error_replies", server.stat_total_error_replies)
+        .field("total_reads_processed", server.stat_total_reads_processed)
+        .field("total_writes_processed", server.stat_total_writes_processed);
+}
+
+static void infoReplication(std::string &out) {
+    InfoSection(out, "Replication")
+        .field("role", "master")
+        .field("connected_slaves", 0)
+        .field("master_failover_state", "no-failover")
+        .field("master_repl_offset", 0);
+}
+
+static void infoCpu(std::string &out) {
+    rusage self {};
+    getrusage(RUSAGE_SELF, &self);
+    auto secs = [](const timeval &tv) {
+        char buf[32];
+        snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(tv.tv_sec), static_cast<long>(tv.tv_usec));
+        return std::string(buf);
+    };
+    InfoSection(out, "CPU")
+        .field("used_cpu_sys", secs(self.ru_stime))
+        .field("used_cpu_user", secs(self.ru_utime));
+}
+
+static void infoCommandStats(std::string &out) {
+    InfoSection section(out, "Commandstats");
+    auto one = [&](const redisCommand &cmd) {
+        if (!cmd.calls && !cmd.rejected_calls && !cmd.failed_calls) return;
+        char buf[256];
+        snprintf(buf, sizeof(buf), "calls=%lld,usec=%lld,usec_per_call=%.2f,rejected_calls=%lld,failed_calls=%lld",
+                 cmd.calls, cmd.microseconds, cmd.calls ? static_cast<double>(cmd.microseconds) / cmd.calls : 0.0,
+                 cmd.rejected_calls, cmd.failed_calls);
+        section.field(("cmdstat_" + cmd.fullname).c_str(), std::string(buf));
+    };
+    for (const redisCommand &cmd : *server.command_table) {
+        one(cmd);
+        for (const redisCommand &sub : cmd.subcommands) one(sub);
+    }
+}
+
+struct InfoSectionDef {
+    const char *name;
+    void (*gen)(std::string &);
+    bool in_default;
+};
+
+static const InfoSectionDef kInfoSections[] = {
+    {"server", infoServer, true},         {"clients", infoClients, true},
+    {"memory", infoMemory, true},         {"stats", infoStats, true},
+    {"replication", infoReplication, true}, {"cpu", infoCpu, true},
+    {"commandstats", infoCommandStats, false},
+};
+
+/* No section names: the default sections; "all"/"everything": all of them;
+ * otherwise the named ones, in the server's order. */
+std::string genRedisInfoString(const std::vector<std::string_view> &sections) {
+    bool all = false, dflt = sections.empty();
+    for (std::string_view s : sections) {
+        if (strEqualNoCase(s, "all") || strEqualNoCase(s, "everything")) all = true;
+        if (strEqualNoCase(s, "default")) dflt = true;
+    }
+    std::string out;
+    for (const InfoSectionDef &def : kInfoSections) {
+        bool wanted = all || (dflt && def.in_default) ||
+                      std::any_of(sections.begin(), sections.end(),
+                                  [&](std::string_view s) { return strEqualNoCase(s, def.name); });
+        if (wanted) def.gen(out);
+    }
+    return out;
+}
+
+void infoCommand(client *c) {
+    std::vector<std::string_view> sections(c->argv.begin() + 1, c->argv.end());
+    addReplyVerbatim(c, genRedisInfoString(sections));
+}

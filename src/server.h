@@ -1,0 +1,362 @@
+/* server.h — the global server state, the client, and the command table.
+ *
+ * Mirrors Redis's server.h: one global `server` (struct redisServer) owns the
+ * event loop, the listening sockets, every client and the configuration.
+ * Invariants:
+ *  - server.clients owns every client (unique_ptr); every other structure
+ *    (clients_pending_write, clients_to_close, clients_index) holds plain
+ *    pointers and must drop them in freeClient() before the client dies.
+ *  - A client's argv views point into its own query buffer and are valid
+ *    only while its current command runs; anything kept longer is copied.
+ */
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ae.h"
+
+#define CPPREDIS_VERSION "0.1.0"
+#define REDIS_COMPAT_VERSION "7.0.15" /* what INFO and HELLO report, for clients */
+
+/* ------------------------------------------------------------------------
+ * Limits and defaults (the same numbers as Redis 7.0).
+ * ---------------------------------------------------------------------- */
+constexpr size_t PROTO_IOBUF_LEN = 16 * 1024;        /* read size per call */
+constexpr size_t PROTO_REPLY_CHUNK_BYTES = 16 * 1024; /* static reply buffer */
+constexpr size_t PROTO_INLINE_MAX_SIZE = 64 * 1024;  /* max inline request */
+constexpr size_t PROTO_MBULK_BIG_ARG = 32 * 1024;    /* pre-size querybuf past this */
+constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
+constexpr int CONFIG_MIN_RESERVED_FDS = 32;
+constexpr int CONFIG_FDSET_INCR = CONFIG_MIN_RESERVED_FDS + 96;
+constexpr int CONFIG_BINDADDR_MAX = 16;
+
+/* Log levels, as Redis's. */
+constexpr int LL_DEBUG = 0, LL_VERBOSE = 1, LL_NOTICE = 2, LL_WARNING = 3;
+constexpr int LL_RAW = 1 << 10; /* log without timestamp */
+
+/* ------------------------------------------------------------------------
+ * Client flags (the subset implemented so far keeps Redis's names).
+ * ---------------------------------------------------------------------- */
+constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply is written */
+constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
+constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
+constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
+
+/* Request types of the query buffer. */
+constexpr int PROTO_REQ_INLINE = 1;
+constexpr int PROTO_REQ_MULTIBULK = 2;
+
+/* ------------------------------------------------------------------------
+ * Command flags (Redis 7 names, shown by COMMAND INFO).
+ * ---------------------------------------------------------------------- */
+constexpr uint64_t CMD_WRITE = 1ULL << 0;
+constexpr uint64_t CMD_READONLY = 1ULL << 1;
+constexpr uint64_t CMD_DENYOOM = 1ULL << 2;
+constexpr uint64_t CMD_ADMIN = 1ULL << 4;
+constexpr uint64_t CMD_PUBSUB = 1ULL << 5;
+constexpr uint64_t CMD_NOSCRIPT = 1ULL << 6;
+constexpr uint64_t CMD_BLOCKING = 1ULL << 8;
+constexpr uint64_t CMD_LOADING = 1ULL << 9;
+constexpr uint64_t CMD_STALE = 1ULL << 10;
+constexpr uint64_t CMD_SKIP_MONITOR = 1ULL << 11;
+constexpr uint64_t CMD_FAST = 1ULL << 14;
+constexpr uint64_t CMD_NO_AUTH = 1ULL << 15;
+constexpr uint64_t CMD_NO_MULTI = 1ULL << 24;
+constexpr uint64_t CMD_ALLOW_BUSY = 1ULL << 26;
+constexpr uint64_t CMD_SENTINEL = 1ULL << 27;
+
+struct client;
+using redisCommandProc = void (*)(client *c);
+
+/* One row of the command table. Arity counts the command name itself;
+ * a negative arity means "at least -arity arguments". */
+struct redisCommand {
+    const char *declared_name;   /* lower case; "get", or "get" below "config" */
+    redisCommandProc proc;
+    int arity;
+    uint64_t flags;
+    int firstkey, lastkey, keystep; /* key positions for COMMAND INFO / GETKEYS */
+    const char *group;              /* COMMAND DOCS: "string", "connection", ... */
+    const char *summary;
+    const char *since;
+    std::vector<redisCommand> subcommands;
+
+    /* Filled when the table is populated. */
+    std::string fullname;            /* "config|get" for a subcommand */
+    redisCommand *parent = nullptr;
+    std::unordered_map<std::string, redisCommand *> subcommands_dict;
+
+    /* Statistics for INFO commandstats. */
+    long long microseconds = 0, calls = 0, rejected_calls = 0, failed_calls = 0;
+};
+
+/* ------------------------------------------------------------------------
+ * The query buffer: bytes read from the socket, parsed in place.
+ * ---------------------------------------------------------------------- */
+class QueryBuffer {
+public:
+    char *data() { return buf_.get(); }
+    const char *data() const { return buf_.get(); }
+    size_t size() const { return len_; }
+    size_t capacity() const { return cap_; }
+    size_t avail() const { return cap_ - len_; }
+    /* Guarantees room for `n` more bytes, keeping the content. */
+    void makeRoomFor(size_t n);
+    void commit(size_t n) { len_ += n; }
+    /* Drops the first `n` bytes (already parsed). */
+    void consume(size_t n);
+    void append(std::string_view s);
+    void clear() { len_ = 0; }
+    /* Frees the allocation when it is idle and large (clientsCron). */
+    void shrinkIfIdle(size_t keep);
+
+private:
+    std::unique_ptr<char[]> buf_;
+    size_t len_ = 0, cap_ = 0;
+};
+
+/* A block of the reply list, used once the static buffer is full. */
+struct clientReplyBlock {
+    size_t size, used;
+    std::unique_ptr<char[]> buf;
+};
+
+/* The parser's progress on the request being read (see processMultibulkBuffer). */
+struct RequestParser {
+    int reqtype = 0;         /* PROTO_REQ_INLINE / MULTIBULK, 0 = not yet known */
+    long multibulklen = 0;   /* bulk strings still to read */
+    long long bulklen = -1;  /* length of the bulk being read, -1 = header unread */
+    size_t pos = 0;          /* parse position in the query buffer */
+    /* Arguments parsed so far, as (offset, length) into the query buffer:
+     * offsets stay valid when the buffer grows, views would not. */
+    std::vector<std::pair<size_t, size_t>> argspan;
+};
+
+/* ------------------------------------------------------------------------
+ * The client: one connection and everything the server tracks for it.
+ * ---------------------------------------------------------------------- */
+struct client {
+    uint64_t id = 0;
+    int fd = -1;
+    std::string name;
+    std::string addr, laddr;          /* "ip:port" of peer and local side */
+    int db = 0;
+    int resp = 2;
+    uint64_t flags = 0;
+
+    QueryBuffer querybuf;
+    RequestParser req;
+    std::vector<std::string_view> argv; /* the command being run (into querybuf) */
+    size_t argv_len_sum = 0;
+    redisCommand *cmd = nullptr, *lastcmd = nullptr;
+
+    /* Reply: a static buffer first, then a list of blocks. */
+    std::unique_ptr<char[]> buf;
+    size_t buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
+    size_t bufpos = 0;
+    size_t sentlen = 0;               /* bytes of buf (or of the head block) already sent */
+    std::list<clientReplyBlock> reply;
+    size_t reply_bytes = 0;           /* total bytes in the reply list */
+
+    time_t ctime = 0;                 /* creation time (seconds) */
+    long long lastinteraction = 0;    /* unix ms of the last read or write */
+
+    std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
+
+    client();
+    ~client();
+    client(const client &) = delete;
+    client &operator=(const client &) = delete;
+};
+
+/* ------------------------------------------------------------------------
+ * The server.
+ * ---------------------------------------------------------------------- */
+struct redisServer {
+    pid_t pid = 0;
+    std::string executable;
+    std::string configfile;           /* absolute path, "" if none */
+    std::unique_ptr<aeEventLoop> el;
+    int hz = 10;                      /* serverCron frequency */
+    int config_hz = 10;
+    long long cronloops = 0;
+    bool shutdown_asap = false;
+    int shutdown_flags = 0;
+
+    /* Networking. */
+    int port = 6379;
+    int tcp_backlog = 511;
+    std::vector<std::string> bindaddr{"127.0.0.1", "-::1"};
+    std::vector<int> ipfd;            /* listening sockets */
+    int tcpkeepalive = 300;
+    bool protected_mode = true;
+
+    /* Clients. */
+    std::list<std::unique_ptr<client>> clients;
+    std::unordered_map<uint64_t, client *> clients_index;
+    std::vector<client *> clients_pending_write;
+    std::vector<client *> clients_to_close;
+    client *current_client = nullptr;
+    uint64_t next_client_id = 1;
+    unsigned int maxclients = 10000;
+    int maxidletime = 0;              /* `timeout`, seconds; 0 = never */
+    long long client_max_querybuf_len = 1024LL * 1024 * 1024;
+    long long proto_max_bulk_len = 512LL * 1024 * 1024;
+
+    /* Logging. */
+    int verbosity = LL_NOTICE;
+    std::string logfile;              /* "" = standard output */
+    bool daemonize = false;
+    std::string pidfile;
+
+    int dbnum = 16;                   /* `databases` */
+
+    /* Time, cached once per event-loop iteration as Redis does. */
+    time_t unixtime = 0;
+    long long mstime = 0;
+    long long ustime = 0;
+
+    /* Statistics (INFO stats). */
+    time_t stat_starttime = 0;
+    long long stat_numcommands = 0;
+    long long stat_numconnections = 0;
+    long long stat_rejected_conn = 0;
+    long long stat_net_input_bytes = 0;
+    long long stat_net_output_bytes = 0;
+    long long stat_total_reads_processed = 0;
+    long long stat_total_writes_processed = 0;
+    long long stat_unexpected_error_replies = 0;
+    long long stat_total_error_replies = 0;
+    size_t stat_peak_memory = 0;
+
+    /* Samples for instantaneous_ops_per_sec (trackInstantaneousMetric). */
+    static constexpr int STATS_METRIC_SAMPLES = 16;
+    long long inst_metric_last_sample_time = 0;
+    long long inst_metric_last_sample_count = 0;
+    long long inst_metric_samples[STATS_METRIC_SAMPLES] = {};
+    int inst_metric_idx = 0;
+
+    /* The command table: lower-case name -> command. */
+    std::unordered_map<std::string, redisCommand *> commands;
+    std::vector<redisCommand> *command_table = nullptr;
+};
+
+extern redisServer server;
+
+/* ------------------------------------------------------------------------
+ * server.cpp
+ * ---------------------------------------------------------------------- */
+void serverLog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+long long ustime();
+long long mstime();
+void updateCachedTime();
+redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
+redisCommand *lookupCommandByName(std::string_view name);
+int processCommand(client *c);
+void call(client *c);
+int prepareForShutdown(int flags);
+void populateCommandTable();
+std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */
+void initServer();
+void beforeSleep(aeEventLoop *el);
+int serverMain(int argc, char **argv);
+constexpr int C_OK = 0, C_ERR = -1;
+constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2;
+void resetServerStats();
+size_t zmalloc_used_memory();
+std::string genRedisInfoString(const std::vector<std::string_view> &sections);
+
+/* ------------------------------------------------------------------------
+ * Command implementations (the table is in commands.cpp).
+ * ---------------------------------------------------------------------- */
+void pingCommand(client *c);
+void echoCommand(client *c);
+void timeCommand(client *c);
+void infoCommand(client *c);
+void shutdownCommand(client *c);
+void commandCommand(client *c);
+void commandCountCommand(client *c);
+void commandInfoCommand(client *c);
+void commandDocsCommand(client *c);
+void commandListCommand(client *c);
+void commandHelpCommand(client *c);
+void helloCommand(client *c);
+void quitCommand(client *c);
+void clientIdCommand(client *c);
+void clientInfoCommand(client *c);
+void clientListCommand(client *c);
+void clientKillCommand(client *c);
+void clientSetNameCommand(client *c);
+void clientGetNameCommand(client *c);
+void clientHelpCommand(client *c);
+void debugCommand(client *c);
+void configGetCommand(client *c);
+void configSetCommand(client *c);
+void configResetStatCommand(client *c);
+void configHelpCommand(client *c);
+
+/* ------------------------------------------------------------------------
+ * networking.cpp — reading requests and writing replies.
+ * ---------------------------------------------------------------------- */
+client *createClient(int fd);
+void freeClient(client *c);
+void freeClientAsync(client *c);
+void freeClientsInAsyncFreeQueue();
+void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
+void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
+void processInputBuffer(client *c);
+int processInlineBuffer(client *c);
+int processMultibulkBuffer(client *c);
+std::string clientOutputBytes(const client *c); /* pending output, for socketless clients */
+int handleClientsWithPendingWrites();
+bool clientHasPendingReplies(const client *c);
+void resetClient(client *c);
+std::string catClientInfoString(const client *c);
+std::string getClientPeerId(client *c);
+void clientsCron();
+
+/* Reply construction: every reply goes through _addReplyToBuffer/List. */
+void addReplyProto(client *c, const char *s, size_t len);
+void addReply(client *c, std::string_view proto);
+void addReplyStatus(client *c, std::string_view status);
+void addReplyError(client *c, std::string_view err);       /* "ERR ..." or "-CODE ..." */
+void addReplyErrorFormat(client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void addReplyErrorArity(client *c);
+void addReplyBulk(client *c, std::string_view s);
+void addReplyBulkLongLong(client *c, long long v);
+void addReplyLongLong(client *c, long long v);
+void addReplyDouble(client *c, double d);
+void addReplyArrayLen(client *c, long long len);
+void addReplyMapLen(client *c, long long len);
+void addReplyNull(client *c);        /* $-1 in RESP2 */
+void addReplyNullArray(client *c);   /* *-1 in RESP2 */
+void addReplyVerbatim(client *c, std::string_view text); /* bulk in RESP2 */
+void addReplyHelp(client *c, const char *const *help);
+void addReplySubcommandSyntaxError(client *c);
+void *addReplyDeferredLen(client *c);
+void setDeferredArrayLen(client *c, void *node, long length);
+
+/* Shared replies, as Redis's `shared` object. */
+namespace shared {
+inline constexpr std::string_view ok = "+OK\r\n";
+inline constexpr std::string_view pong = "+PONG\r\n";
+inline constexpr std::string_view czero = ":0\r\n";
+inline constexpr std::string_view cone = ":1\r\n";
+inline constexpr std::string_view null_bulk = "$-1\r\n";
+inline constexpr std::string_view null_array = "*-1\r\n";
+inline constexpr std::string_view empty_array = "*0\r\n";
+inline constexpr std::string_view queued = "+QUEUED\r\n";
+inline constexpr std::string_view syntaxerr = "-ERR syntax error\r\n";
+inline constexpr std::string_view wrongtypeerr =
+    "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
+inline constexpr std::string_view nokeyerr = "-ERR no such key\r\n";
+inline constexpr std::string_view outofrangeerr = "-ERR index out of range\r\n";
+}  // namespace shared
