@@ -72,7 +72,9 @@ $(BUILD)/integration_tests: $(INTEG_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)
 
 # The ae tests are built once per backend: ae.cpp is recompiled with each.
-$(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h
+# A static pattern rule, so it cannot match the .d files of these targets.
+AE_TEST_BINS := $(BUILD)/ae_tests_epoll $(BUILD)/ae_tests_poll $(BUILD)/ae_tests_kqueue
+$(AE_TEST_BINS): $(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h src/ae_%.h
 	@mkdir -p $(dir $@)
 	$(CXX) -Isrc -DAE_BACKEND_$(shell echo $* | tr a-z A-Z) $(CXXFLAGS) tests/unit/ae_test.cpp src/ae.cpp -o $@ $(LDFLAGS) -lgtest -lgtest_main $(LDLIBS)
 
