@@ -59,6 +59,7 @@ void QueryBuffer::consume(size_t n) {
 }
 
 void QueryBuffer::append(std::string_view s) {
+    if (s.empty()) return;
     makeRoomFor(s.size());
     memcpy(buf_.get() + len_, s.data(), s.size());
     len_ += s.size();
@@ -329,11 +330,11 @@ void addReplyHelp(client *c, const char *const *help) {
     std::transform(cmd.begin(), cmd.end(), cmd.begin(), ::toupper);
     long n = 0;
     while (help[n]) n++;
-    addReplyArrayLen(c, n + 2);
+    addReplyArrayLen(c, n + 3);
     addReplyStatus(c, cmd + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
     for (long i = 0; i < n; i++) addReplyStatus(c, help[i]);
     addReplyStatus(c, "HELP");
-    addReplyStatus(c, "    Print this help.");
+    addReplyStatus(c, "    Prints this help.");
 }
 
 /* Deferred lengths: reserve an empty block now, fill in the header once
@@ -405,7 +406,8 @@ static ssize_t writevToClient(client *c) {
         iov[cnt++] = {it->buf.get() + offset, it->used - offset};
         offset = 0;
     }
-    ssize_t n = writev(c->fd, iov, cnt);
+    /* The common case, one small reply in the static buffer: plain write. */
+    ssize_t n = cnt == 1 ? write(c->fd, iov[0].iov_base, iov[0].iov_len) : writev(c->fd, iov, cnt);
     if (n == -1) return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? 0 : -1;
     return n;
 }

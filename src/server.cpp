@@ -391,6 +391,7 @@ int serverMain(int argc, char **argv) {
     }
     server.executable = argv[0];
     populateCommandTable();
+    initConfigValues();
     std::string configfile, options;
     parseCommandLine(argc, argv, configfile, options);
     server.configfile = configfile;

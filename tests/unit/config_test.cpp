@@ -1,0 +1,505 @@
+/* config_test.cpp — redis.conf loading, the command line, CONFIG GET/SET.
+ *
+ * Expected texts are Redis 7.0.15's (checked against a real redis-server),
+ * with "cppredis <version>" in the banner and the source named after the
+ * line number. Every test starts and ends from the defaults, and every
+ * temporary file it creates is removed by RAII even when it fails.
+ */
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "server.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/* A file under a fresh temporary directory, removed with it. */
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "cppredis-config-test-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+
+    /* Writes `content` to `name` in the directory and returns its path. */
+    std::string write(const std::string &name, const std::string &content) const {
+        std::string file = (path_ / name).string();
+        std::ofstream(file, std::ios::binary) << content;
+        return file;
+    }
+    std::string path(const std::string &name) const { return (path_ / name).string(); }
+
+private:
+    fs::path path_;
+};
+
+/* The whole text as a POSIX extended regex matching only itself. */
+std::string literal(std::string_view text) {
+    std::string re;
+    for (char c : text) {
+        if (std::string_view(".[]{}()\\*+?^$|").find(c) != std::string_view::npos) re += '\\';
+        re += c;
+    }
+    return re;
+}
+
+/* Redis's fatal config error report, as it must appear on stderr. */
+std::string fatal(const std::string &source, int line, const std::string &text, const std::string &reason) {
+    return literal("\n*** FATAL CONFIG FILE ERROR (cppredis " CPPREDIS_VERSION ") ***\n"
+                   "Reading the configuration file, at line " + std::to_string(line) + " of " + source + "\n"
+                   ">>> '" + text + "'\n" + reason + "\n");
+}
+
+class ConfigTest : public ::testing::Test {
+protected:
+    void SetUp() override { initConfigValues(); }
+    void TearDown() override { initConfigValues(); }
+
+    TempDir dir_;
+};
+
+using ConfigDeathTest = ConfigTest;
+
+/* ------------------------------------------------------------------------
+ * Defaults
+ * ---------------------------------------------------------------------- */
+
+/* The table's defaults and server.h's initializers must agree: the server
+ * starts with the latter and CONFIG REWRITE compares with the former. */
+TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
+    const redisServer fresh{};
+    EXPECT_EQ(server.port, fresh.port);
+    EXPECT_EQ(server.bindaddr, fresh.bindaddr);
+    EXPECT_EQ(server.tcp_backlog, fresh.tcp_backlog);
+    EXPECT_EQ(server.tcpkeepalive, fresh.tcpkeepalive);
+    EXPECT_EQ(server.maxidletime, fresh.maxidletime);
+    EXPECT_EQ(server.maxclients, fresh.maxclients);
+    EXPECT_EQ(server.config_hz, fresh.config_hz);
+    EXPECT_EQ(server.hz, fresh.hz);
+    EXPECT_EQ(server.dbnum, fresh.dbnum);
+    EXPECT_EQ(server.verbosity, fresh.verbosity);
+    EXPECT_EQ(server.logfile, fresh.logfile);
+    EXPECT_EQ(server.daemonize, fresh.daemonize);
+    EXPECT_EQ(server.pidfile, fresh.pidfile);
+    EXPECT_EQ(server.proto_max_bulk_len, fresh.proto_max_bulk_len);
+    EXPECT_EQ(server.client_max_querybuf_len, fresh.client_max_querybuf_len);
+    EXPECT_EQ(server.protected_mode, fresh.protected_mode);
+}
+
+/* Values print as Redis prints them: memory as plain bytes, bind joined. */
+TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
+    std::vector<std::string_view> all = {"*"};
+    std::vector<std::pair<std::string, std::string>> expected = {
+        {"bind", "127.0.0.1 -::1"}, {"protected-mode", "yes"}, {"port", "6379"}, {"tcp-backlog", "511"},
+        {"timeout", "0"}, {"tcp-keepalive", "300"}, {"daemonize", "no"}, {"pidfile", ""},
+        {"loglevel", "notice"}, {"logfile", ""}, {"databases", "16"}, {"maxclients", "10000"},
+        {"hz", "10"}, {"proto-max-bulk-len", "536870912"}, {"client-query-buffer-limit", "1073741824"},
+    };
+    EXPECT_EQ(configGet(all), expected);
+}
+
+/* ------------------------------------------------------------------------
+ * Loading files
+ * ---------------------------------------------------------------------- */
+
+TEST_F(ConfigTest, LoadsAFile) {
+    std::string file = dir_.write("redis.conf",
+                                  "# a comment\n"
+                                  "\n"
+                                  "   PORT 7000   \n"
+                                  "\tbind 10.0.0.1 \"::1\"\r\n"
+                                  "  # an indented comment\n"
+                                  "tcp-backlog 128\n"
+                                  "timeout 30\n"
+                                  "tcp-keepalive 0\n"
+                                  "maxclients 4294967295\n"
+                                  "hz 20\n"
+                                  "databases 4\n"
+                                  "loglevel WARNING\n"
+                                  "daemonize yes\n"
+                                  "pidfile '/tmp/some file.pid'\n"
+                                  "protected-mode No\n"
+                                  "proto-max-bulk-len 1Mb\n"
+                                  "client-query-buffer-limit 2000000\n"
+                                  "logfile \"\"");
+    loadServerConfig(file.c_str(), "");
+    EXPECT_EQ(server.port, 7000);
+    EXPECT_EQ(server.bindaddr, (std::vector<std::string>{"10.0.0.1", "::1"}));
+    EXPECT_EQ(server.tcp_backlog, 128);
+    EXPECT_EQ(server.maxidletime, 30);
+    EXPECT_EQ(server.tcpkeepalive, 0);
+    EXPECT_EQ(server.maxclients, 4294967295u);
+    EXPECT_EQ(server.config_hz, 20);
+    EXPECT_EQ(server.hz, 20);
+    EXPECT_EQ(server.dbnum, 4);
+    EXPECT_EQ(server.verbosity, LL_WARNING);
+    EXPECT_TRUE(server.daemonize);
+    EXPECT_EQ(server.pidfile, "/tmp/some file.pid");
+    EXPECT_FALSE(server.protected_mode);
+    EXPECT_EQ(server.proto_max_bulk_len, 1024 * 1024);
+    EXPECT_EQ(server.client_max_querybuf_len, 2000000);
+    EXPECT_EQ(server.logfile, "");
+}
+
+TEST_F(ConfigTest, LastValueWins) {
+    loadServerConfig(nullptr, "port 1000\nport 2000");
+    EXPECT_EQ(server.port, 2000);
+}
+
+/* Out-of-range hz is clamped, not refused, as in Redis. */
+TEST_F(ConfigTest, HzIsClamped) {
+    loadServerConfig(nullptr, "hz 1000");
+    EXPECT_EQ(server.config_hz, 500);
+    EXPECT_EQ(server.hz, 500);
+    loadServerConfig(nullptr, "hz 0");
+    EXPECT_EQ(server.config_hz, 1);
+}
+
+TEST_F(ConfigTest, BindTakesOneQuotedListOrNothing) {
+    loadServerConfig(nullptr, "bind \"127.0.0.2 ::2\"");
+    EXPECT_EQ(server.bindaddr, (std::vector<std::string>{"127.0.0.2", "::2"}));
+    loadServerConfig(nullptr, "bind \"\"");
+    EXPECT_TRUE(server.bindaddr.empty());
+    loadServerConfig(nullptr, "bind 1.1.1.1");
+    loadServerConfig(nullptr, "bind");
+    EXPECT_TRUE(server.bindaddr.empty());
+}
+
+TEST_F(ConfigTest, CommandLineOptionsOverrideTheFile) {
+    std::string file = dir_.write("redis.conf", "port 7000\nhz 20\n");
+    loadServerConfig(file.c_str(), "port 7001\nloglevel debug");
+    EXPECT_EQ(server.port, 7001);
+    EXPECT_EQ(server.config_hz, 20);
+    EXPECT_EQ(server.verbosity, LL_DEBUG);
+}
+
+TEST_F(ConfigTest, IncludeReadsAnotherFileInPlace) {
+    std::string base = dir_.write("base.conf", "port 7000\nhz 20\ntimeout 5\n");
+    std::string file = dir_.write("redis.conf", "hz 30\ninclude " + base + "\ntimeout 6\n");
+    loadServerConfig(file.c_str(), "");
+    EXPECT_EQ(server.port, 7000);
+    EXPECT_EQ(server.config_hz, 20); /* the include came after hz 30 */
+    EXPECT_EQ(server.maxidletime, 6);
+}
+
+TEST_F(ConfigTest, IncludeWithWildcardsReadsEveryMatchInOrder) {
+    dir_.write("b.conf", "port 7200\n");
+    dir_.write("a.conf", "port 7100\ntimeout 9\n");
+    std::string file = dir_.write("main", "include " + dir_.path("*.conf") + "\ninclude " +
+                                              dir_.path("none-*.conf") + "\n");
+    loadServerConfig(file.c_str(), "");
+    EXPECT_EQ(server.port, 7200);
+    EXPECT_EQ(server.maxidletime, 9);
+}
+
+TEST_F(ConfigTest, LogfileIsCreatedAtLoad) {
+    std::string log = dir_.path("server.log");
+    loadServerConfig(nullptr, "logfile " + log);
+    EXPECT_EQ(server.logfile, log);
+    EXPECT_TRUE(fs::exists(log));
+}
+
+/* ------------------------------------------------------------------------
+ * Fatal errors
+ * ---------------------------------------------------------------------- */
+
+TEST_F(ConfigDeathTest, EachErrorNamesFileLineDirectiveAndReason) {
+    struct Case {
+        std::string line, reason;
+    };
+    const Case cases[] = {
+        {"foo bar", "Bad directive or wrong number of arguments"},
+        {"include", "Bad directive or wrong number of arguments"},
+        {"port 1 2", "wrong number of arguments"},
+        {"loglevel", "wrong number of arguments"},
+        {"port abc", "argument couldn't be parsed into an integer"},
+        {"port 65536", "argument must be between 0 and 65535 inclusive"},
+        {"timeout -1", "argument must be between 0 and 2147483647 inclusive"},
+        {"databases 0", "argument must be between 1 and 2147483647 inclusive"},
+        {"maxclients 0", "argument must be between 1 and 4294967295 inclusive"},
+        {"hz 01", "argument couldn't be parsed into an integer"},
+        {"daemonize maybe", "argument must be 'yes' or 'no'"},
+        {"loglevel loud", "argument(s) must be one of the following: debug, verbose, notice, warning"},
+        {"proto-max-bulk-len 1tb", "argument must be a memory value"},
+        {"proto-max-bulk-len 1k", "argument must be between 1048576 and 9223372036854775807 inclusive"},
+        {"client-query-buffer-limit 1gbb", "argument must be a memory value"},
+        {"port \"7000", "Unbalanced quotes in configuration line"},
+        {"port \"7000\"x", "Unbalanced quotes in configuration line"},
+        {"bind 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17", "Too many bind addresses specified."},
+    };
+    for (const Case &c : cases) {
+        std::string file = dir_.write("bad.conf", "# first\nport 7000\n  " + c.line + "  \nport 7001\n");
+        EXPECT_EXIT(loadServerConfig(file.c_str(), ""), ::testing::ExitedWithCode(1),
+                    fatal("'" + file + "'", 3, c.line, c.reason))
+            << c.line;
+    }
+}
+
+TEST_F(ConfigDeathTest, ErrorInIncludedFileNamesThatFile) {
+    std::string inner = dir_.write("inner.conf", "port 7000\nhz x\n");
+    std::string outer = dir_.write("outer.conf", "include " + inner + "\n");
+    EXPECT_EXIT(loadServerConfig(outer.c_str(), ""), ::testing::ExitedWithCode(1),
+                fatal("'" + inner + "'", 2, "hz x", "argument couldn't be parsed into an integer"));
+}
+
+TEST_F(ConfigDeathTest, ErrorInOptionsNamesTheCommandLine) {
+    std::string file = dir_.write("redis.conf", "port 7000\n");
+    EXPECT_EXIT(loadServerConfig(file.c_str(), "port 7001 \nhz \"abc\" "), ::testing::ExitedWithCode(1),
+                fatal("the command line", 2, "hz \"abc\"", "argument couldn't be parsed into an integer"));
+}
+
+TEST_F(ConfigDeathTest, MissingFilesAreFatal) {
+    EXPECT_EXIT(loadServerConfig(dir_.path("missing.conf").c_str(), ""), ::testing::ExitedWithCode(1), "");
+    std::string file = dir_.write("redis.conf", "include " + dir_.path("missing.conf") + "\n");
+    EXPECT_EXIT(loadServerConfig(file.c_str(), ""), ::testing::ExitedWithCode(1), "");
+}
+
+TEST_F(ConfigDeathTest, UnwritableLogfileIsFatal) {
+    EXPECT_EXIT(loadServerConfig(nullptr, "logfile " + dir_.path("no/such/dir.log")), ::testing::ExitedWithCode(1),
+                literal("\n*** FATAL CONFIG FILE ERROR (cppredis " CPPREDIS_VERSION ") ***\n"
+                        "Can't open the log file: No such file or directory\n"));
+}
+
+/* ------------------------------------------------------------------------
+ * The command line
+ * ---------------------------------------------------------------------- */
+
+struct CommandLine {
+    std::string configfile, options;
+};
+
+CommandLine parse(std::vector<std::string> args) {
+    args.insert(args.begin(), "cppredis-server");
+    std::vector<char *> argv;
+    for (std::string &a : args) argv.push_back(a.data());
+    CommandLine out;
+    parseCommandLine(static_cast<int>(argv.size()), argv.data(), out.configfile, out.options);
+    return out;
+}
+
+TEST(CommandLine, ConfigFileFirstMadeAbsolute) {
+    EXPECT_EQ(parse({"/etc/redis.conf"}).configfile, "/etc/redis.conf");
+    EXPECT_EQ(parse({"dir/../redis.conf"}).configfile, (fs::current_path() / "redis.conf").string());
+    EXPECT_EQ(parse({"--port", "1"}).configfile, "");
+    EXPECT_EQ(parse({}).configfile, "");
+}
+
+/* Options become "name value..." lines, values quoted as sdscatrepr does. */
+TEST(CommandLine, OptionsBecomeDirectiveLines) {
+    CommandLine cl = parse({"redis.conf", "--port", "7000", "--bind", "127.0.0.1", "-::1", "--loglevel verbose",
+                            "--logfile", "--odd name", "--pidfile", "a \"b\""});
+    EXPECT_EQ(cl.options, "port \"7000\" \n"
+                          "bind \"127.0.0.1\" \"-::1\" \n"
+                          "loglevel verbose \n"
+                          "logfile \"--odd name\" \n" /* an option without value takes the next word */
+                          "pidfile \"a \\\"b\\\"\" ");
+}
+
+TEST(CommandLine, DashReadsStdinBeforeTheOptions) {
+    EXPECT_EQ(parse({"-"}).options, "include /dev/stdin\n");
+    CommandLine cl = parse({"redis.conf", "--port", "1", "-"});
+    EXPECT_EQ(cl.options, "include /dev/stdin\nport \"1\" ");
+}
+
+TEST_F(ConfigTest, ParsedOptionsLoad) {
+    CommandLine cl = parse({"--port", "7000", "--bind", "127.0.0.1", "-::1", "--hz 15", "--pidfile", "a \"b\""});
+    loadServerConfig(nullptr, cl.options);
+    EXPECT_EQ(server.port, 7000);
+    EXPECT_EQ(server.bindaddr, (std::vector<std::string>{"127.0.0.1", "-::1"}));
+    EXPECT_EQ(server.config_hz, 15);
+    EXPECT_EQ(server.pidfile, "a \"b\"");
+}
+
+/* ------------------------------------------------------------------------
+ * CONFIG GET / CONFIG SET
+ * ---------------------------------------------------------------------- */
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+Pairs get(std::vector<std::string_view> patterns) { return configGet(patterns); }
+
+/* Returns "" on success, else the error text. */
+std::string set(std::vector<std::string_view> args) {
+    std::string err;
+    return configSet(args, err) ? "" : err;
+}
+
+TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
+    EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
+    EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
+    EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
+    EXPECT_EQ(get({"*max*"}), (Pairs{{"maxclients", "10000"}, {"proto-max-bulk-len", "536870912"}}));
+    EXPECT_EQ(get({"tcp-*"}), (Pairs{{"tcp-backlog", "511"}, {"tcp-keepalive", "300"}}));
+    EXPECT_EQ(get({"[D-H]*"}), (Pairs{{"daemonize", "no"}, {"databases", "16"}, {"hz", "10"}}));
+    EXPECT_EQ(get({"nosuch"}), Pairs{});
+    EXPECT_EQ(get({"nosuch*"}), Pairs{});
+}
+
+TEST_F(ConfigTest, GetReturnsEachConfigOnce) {
+    EXPECT_EQ(get({"hz", "HZ", "h*", "port"}), (Pairs{{"hz", "10"}, {"port", "6379"}}));
+    EXPECT_EQ(get({"HZ", "h*"}), (Pairs{{"HZ", "10"}}));
+    EXPECT_EQ(get({"*", "*"}).size(), get({"*"}).size());
+}
+
+TEST_F(ConfigTest, SetChangesTheServer) {
+    EXPECT_EQ(set({"port", "7000", "LogLevel", "debug", "protected-mode", "NO", "timeout", "7"}), "");
+    EXPECT_EQ(server.port, 7000);
+    EXPECT_EQ(server.verbosity, LL_DEBUG);
+    EXPECT_FALSE(server.protected_mode);
+    EXPECT_EQ(server.maxidletime, 7);
+    EXPECT_EQ(set({"proto-max-bulk-len", "2MB"}), "");
+    EXPECT_EQ(get({"proto-max-bulk-len"}), (Pairs{{"proto-max-bulk-len", "2097152"}}));
+    EXPECT_EQ(set({"maxclients", "4294967295"}), "");
+    EXPECT_EQ(server.maxclients, 4294967295u);
+}
+
+TEST_F(ConfigTest, SetHzClampsThroughItsApplyHook) {
+    EXPECT_EQ(set({"hz", "1000"}), "");
+    EXPECT_EQ(server.config_hz, 500);
+    EXPECT_EQ(server.hz, 500);
+    EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "500"}}));
+    EXPECT_EQ(set({"hz", "0"}), "");
+    EXPECT_EQ(server.hz, 1);
+}
+
+/* CONFIG SET splits a list value on single spaces, not like a config line. */
+TEST_F(ConfigTest, SetBind) {
+    EXPECT_EQ(set({"bind", "127.0.0.1 ::1"}), "");
+    EXPECT_EQ(server.bindaddr, (std::vector<std::string>{"127.0.0.1", "::1"}));
+    EXPECT_EQ(get({"bind"}), (Pairs{{"bind", "127.0.0.1 ::1"}}));
+    EXPECT_EQ(set({"bind", "a  \"b\""}), "");
+    EXPECT_EQ(server.bindaddr, (std::vector<std::string>{"a", "", "\"b\""}));
+    EXPECT_EQ(set({"bind", ""}), "");
+    EXPECT_TRUE(server.bindaddr.empty());
+    EXPECT_EQ(set({"bind", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17"}),
+              "CONFIG SET failed (possibly related to argument 'bind') - Too many bind addresses specified.");
+}
+
+TEST_F(ConfigTest, SetErrorsAsRedis) {
+    EXPECT_EQ(set({"foo", "bar"}), "Unknown option or number of arguments for CONFIG SET - 'foo'");
+    EXPECT_EQ(set({"hz", "abc"}),
+              "CONFIG SET failed (possibly related to argument 'hz') - argument couldn't be parsed into an integer");
+    EXPECT_EQ(set({"HZ", "abc"}),
+              "CONFIG SET failed (possibly related to argument 'hz') - argument couldn't be parsed into an integer");
+    EXPECT_EQ(set({"port", "-1"}),
+              "CONFIG SET failed (possibly related to argument 'port') - argument must be between 0 and 65535 inclusive");
+    EXPECT_EQ(set({"maxclients", "-1"}), "CONFIG SET failed (possibly related to argument 'maxclients') - "
+                                         "argument must be between 1 and 4294967295 inclusive");
+    EXPECT_EQ(set({"maxclients", " 5"}), "CONFIG SET failed (possibly related to argument 'maxclients') - "
+                                         "argument couldn't be parsed into an integer");
+    EXPECT_EQ(set({"proto-max-bulk-len", "+2000000"}),
+              "CONFIG SET failed (possibly related to argument 'proto-max-bulk-len') - argument must be a memory value");
+    EXPECT_EQ(set({"client-query-buffer-limit", "100000000000000000000"}),
+              "CONFIG SET failed (possibly related to argument 'client-query-buffer-limit') - "
+              "argument must be between 1048576 and 9223372036854775807 inclusive");
+    EXPECT_EQ(set({"loglevel", "foo"}), "CONFIG SET failed (possibly related to argument 'loglevel') - "
+                                        "argument(s) must be one of the following: debug, verbose, notice, warning");
+    EXPECT_EQ(set({"protected-mode", "1"}),
+              "CONFIG SET failed (possibly related to argument 'protected-mode') - argument must be 'yes' or 'no'");
+}
+
+TEST_F(ConfigTest, ImmutableConfigsAreRefused) {
+    for (const char *name : {"databases", "daemonize", "logfile", "pidfile", "tcp-backlog", "DATABASES"}) {
+        EXPECT_EQ(set({name, "1"}),
+                  "CONFIG SET failed (possibly related to argument '" + std::string(name) + "') - can't set immutable config");
+    }
+}
+
+TEST_F(ConfigTest, DuplicatesAreRefusedUnderTheGivenName) {
+    EXPECT_EQ(set({"hz", "10", "HZ", "20"}), "CONFIG SET failed (possibly related to argument 'HZ') - duplicate parameter");
+    EXPECT_EQ(server.config_hz, 10);
+}
+
+/* The first problem in argument order is the one reported. */
+TEST_F(ConfigTest, FirstArgumentErrorWins) {
+    EXPECT_EQ(set({"hz", "30", "databases", "1", "foo", "1"}),
+              "CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
+    EXPECT_EQ(set({"hz", "30", "foo", "1", "databases", "1"}),
+              "Unknown option or number of arguments for CONFIG SET - 'foo'");
+}
+
+TEST_F(ConfigTest, SetIsAtomic) {
+    EXPECT_EQ(set({"hz", "20", "timeout", "5", "port", "abc"}),
+              "CONFIG SET failed (possibly related to argument 'port') - argument couldn't be parsed into an integer");
+    EXPECT_EQ(server.config_hz, 10);
+    EXPECT_EQ(server.hz, 10);
+    EXPECT_EQ(server.maxidletime, 0);
+    EXPECT_EQ(server.port, 6379);
+    EXPECT_EQ(set({"bind", "1.2.3.4", "loglevel", "bad"}).empty(), false);
+    EXPECT_EQ(server.bindaddr, (std::vector<std::string>{"127.0.0.1", "-::1"}));
+}
+
+/* ------------------------------------------------------------------------
+ * The command handlers, on a socketless client
+ * ---------------------------------------------------------------------- */
+
+class ConfigCommandTest : public ConfigTest {
+protected:
+    static void SetUpTestSuite() {
+        if (server.commands.empty()) populateCommandTable(); /* resetServerStats walks it */
+    }
+    void SetUp() override {
+        ConfigTest::SetUp();
+        c_ = createClient(-1);
+    }
+    void TearDown() override {
+        freeClient(c_);
+        ConfigTest::TearDown();
+    }
+    std::string run(void (*handler)(client *), std::vector<std::string> args) {
+        words_ = std::move(args);
+        c_->argv.assign(words_.begin(), words_.end());
+        handler(c_);
+        std::string out = clientOutputBytes(c_);
+        c_->bufpos = 0;
+        return out;
+    }
+
+    client *c_ = nullptr;
+    std::vector<std::string> words_;
+};
+
+TEST_F(ConfigCommandTest, GetRepliesAFlatArray) {
+    EXPECT_EQ(run(configGetCommand, {"config", "get", "hz", "bind"}),
+              "*4\r\n$2\r\nhz\r\n$2\r\n10\r\n$4\r\nbind\r\n$14\r\n127.0.0.1 -::1\r\n");
+    EXPECT_EQ(run(configGetCommand, {"config", "get", "nosuch"}), "*0\r\n");
+}
+
+TEST_F(ConfigCommandTest, SetRepliesOkOrTheError) {
+    EXPECT_EQ(run(configSetCommand, {"config", "set", "hz", "20"}), "+OK\r\n");
+    EXPECT_EQ(server.hz, 20);
+    EXPECT_EQ(run(configSetCommand, {"config", "set", "foo", "bar"}),
+              "-ERR Unknown option or number of arguments for CONFIG SET - 'foo'\r\n");
+    EXPECT_EQ(run(configSetCommand, {"config", "set", "hz", "10", "port"}), "-ERR syntax error\r\n");
+}
+
+TEST_F(ConfigCommandTest, ResetStatZeroesStatistics) {
+    server.stat_numcommands = 42;
+    EXPECT_EQ(run(configResetStatCommand, {"config", "resetstat"}), "+OK\r\n");
+    EXPECT_EQ(server.stat_numcommands, 0);
+}
+
+TEST_F(ConfigCommandTest, HelpListsTheSubcommands) {
+    std::string help = run(configHelpCommand, {"config", "help"});
+    EXPECT_EQ(help.rfind("*", 0), 0u);
+    EXPECT_NE(help.find("+CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n"), std::string::npos);
+    EXPECT_NE(help.find("+GET <pattern>\r\n"), std::string::npos);
+    EXPECT_NE(help.find("+    Reset statistics reported by the INFO command.\r\n"), std::string::npos);
+}
+
+}  // namespace
