@@ -122,7 +122,7 @@ const standardConfig configs[] = {
     {"loglevel", nullptr, 0, "notice", EnumConfig{&server.verbosity, loglevel_enum}},
     {"logfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.logfile}},
     {"databases", nullptr, IMMUTABLE_CONFIG, "16", NumericConfig{&server.dbnum, 1, INT_MAX}},
-    {"maxclients", nullptr, 0, "10000", NumericConfig{&server.maxclients, 1, UINT_MAX}},
+    {"maxclients", nullptr, 0, "10000", NumericConfig{&server.maxclients, 1, UINT_MAX}, updateMaxclients},
     {"hz", nullptr, 0, "10", NumericConfig{&server.config_hz, 0, INT_MAX}, updateHZ},
     {"proto-max-bulk-len", nullptr, 0, "512mb",
      NumericConfig{&server.proto_max_bulk_len, 1024 * 1024, LONG_MAX, true}},

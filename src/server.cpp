@@ -267,6 +267,28 @@ static void adjustOpenFilesLimit() {
     }
 }
 
+/* CONFIG SET maxclients: raise the file limit and grow the event loop to
+ * fit, or refuse with the number the system can take. */
+bool updateMaxclients(const char **err) {
+    if (!server.el) return true; /* not started yet: initServer sizes everything */
+    unsigned int wanted = server.maxclients;
+    adjustOpenFilesLimit();
+    if (server.maxclients != wanted) {
+        static char msg[128];
+        snprintf(msg, sizeof(msg),
+                 "The operating system is not able to handle the specified number of clients, try with %u",
+                 server.maxclients);
+        *err = msg;
+        return false;
+    }
+    int setsize = static_cast<int>(server.maxclients) + CONFIG_FDSET_INCR;
+    if (aeGetSetSize(server.el.get()) < setsize && aeResizeSetSize(server.el.get(), setsize) == AE_ERR) {
+        *err = "The event loop API used by Redis is not able to handle the specified number of clients";
+        return false;
+    }
+    return true;
+}
+
 /* Binds every `bind` address; an address written "-addr" is skipped when
  * the system does not have it (e.g. no IPv6). */
 static int listenToPort() {

@@ -270,6 +270,7 @@ int serverMain(int argc, char **argv);
 constexpr int C_OK = 0, C_ERR = -1;
 constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2;
 void resetServerStats();
+bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
 size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 
