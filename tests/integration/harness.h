@@ -1,0 +1,260 @@
+/* harness.h — what every integration test uses to run a server and talk to it.
+ *
+ *   TestServer      starts the server binary on a free 127.0.0.1 port, waits
+ *                   (on the log, not a timer) until it is ready, captures its
+ *                   log, and on destruction stops it and EXPECTs exit status 0
+ *                   (so a leak or error found by ASan fails the test).
+ *   RespConn        a blocking RESP2 client with a receive timeout: a server
+ *                   that does not answer fails the test instead of hanging it.
+ *   RedisReference  Debian's real redis-server, for differential tests that
+ *                   send the same bytes to both servers and compare replies.
+ *   runProcess      runs a program (redis-cli, the server with bad arguments)
+ *                   to completion and captures stdout and stderr.
+ *   TempFile        a file (a config file, say) removed when the test ends.
+ *
+ * Fatal problems (timeout, server gone, unparsable reply) throw HarnessError:
+ * GoogleTest reports the exception as a failure of the running test, with the
+ * message, which includes the bytes received or the server's log.
+ *
+ *   itest::TestServer srv({"--maxclients", "10"});
+ *   itest::RespConn c = srv.connect();
+ *   EXPECT_EQ(c.call({"PING"}).raw, "+PONG\r\n");
+ */
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#ifndef CPPREDIS_SERVER_BIN
+#error "CPPREDIS_SERVER_BIN must name the server binary (the Makefile defines it)"
+#endif
+
+namespace itest {
+
+using Ms = std::chrono::milliseconds;
+/* How long a connection waits for the server to make progress. */
+inline constexpr Ms kDefaultTimeout{5000};
+/* How long a server may take to start, and to exit after SIGTERM (ASan's leak
+ * check at exit can take a while on a big heap). */
+inline constexpr Ms kStartTimeout{10000};
+inline constexpr Ms kStopTimeout{30000};
+
+class HarnessError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/* A command and its arguments, as sent in a multibulk request. */
+using Args = std::vector<std::string>;
+
+/* Encodes a multibulk request: *<n>\r\n then $<len>\r\n<arg>\r\n per argument. */
+std::string encodeCommand(const Args &args);
+
+/* Bytes made readable for failure messages: \r \n \t \" \\ \xNN, cut after
+ * `max` bytes with a note of how many more there were. */
+std::string escape(std::string_view bytes, size_t max = 2000);
+
+/* ------------------------------------------------------------------------
+ * One parsed RESP2 reply.
+ * ---------------------------------------------------------------------- */
+struct Reply {
+    enum class Type { Status, Error, Integer, Bulk, Nil, Array, NilArray };
+    Type type = Type::Nil;
+    std::string str;             /* Status/Error text (no prefix, no CRLF), Bulk payload */
+    long long integer = 0;       /* Integer */
+    std::vector<Reply> elements; /* Array */
+    std::string raw;             /* the exact bytes of this reply on the wire */
+
+    bool isError() const { return type == Type::Error; }
+    bool isNil() const { return type == Type::Nil || type == Type::NilArray; }
+};
+
+/* A readable one-line rendering, in redis-cli's vocabulary:
+ * PONG, (error) ERR x, (integer) 3, "bulk", (nil), (nil array), ["a", (integer) 1]. */
+std::string toString(const Reply &r);
+std::ostream &operator<<(std::ostream &os, const Reply &r);
+void PrintTo(const Reply &r, std::ostream *os); /* GoogleTest's printer */
+
+/* ------------------------------------------------------------------------
+ * A client connection. Move-only; closes its socket when destroyed.
+ * Every wait is bounded by the timeout (progress, not total: a 100 MB reply
+ * may take longer than 5 s as long as bytes keep coming).
+ * ---------------------------------------------------------------------- */
+class RespConn {
+public:
+    explicit RespConn(int port, Ms timeout = kDefaultTimeout);
+    ~RespConn();
+    RespConn(RespConn &&other) noexcept;
+    RespConn &operator=(RespConn &&other) noexcept;
+    RespConn(const RespConn &) = delete;
+    RespConn &operator=(const RespConn &) = delete;
+
+    void send(std::string_view raw);
+    void cmd(const Args &args) { send(encodeCommand(args)); }
+    Reply readReply();
+    Reply call(const Args &args) { cmd(args); return readReply(); }
+
+    /* Exactly n bytes. */
+    std::string readRaw(size_t n);
+    /* One line, without its CRLF. */
+    std::string readLine();
+    /* Everything until the server closes (a reset counts as a close); throws
+     * if it has not closed within the timeout. */
+    std::string readAllUntilClose();
+    /* Adds a test failure unless the server closes the connection within the
+     * timeout without sending anything more. */
+    void expectClosed();
+    /* True as soon as bytes or EOF are waiting; false after `wait`. */
+    bool waitReadable(Ms wait);
+
+    /* Closes our side now. */
+    void close();
+    void setTimeout(Ms timeout) { timeout_ = timeout; }
+    int fd() const { return fd_; }
+    /* Our own address as the server sees it: "127.0.0.1:54321". */
+    std::string localAddr() const;
+
+private:
+    /* Reads more bytes into in_; false on EOF. Throws on timeout. */
+    bool fill(const char *what);
+    void need(size_t n, const char *what);
+    std::string takeLine(std::string *capture);
+    std::string take(size_t n, std::string *capture);
+    Reply parse(std::string &capture);
+    void compact();
+
+    int fd_ = -1;
+    Ms timeout_;
+    std::string in_;   /* received, not yet consumed: in_[pos_..] */
+    size_t pos_ = 0;
+};
+
+/* ------------------------------------------------------------------------
+ * A server process.
+ * ---------------------------------------------------------------------- */
+struct ServerOptions {
+    /* Extra arguments after --port/--bind: {"--maxclients", "10"}. */
+    std::vector<std::string> args{};
+    /* A config file, passed as the first argument when not empty. */
+    std::string configFile{};
+    std::string binary = CPPREDIS_SERVER_BIN;
+    Ms readyTimeout = kStartTimeout;
+};
+
+class TestServer {
+public:
+    explicit TestServer(std::vector<std::string> args = {});
+    explicit TestServer(ServerOptions opts);
+    /* Stops the server if it still runs and EXPECTs exit status 0. */
+    virtual ~TestServer();
+    TestServer(const TestServer &) = delete;
+    TestServer &operator=(const TestServer &) = delete;
+
+    int port() const { return port_; }
+    pid_t pid() const { return pid_; }
+    bool running() const { return pid_ > 0 && !reaped_; }
+    RespConn connect(Ms timeout = kDefaultTimeout) const { return RespConn(port_, timeout); }
+
+    /* Everything the server printed so far (stdout and stderr), without blocking. */
+    std::string log() const;
+    /* Waits until the log contains `needle` (true) or `wait` passes / the server
+     * closes its output (false). */
+    bool waitForLog(std::string_view needle, Ms wait = kDefaultTimeout) const;
+
+    /* SIGTERM, then wait: returns the exit code (128 + signal if killed by
+     * one). Past the timeout the server is SIGKILLed and the test fails. */
+    int stop(Ms timeout = kStopTimeout);
+    /* Waits for the server to exit by itself (after SHUTDOWN): its exit code,
+     * or -1 if it still runs after `wait`. */
+    int waitExit(Ms wait = kStopTimeout);
+    void kill9();
+
+protected:
+    /* For RedisReference, which must check its binary before starting. */
+    struct Deferred {};
+    explicit TestServer(Deferred) {}
+    void start(ServerOptions opts);
+
+private:
+    bool trySpawn(const ServerOptions &opts, std::string &whyNot);
+    void drainLog();
+    int reap(bool block);
+    int awaitExit(Ms wait);
+    void stopDrainThread();
+
+    pid_t pid_ = -1;
+    int port_ = 0;
+    bool reaped_ = false;
+    bool stoppedByTest_ = false; /* stop()/kill9()/waitExit() called: the test judges the status */
+    int exitCode_ = -1;
+    std::string workdir_;        /* the server's cwd, removed at the end */
+    std::string commandLine_;
+
+    int logFd_ = -1;             /* read end of the server's stdout+stderr */
+    int wakeFd_[2] = {-1, -1};   /* tells the drain thread to finish */
+    std::thread drainThread_;
+    mutable std::mutex mu_;
+    mutable std::condition_variable cv_;
+    std::string log_;
+    bool logEof_ = false;
+};
+
+/* Debian's real redis-server, started the same way with --save '' and
+ * --appendonly no. Use REQUIRE_REDIS_REFERENCE() first: constructing it
+ * without the binary throws. */
+class RedisReference : public TestServer {
+public:
+    static constexpr const char *kBinary = "/usr/bin/redis-server";
+    explicit RedisReference(std::vector<std::string> args = {});
+    static bool available();
+};
+
+#define REQUIRE_REDIS_REFERENCE()                                                   \
+    do {                                                                            \
+        if (!::itest::RedisReference::available())                                  \
+            GTEST_SKIP() << ::itest::RedisReference::kBinary                        \
+                         << " is missing (apt-get install -y redis-server): "       \
+                            "differential test skipped";                            \
+    } while (0)
+
+/* Sends `request` on both connections and EXPECTs each of the `nreplies`
+ * replies to be byte-identical. */
+void expectSameReplies(RespConn &ours, RespConn &ref, std::string_view request,
+                       int nreplies = 1);
+
+/* ------------------------------------------------------------------------
+ * Other processes and files.
+ * ---------------------------------------------------------------------- */
+struct ProcessResult {
+    int exitCode = -1; /* 128 + signal if killed by one */
+    std::string out, err;
+};
+/* Runs argv[0] (searched in PATH) with `input` on stdin; throws if it has not
+ * finished within `timeout` (it is killed). */
+ProcessResult runProcess(const std::vector<std::string> &argv, std::string_view input = {},
+                         Ms timeout = Ms{30000});
+/* True if `name` is an executable found in PATH (or is an executable path). */
+bool haveProgram(const std::string &name);
+
+class TempFile {
+public:
+    explicit TempFile(std::string_view contents, std::string_view suffix = ".conf");
+    ~TempFile();
+    TempFile(const TempFile &) = delete;
+    TempFile &operator=(const TempFile &) = delete;
+    const std::string &path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+}  // namespace itest
