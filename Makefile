@@ -25,6 +25,18 @@ CPPFLAGS  += -Isrc -DAE_BACKEND_$(shell echo $(AE_BACKEND) | tr a-z A-Z)
 LDFLAGS   += $(SANITIZE)
 LDLIBS    += -lpthread
 
+# jemalloc, as Redis uses it, so memory per key compares like for like;
+# sanitized builds keep the sanitizer's allocator. MALLOC=libc to opt out.
+ifeq ($(SANITIZE),)
+  MALLOC ?= jemalloc
+else
+  MALLOC := libc
+endif
+ifeq ($(MALLOC),jemalloc)
+  CPPFLAGS += -DUSE_JEMALLOC
+  LDLIBS   += -ljemalloc
+endif
+
 LIB_SRC   := $(filter-out src/main.cpp,$(wildcard src/*.cpp))
 LIB_OBJ   := $(LIB_SRC:src/%.cpp=$(BUILD)/obj/%.o)
 LIB       := $(BUILD)/libcppredis.a
@@ -81,7 +93,7 @@ $(AE_TEST_BINS): $(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h
 TEST_BINS := $(BUILD)/unit_tests $(AE_TESTS) $(BUILD)/integration_tests
 
 test-release: $(SERVER) $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do echo "=== $$t"; ./$$t --gtest_brief=1; done
+	@tests/run_suites.sh "$(if $(SANITIZE),asan+ubsan,release)" $(TEST_BINS)
 
 # Sanitized build lives in build/asan; its integration tests drive the sanitized server.
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

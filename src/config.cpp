@@ -81,6 +81,24 @@ struct standardConfig {
 constexpr configEnum loglevel_enum[] = {
     {"debug", LL_DEBUG}, {"verbose", LL_VERBOSE}, {"notice", LL_NOTICE}, {"warning", LL_WARNING}};
 
+/* enable-debug-command: who may run DEBUG (Redis 7's protected actions). */
+constexpr configEnum protected_action_enum[] = {
+    {"no", PROTECTED_ACTION_ALLOWED_NO}, {"yes", PROTECTED_ACTION_ALLOWED_YES},
+    {"local", PROTECTED_ACTION_ALLOWED_LOCAL}};
+
+/* Persistence is not built yet: `save` and `appendonly` exist so clients
+ * (redis-benchmark reads both at start) see the truth — no snapshots, no
+ * AOF — and setting them to anything else is refused, not ignored. */
+constexpr configEnum appendonly_enum[] = {{"no", 0}};
+
+SetResult setSaveParams(std::span<const std::string> args, std::string &err) {
+    if (args.empty() || (args.size() == 1 && args[0].empty())) return SetResult::Unchanged;
+    err = "RDB snapshots are not supported by this version of cppredis";
+    return SetResult::Error;
+}
+
+std::string getSaveParams() { return ""; }
+
 bool updateHZ(const char **) {
     server.config_hz = std::clamp(server.config_hz, CONFIG_MIN_HZ, CONFIG_MAX_HZ);
     server.hz = server.config_hz;
@@ -113,6 +131,9 @@ std::string getBindAddresses() {
 const standardConfig configs[] = {
     {"bind", nullptr, MULTI_ARG_CONFIG, "127.0.0.1 -::1", SpecialConfig{setBindAddresses, getBindAddresses}},
     {"protected-mode", nullptr, 0, "yes", BoolConfig{&server.protected_mode}},
+    {"enable-debug-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&server.enable_debug_cmd, protected_action_enum}},
+    {"save", nullptr, MULTI_ARG_CONFIG, "", SpecialConfig{setSaveParams, getSaveParams}},
+    {"appendonly", nullptr, 0, "no", EnumConfig{&server.appendonly_stub, appendonly_enum}},
     {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}},
     {"tcp-backlog", nullptr, IMMUTABLE_CONFIG, "511", NumericConfig{&server.tcp_backlog, 0, INT_MAX}},
     {"timeout", nullptr, 0, "0", NumericConfig{&server.maxidletime, 0, INT_MAX}},

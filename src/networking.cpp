@@ -940,7 +940,7 @@ void helloCommand(client *c) {
     if (c->argv.size() >= 2) {
         long long ver = 0;
         if (!string2ll(c->argv[1], &ver)) return addReplyError(c, "Protocol version is not an integer or out of range");
-        if (ver != 2) return addReplyError(c, "-NOPROTO sorry, this protocol version is not supported");
+        if (ver != 2) return addReplyError(c, "-NOPROTO unsupported protocol version");
         j = 2;
     }
     std::string_view setname;

@@ -14,12 +14,12 @@
 #include "server.h"
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <csignal>
 #include <cstdarg>
 #include <cstring>
 #include <fcntl.h>
-#include <malloc.h>
 #include <sys/sysinfo.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -29,6 +29,7 @@
 #include "anet.h"
 #include "config.h"
 #include "util.h"
+#include "zmalloc.h"
 
 redisServer server;
 
@@ -85,14 +86,27 @@ void serverLog(int level, const char *fmt, ...) {
  * The command table and the dispatcher
  * ====================================================================== */
 
+/* The categories a command's flags imply (Redis's setImplicitACLCategories). */
+static void setImplicitACLCategories(redisCommand &cmd) {
+    if (cmd.flags & CMD_WRITE) cmd.acl_categories |= ACL_CATEGORY_WRITE;
+    if (cmd.flags & CMD_READONLY) cmd.acl_categories |= ACL_CATEGORY_READ;
+    if (cmd.flags & CMD_ADMIN) cmd.acl_categories |= ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS;
+    if (cmd.flags & CMD_PUBSUB) cmd.acl_categories |= ACL_CATEGORY_PUBSUB;
+    if (cmd.flags & CMD_FAST) cmd.acl_categories |= ACL_CATEGORY_FAST;
+    if (cmd.flags & CMD_BLOCKING) cmd.acl_categories |= ACL_CATEGORY_BLOCKING;
+    if (!(cmd.acl_categories & ACL_CATEGORY_FAST)) cmd.acl_categories |= ACL_CATEGORY_SLOW;
+}
+
 /* Links subcommands to their parent and indexes every command by name. */
 void populateCommandTable() {
     server.command_table = &redisCommandTable();
     for (redisCommand &cmd : *server.command_table) {
         cmd.fullname = cmd.declared_name;
+        setImplicitACLCategories(cmd);
         for (redisCommand &sub : cmd.subcommands) {
             sub.parent = &cmd;
             sub.fullname = std::string(cmd.declared_name) + "|" + sub.declared_name;
+            setImplicitACLCategories(sub);
             cmd.subcommands_dict[sub.declared_name] = &sub;
         }
         server.commands[cmd.declared_name] = &cmd;
@@ -143,6 +157,13 @@ static std::string upper(std::string_view s) {
     return u;
 }
 
+/* enable-debug-command "local" admits loopback connections only. */
+static bool allowProtectedAction(int config, const client *c) {
+    if (config == PROTECTED_ACTION_ALLOWED_YES) return true;
+    if (config != PROTECTED_ACTION_ALLOWED_LOCAL) return false;
+    return c->addr.starts_with("127.") || c->addr.starts_with("[::1]") || c->fd == -1;
+}
+
 /* Runs the command in c->argv after the checks every command gets. */
 int processCommand(client *c) {
     c->cmd = c->lastcmd = lookupCommand(c->argv);
@@ -160,6 +181,12 @@ int processCommand(client *c) {
     int argc = static_cast<int>(c->argv.size());
     if ((c->cmd->arity > 0 && c->cmd->arity != argc) || argc < -c->cmd->arity) {
         rejectCommand(c, "wrong number of arguments for '" + c->cmd->fullname + "' command");
+        return C_OK;
+    }
+    if ((c->cmd->flags & CMD_PROTECTED) && !allowProtectedAction(server.enable_debug_cmd, c)) {
+        rejectCommand(c, "DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+                         "you can run it from a local connection, otherwise you need to set this option in the "
+                         "configuration file, and then restart the server.");
         return C_OK;
     }
     call(c);
@@ -311,9 +338,29 @@ static int listenToPort() {
     return server.ipfd.empty() ? C_ERR : C_OK;
 }
 
+/* Logs from a signal handler with async-signal-safe calls only: no stdio,
+ * no allocation (Redis's serverLogFromHandler). */
+static void serverLogFromHandler(const char *msg) {
+    if (server.verbosity > LL_WARNING) return;
+    int fd = server.logfile.empty() ? STDOUT_FILENO : open(server.logfile.c_str(), O_APPEND | O_CREAT | O_WRONLY, 0644);
+    if (fd == -1) return;
+    char buf[64];
+    auto put = [fd](const char *s, size_t n) { return write(fd, s, n) == static_cast<ssize_t>(n); };
+    bool ok = put(buf, ll2string(buf, sizeof(buf), getpid())) && put(":signal-handler (", 17) &&
+              put(buf, ll2string(buf, sizeof(buf), time(nullptr))) && put(") ", 2) && put(msg, strlen(msg)) &&
+              put("\n", 1);
+    (void)ok;
+    if (fd != STDOUT_FILENO) close(fd);
+}
+
 static void sigShutdownHandler(int sig) {
-    /* A second signal while shutting down means "now". */
-    if (server.shutdown_asap && sig == SIGINT) _exit(1);
+    /* A second SIGINT while shutting down means "now", as in Redis. */
+    if (server.shutdown_asap && sig == SIGINT) {
+        serverLogFromHandler("You insist... exiting now.");
+        _exit(1);
+    }
+    serverLogFromHandler(sig == SIGINT ? "Received SIGINT scheduling shutdown..."
+                                       : "Received SIGTERM scheduling shutdown...");
     server.shutdown_asap = true;
 }
 
@@ -485,8 +532,19 @@ static void addReplyCommandFlags(client *c, const redisCommand *cmd) {
         if (cmd->flags & flag) addReplyStatus(c, name);
 }
 
-/* The 10-element COMMAND INFO entry of Redis 7. ACL categories, tips and
- * key specs are empty: cppredis has no ACLs or cluster. */
+static void addReplyCommandCategories(client *c, const redisCommand *cmd) {
+    addReplyArrayLen(c, std::popcount(cmd->acl_categories));
+    for (size_t i = 0; i < std::size(ACL_CATEGORY_NAMES); i++)
+        if (cmd->acl_categories & (1ULL << i)) addReplyStatus(c, std::string("@") + ACL_CATEGORY_NAMES[i]);
+}
+
+static void addReplyCommandTips(client *c, const redisCommand *cmd) {
+    addReplyArrayLen(c, static_cast<long long>(cmd->tips.size()));
+    for (const char *tip : cmd->tips) addReplyBulk(c, tip);
+}
+
+/* The 10-element COMMAND INFO entry of Redis 7. Key specs are empty:
+ * first/last/step above say where the keys are. */
 static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
     addReplyArrayLen(c, 10);
     addReplyBulk(c, cmd->fullname);
@@ -495,8 +553,8 @@ static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
     addReplyLongLong(c, cmd->firstkey);
     addReplyLongLong(c, cmd->lastkey);
     addReplyLongLong(c, cmd->keystep);
-    addReply(c, shared::empty_array);
-    addReply(c, shared::empty_array);
+    addReplyCommandCategories(c, cmd);
+    addReplyCommandTips(c, cmd);
     addReply(c, shared::empty_array);
     addReplyArrayLen(c, static_cast<long long>(cmd->subcommands.size()));
     for (const redisCommand &sub : cmd->subcommands) addReplyCommandInfo(c, &sub);
@@ -543,7 +601,7 @@ void commandInfoCommand(client *c) {
     for (size_t i = 2; i < c->argv.size(); i++) {
         const redisCommand *cmd = lookupCommandBySdsFullname(c->argv[i]);
         if (cmd) addReplyCommandInfo(c, cmd);
-        else addReplyNullArray(c);
+        else addReplyNull(c);
     }
 }
 
@@ -682,22 +740,10 @@ static void infoClients(std::string &out) {
         .field("clients_in_timeout_table", 0);
 }
 
-/* Bytes the allocator has handed out and not taken back (glibc's count). */
-size_t zmalloc_used_memory() { return mallinfo2().uordblks; }
-
-static size_t residentSetSize() {
-    FILE *fp = fopen("/proc/self/statm", "r");
-    if (!fp) return 0;
-    unsigned long pages = 0, rss = 0;
-    if (fscanf(fp, "%lu %lu", &pages, &rss) != 2) rss = 0;
-    fclose(fp);
-    return rss * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
-
 static void infoMemory(std::string &out) {
     size_t used = zmalloc_used_memory();
     server.stat_peak_memory = std::max(server.stat_peak_memory, used);
-    size_t rss = residentSetSize();
+    size_t rss = zmalloc_get_rss();
     struct sysinfo si {};
     sysinfo(&si);
     unsigned long long total = static_cast<unsigned long long>(si.totalram) * si.mem_unit;
@@ -718,7 +764,7 @@ static void infoMemory(std::string &out) {
         .field("maxmemory_human", "0B")
         .field("maxmemory_policy", "noeviction")
         .field("mem_fragmentation_ratio", std::string(frag))
-        .field("mem_allocator", "libc");
+        .field("mem_allocator", zmalloc_lib());
 }
 
 static void infoStats(std::string &out) {

@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <ctime>
 #include <list>
@@ -70,7 +71,30 @@ constexpr uint64_t CMD_FAST = 1ULL << 14;
 constexpr uint64_t CMD_NO_AUTH = 1ULL << 15;
 constexpr uint64_t CMD_NO_MULTI = 1ULL << 24;
 constexpr uint64_t CMD_ALLOW_BUSY = 1ULL << 26;
+constexpr uint64_t CMD_PROTECTED = 1ULL << 30; /* DEBUG: gated by enable-debug-command */
+
+/* Who may run a protected command (enable-debug-command). */
+constexpr int PROTECTED_ACTION_ALLOWED_NO = 0, PROTECTED_ACTION_ALLOWED_YES = 1,
+              PROTECTED_ACTION_ALLOWED_LOCAL = 2;
 constexpr uint64_t CMD_SENTINEL = 1ULL << 27;
+
+/* ACL categories, in the order COMMAND INFO lists them (Redis's table
+ * order). cppredis has no ACLs; clients read these to classify commands. */
+constexpr uint64_t ACL_CATEGORY_KEYSPACE = 1ULL << 0, ACL_CATEGORY_READ = 1ULL << 1,
+                   ACL_CATEGORY_WRITE = 1ULL << 2, ACL_CATEGORY_SET = 1ULL << 3,
+                   ACL_CATEGORY_SORTEDSET = 1ULL << 4, ACL_CATEGORY_LIST = 1ULL << 5,
+                   ACL_CATEGORY_HASH = 1ULL << 6, ACL_CATEGORY_STRING = 1ULL << 7,
+                   ACL_CATEGORY_BITMAP = 1ULL << 8, ACL_CATEGORY_HYPERLOGLOG = 1ULL << 9,
+                   ACL_CATEGORY_GEO = 1ULL << 10, ACL_CATEGORY_STREAM = 1ULL << 11,
+                   ACL_CATEGORY_PUBSUB = 1ULL << 12, ACL_CATEGORY_ADMIN = 1ULL << 13,
+                   ACL_CATEGORY_FAST = 1ULL << 14, ACL_CATEGORY_SLOW = 1ULL << 15,
+                   ACL_CATEGORY_BLOCKING = 1ULL << 16, ACL_CATEGORY_DANGEROUS = 1ULL << 17,
+                   ACL_CATEGORY_CONNECTION = 1ULL << 18, ACL_CATEGORY_TRANSACTION = 1ULL << 19,
+                   ACL_CATEGORY_SCRIPTING = 1ULL << 20;
+inline constexpr const char *ACL_CATEGORY_NAMES[] = {
+    "keyspace", "read", "write", "set", "sortedset", "list", "hash", "string", "bitmap", "hyperloglog",
+    "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking", "dangerous", "connection",
+    "transaction", "scripting"};
 
 struct client;
 using redisCommandProc = void (*)(client *c);
@@ -87,6 +111,8 @@ struct redisCommand {
     const char *summary;
     const char *since;
     std::vector<redisCommand> subcommands;
+    std::vector<const char *> tips;  /* COMMAND INFO tips, e.g. "request_policy:all_shards" */
+    uint64_t acl_categories = 0;     /* explicit ACL_CATEGORY_*; implicit ones added at start */
 
     /* Filled when the table is populated. */
     std::string fullname;            /* "config|get" for a subcommand */
@@ -187,7 +213,7 @@ struct redisServer {
     int hz = 10;                      /* serverCron frequency */
     int config_hz = 10;
     long long cronloops = 0;
-    bool shutdown_asap = false;
+    volatile sig_atomic_t shutdown_asap = 0; /* set by the signal handler */
     int shutdown_flags = 0;
 
     /* Networking. */
@@ -217,6 +243,8 @@ struct redisServer {
     std::string pidfile;
 
     int dbnum = 16;                   /* `databases` */
+    int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
+    int appendonly_stub = 0;          /* `appendonly`: always no until persistence exists */
 
     /* Time, cached once per event-loop iteration as Redis does. */
     time_t unixtime = 0;

@@ -105,7 +105,8 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
 TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
     std::vector<std::string_view> all = {"*"};
     std::vector<std::pair<std::string, std::string>> expected = {
-        {"bind", "127.0.0.1 -::1"}, {"protected-mode", "yes"}, {"port", "6379"}, {"tcp-backlog", "511"},
+        {"bind", "127.0.0.1 -::1"}, {"protected-mode", "yes"}, {"enable-debug-command", "no"},
+        {"save", ""}, {"appendonly", "no"}, {"port", "6379"}, {"tcp-backlog", "511"},
         {"timeout", "0"}, {"tcp-keepalive", "300"}, {"daemonize", "no"}, {"pidfile", ""},
         {"loglevel", "notice"}, {"logfile", ""}, {"databases", "16"}, {"maxclients", "10000"},
         {"hz", "10"}, {"proto-max-bulk-len", "536870912"}, {"client-query-buffer-limit", "1073741824"},
@@ -345,7 +346,8 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"*max*"}), (Pairs{{"maxclients", "10000"}, {"proto-max-bulk-len", "536870912"}}));
     EXPECT_EQ(get({"tcp-*"}), (Pairs{{"tcp-backlog", "511"}, {"tcp-keepalive", "300"}}));
-    EXPECT_EQ(get({"[D-H]*"}), (Pairs{{"daemonize", "no"}, {"databases", "16"}, {"hz", "10"}}));
+    EXPECT_EQ(get({"[D-H]*"}),
+              (Pairs{{"enable-debug-command", "no"}, {"daemonize", "no"}, {"databases", "16"}, {"hz", "10"}}));
     EXPECT_EQ(get({"nosuch"}), Pairs{});
     EXPECT_EQ(get({"nosuch*"}), Pairs{});
 }
@@ -431,6 +433,17 @@ TEST_F(ConfigTest, FirstArgumentErrorWins) {
               "CONFIG SET failed (possibly related to argument 'databases') - can't set immutable config");
     EXPECT_EQ(set({"hz", "30", "foo", "1", "databases", "1"}),
               "Unknown option or number of arguments for CONFIG SET - 'foo'");
+}
+
+/* No persistence yet: the directives exist so clients read the truth, and
+ * asking for snapshots or an AOF is refused rather than silently ignored. */
+TEST_F(ConfigTest, PersistenceDirectivesOnlyAcceptOff) {
+    EXPECT_EQ(set({"save", ""}), "");
+    EXPECT_EQ(set({"appendonly", "no"}), "");
+    EXPECT_EQ(set({"save", "900 1"}), "CONFIG SET failed (possibly related to argument 'save') - "
+                                      "RDB snapshots are not supported by this version of cppredis");
+    EXPECT_EQ(set({"appendonly", "yes"}), "CONFIG SET failed (possibly related to argument 'appendonly') - "
+                                          "argument(s) must be one of the following: no");
 }
 
 TEST_F(ConfigTest, SetIsAtomic) {

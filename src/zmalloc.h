@@ -1,0 +1,13 @@
+/* zmalloc.h — what the allocator can tell about memory (Redis's zmalloc.c).
+ *
+ * Release builds link jemalloc, as Redis does, so per-object costs compare
+ * with Redis's; sanitizer builds keep the sanitizer's allocator. Either way
+ * used memory is the allocator's own count of live bytes, never an estimate.
+ */
+#pragma once
+
+#include <cstddef>
+
+size_t zmalloc_used_memory();  /* bytes allocated and not freed */
+size_t zmalloc_get_rss();      /* resident set size of the process */
+const char *zmalloc_lib();     /* "jemalloc-5.3.0", "libc" ... for INFO */
