@@ -33,6 +33,8 @@
  *    realloc that every write makes. A write leaves the positions before the
  *    entry it touches valid and invalidates the others (those bytes move);
  *    each write returns or documents the position its caller goes on from.
+ *  - A value written must not be a view into the same ziplist (a string
+ *    entry from get()): the write reallocates before it copies. Copy first.
  */
 #pragma once
 
