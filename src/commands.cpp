@@ -75,6 +75,161 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("getname", clientGetNameCommand, 2, CONN, 0, 0, 0, "connection", "Get the current connection name", "2.6.9").acl(CONNECTION),
                 cmd("help", clientHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "connection", "Show helpful text about the different subcommands", "5.0.0").acl(CONNECTION),
             }),
+        /* strings (t_string.cpp) */
+        cmd("set", setCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "string", "Set the string value of a key", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("get", getCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "string", "Get the value of a key", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("getset", getsetCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Set the string value of a key and return its old value", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("getdel", getdelCommand, 2, CMD_WRITE | CMD_FAST, 1, 1, 1, "string", "Get the value of a key and delete the key", "6.2.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("getex", getexCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1, "string", "Get the value of a key and optionally set its expiration", "6.2.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("setnx", setnxCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Set the value of a key, only if the key does not exist", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("setex", setexCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "string", "Set the value and expiration of a key", "2.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("psetex", psetexCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "string", "Set the value and expiration in milliseconds of a key", "2.6.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("mget", mgetCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1, "string", "Get the values of all the given keys", "1.0.0")
+            .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard"}),
+        cmd("mset", msetCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 2, "string", "Set multiple keys to multiple values", "1.0.1")
+            .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard", "response_policy:all_succeeded"}),
+        cmd("msetnx", msetnxCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 2, "string", "Set multiple keys to multiple values, only if none of the keys exist", "1.0.1")
+            .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard", "response_policy:agg_min"}),
+        cmd("incr", incrCommand, 2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Increment the integer value of a key by one", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("decr", decrCommand, 2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Decrement the integer value of a key by one", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("incrby", incrbyCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Increment the integer value of a key by the given amount", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("decrby", decrbyCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Decrement the integer value of a key by the given number", "1.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("incrbyfloat", incrbyfloatCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Increment the float value of a key by the given amount", "2.6.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("append", appendCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Append a value to a key", "2.0.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("strlen", strlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "string", "Get the length of the value stored in a key", "2.2.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("getrange", getrangeCommand, 4, CMD_READONLY, 1, 1, 1, "string", "Get a substring of the string stored at a key", "2.4.0")
+            .acl(ACL_CATEGORY_STRING),
+        cmd("setrange", setrangeCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "string", "Overwrite part of a string at key starting at the specified offset", "2.2.0")
+            .acl(ACL_CATEGORY_STRING),
+        /* lists (t_list.cpp) */
+        cmd("lpush", lpushCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "list", "Prepend one or multiple elements to a list", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("rpush", rpushCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "list", "Append one or multiple elements to a list", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lpushx", lpushxCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "list", "Prepend an element to a list, only if the list exists", "2.2.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("rpushx", rpushxCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "list", "Append an element to a list, only if the list exists", "2.2.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("linsert", linsertCommand, 5, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "list", "Insert an element before or after another element in a list", "2.2.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("llen", llenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "list", "Get the length of a list", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lindex", lindexCommand, 3, CMD_READONLY, 1, 1, 1, "list", "Get an element from a list by its index", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lset", lsetCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "list", "Set the value of an element in a list by its index", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lrange", lrangeCommand, 4, CMD_READONLY, 1, 1, 1, "list", "Get a range of elements from a list", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("ltrim", ltrimCommand, 4, CMD_WRITE, 1, 1, 1, "list", "Trim a list to the specified range", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lrem", lremCommand, 4, CMD_WRITE, 1, 1, 1, "list", "Remove elements from a list", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lpop", lpopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1, "list", "Remove and get the first elements in a list", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("rpop", rpopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1, "list", "Remove and get the last elements in a list", "1.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("rpoplpush", rpoplpushCommand, 3, CMD_WRITE | CMD_DENYOOM, 1, 2, 1, "list", "Remove the last element in a list, prepend it to another list and return it", "1.2.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lmove", lmoveCommand, 5, CMD_WRITE | CMD_DENYOOM, 1, 2, 1, "list", "Pop an element from a list, push it to another list and return it", "6.2.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lpos", lposCommand, -3, CMD_READONLY, 1, 1, 1, "list", "Return the index of matching elements on a list", "6.0.6")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("lmpop", lmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0, "list", "Pop elements from a list", "7.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        /* keyspace (db.cpp) */
+        cmd("del", delCommand, -2, CMD_WRITE, 1, -1, 1, "generic", "Delete a key", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+        cmd("unlink", unlinkCommand, -2, CMD_WRITE | CMD_FAST, 1, -1, 1, "generic", "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking.", "4.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+        cmd("exists", existsCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1, "generic", "Determine if a key exists", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+        cmd("select", selectCommand, 2, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0, "connection", "Change the selected database for the current connection", "1.0.0")
+            .acl(ACL_CATEGORY_CONNECTION),
+        cmd("dbsize", dbsizeCommand, 1, CMD_READONLY | CMD_FAST, 0, 0, 0, "server", "Return the number of keys in the selected database", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:all_shards", "response_policy:agg_sum"}),
+        cmd("flushdb", flushdbCommand, -1, CMD_WRITE, 0, 0, 0, "server", "Remove all keys from the current database", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+        cmd("flushall", flushallCommand, -1, CMD_WRITE, 0, 0, 0, "server", "Remove all keys from all databases", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+        cmd("type", typeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "generic", "Determine the type stored at key", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("keys", keysCommand, 2, CMD_READONLY, 0, 0, 0, "generic", "Find all keys matching the given pattern", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "nondeterministic_output_order"}),
+        cmd("scan", scanCommand, -2, CMD_READONLY, 0, 0, 0, "generic", "Incrementally iterate the keys space", "2.8.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output", "request_policy:special"}),
+        cmd("randomkey", randomkeyCommand, 1, CMD_READONLY, 0, 0, 0, "generic", "Return a random key from the keyspace", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:all_shards", "nondeterministic_output"}),
+        cmd("rename", renameCommand, 3, CMD_WRITE, 1, 2, 1, "generic", "Rename a key", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("renamenx", renamenxCommand, 3, CMD_WRITE | CMD_FAST, 1, 2, 1, "generic", "Rename a key, only if the new key does not exist", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("move", moveCommand, 3, CMD_WRITE | CMD_FAST, 1, 1, 1, "generic", "Move a key to another database", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("copy", copyCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 2, 1, "generic", "Copy a key", "6.2.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        /* expiry (expire.cpp) */
+        cmd("expire", expireCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "generic", "Set a key's time to live in seconds", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("pexpire", pexpireCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "generic", "Set a key's time to live in milliseconds", "2.6.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("expireat", expireatCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "generic", "Set the expiration for a key as a UNIX timestamp", "1.2.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("pexpireat", pexpireatCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "generic", "Set the expiration for a key as a UNIX timestamp specified in milliseconds", "2.6.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("ttl", ttlCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "generic", "Get the time to live for a key in seconds", "1.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+        cmd("pttl", pttlCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "generic", "Get the time to live for a key in milliseconds", "2.6.0")
+            .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+        cmd("expiretime", expiretimeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "generic", "Get the expiration Unix timestamp for a key", "7.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("pexpiretime", pexpiretimeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "generic", "Get the expiration Unix timestamp for a key in milliseconds", "7.0.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        cmd("persist", persistCommand, 2, CMD_WRITE | CMD_FAST, 1, 1, 1, "generic", "Remove the expiration from a key", "2.2.0")
+            .acl(ACL_CATEGORY_KEYSPACE),
+        /* transactions (multi.cpp) */
+        cmd("multi", multiCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0, "transactions", "Mark the start of a transaction block", "1.2.0")
+            .acl(ACL_CATEGORY_TRANSACTION),
+        cmd("exec", execCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "transactions", "Execute all commands issued after MULTI", "1.2.0")
+            .acl(ACL_CATEGORY_TRANSACTION),
+        cmd("discard", discardCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0, "transactions", "Discard all commands issued after MULTI", "2.0.0")
+            .acl(ACL_CATEGORY_TRANSACTION),
+        cmd("watch", watchCommand, -2, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 1, -1, 1, "transactions", "Watch the given keys to determine execution of the MULTI/EXEC block", "2.2.0")
+            .acl(ACL_CATEGORY_TRANSACTION),
+        cmd("unwatch", unwatchCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0, "transactions", "Forget about all watched keys", "2.2.0")
+            .acl(ACL_CATEGORY_TRANSACTION),
+        cmd("object", nullptr, -2, 0, 0, 0, 0, "generic", "A container for object introspection commands", "2.2.3")
+            .subcommands({
+                cmd("encoding", objectCommand, 3, CMD_READONLY, 2, 2, 1, "generic", "Inspect the internal encoding of a Redis object", "2.2.3")
+                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+                cmd("refcount", objectCommand, 3, CMD_READONLY, 2, 2, 1, "generic", "Get the number of references to the value of the key", "2.2.3")
+                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+                cmd("idletime", objectCommand, 3, CMD_READONLY, 2, 2, 1, "generic", "Get the time since a Redis object was last accessed", "2.2.3")
+                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+                cmd("freq", objectCommand, 3, CMD_READONLY, 2, 2, 1, "generic", "Get the logarithmic access frequency counter of a Redis object", "4.0.0")
+                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+                cmd("help", objectCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "generic", "Show helpful text about the different subcommands", "6.2.0")
+                    .acl(ACL_CATEGORY_KEYSPACE),
+            }),
+        cmd("memory", nullptr, -2, 0, 0, 0, 0, "server", "A container for memory diagnostics commands", "4.0.0")
+            .subcommands({
+                cmd("usage", memoryCommand, -3, CMD_READONLY, 2, 2, 1, "server", "Estimate the memory usage of a key", "4.0.0"),
+                cmd("help", memoryCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "4.0.0"),
+            }),
         /* server */
         cmd("info", infoCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0, "server",
             "Get information and statistics about the server", "1.0.0")

@@ -149,6 +149,8 @@ const standardConfig configs[] = {
      NumericConfig{&server.proto_max_bulk_len, 1024 * 1024, LONG_MAX, true}},
     {"client-query-buffer-limit", nullptr, 0, "1gb",
      NumericConfig{&server.client_max_querybuf_len, 1024 * 1024, LONG_MAX, true}},
+    {"list-max-ziplist-entries", nullptr, 0, "512", NumericConfig{&server.list_max_ziplist_entries, 0, LONG_MAX}},
+    {"list-max-ziplist-value", nullptr, 0, "64", NumericConfig{&server.list_max_ziplist_value, 0, LONG_MAX}},
 };
 
 const standardConfig *lookupConfig(std::string_view name) {

@@ -101,6 +101,7 @@ client *createClient(int fd) {
     }
     c->fd = fd;
     c->id = server.next_client_id++;
+    if (server.db) c->db = &server.db[0];
     c->buf = std::make_unique_for_overwrite<char[]>(PROTO_REPLY_CHUNK_BYTES);
     c->ctime = server.unixtime;
     c->lastinteraction = server.mstime;
@@ -116,6 +117,7 @@ static void eraseClientPointer(std::vector<client *> &v, client *c) {
 
 void freeClient(client *c) {
     if (server.current_client == c) server.current_client = nullptr;
+    unwatchAllKeys(c); /* the databases' watcher lists point at c */
     if (c->fd != -1) {
         aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE | AE_WRITABLE);
     }
@@ -208,7 +210,7 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
     if (!c->reply.empty()) {
         clientReplyBlock &tail = c->reply.back();
         size_t n = std::min(tail.size - tail.used, len);
-        memcpy(tail.buf.get() + tail.used, s, n);
+        if (n) memcpy(tail.buf.get() + tail.used, s, n); /* a deferred-length block is still empty (null) */
         tail.used += n;
         s += n;
         len -= n;
@@ -683,6 +685,8 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
 
 static std::string clientFlagsString(const client *c) {
     std::string f;
+    if (c->flags & CLIENT_MULTI) f += 'x';
+    if (c->flags & CLIENT_DIRTY_CAS) f += 'd';
     if (c->flags & CLIENT_CLOSE_AFTER_REPLY) f += 'c';
     if (c->flags & CLIENT_CLOSE_ASAP) f += 'A';
     if (f.empty()) f = "N";
@@ -700,14 +704,16 @@ std::string catClientInfoString(const client *c) {
     std::string cmd = c->lastcmd ? c->lastcmd->fullname : "NULL";
     snprintf(line, sizeof(line),
              "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=0 psub=0 "
-             "ssub=0 multi=-1 qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=0 rbs=%zu rbp=%zu "
+             "ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
              "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=default redir=-1 resp=%d",
              static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->fd,
              c->name.c_str(), static_cast<long long>(server.unixtime - c->ctime),
-             (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db,
-             c->querybuf.size(), c->querybuf.avail(), c->argv_len_sum, c->buf_usable_size,
+             (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db ? c->db->id : 0,
+             multiStateCount(c), c->querybuf.size(), c->querybuf.avail(), c->argv_len_sum,
+             c->mstate.argv_len_sums, c->buf_usable_size,
              c->buf_usable_size, c->bufpos, c->reply.size(), obufmem,
-             sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + obufmem, ev.c_str(),
+             sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + obufmem + c->mstate.argv_len_sums,
+             ev.c_str(),
              cmd.c_str(), c->resp);
     return line;
 }

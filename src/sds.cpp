@@ -135,7 +135,7 @@ void sds::catlen(std::string_view t) {
 void sds::makeRoomFor(size_t addlen) {
     if (avail() >= addlen) return;
     size_t newlen = size() + addlen;
-    assert(newlen > addlen && "sds length overflow");
+    assert(newlen >= addlen && "sds length overflow");
     newlen = newlen < SDS_MAX_PREALLOC ? newlen * 2 : newlen + SDS_MAX_PREALLOC;
     /* A type 5 header cannot remember spare room, and a string that grows
      * once will likely grow again. */

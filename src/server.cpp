@@ -14,6 +14,7 @@
 #include "server.h"
 
 #include <algorithm>
+#include <random>
 #include <bit>
 #include <cerrno>
 #include <csignal>
@@ -134,9 +135,13 @@ redisCommand *lookupCommand(const std::vector<std::string_view> &argv) {
     return lookupIn(base->subcommands_dict, argv[1]);
 }
 
+/* A rejected command inside MULTI dooms the transaction; a rejected EXEC
+ * ends it. */
 static void rejectCommand(client *c, const std::string &err) {
+    flagTransaction(c);
     if (c->cmd) c->cmd->rejected_calls++;
-    addReplyError(c, err);
+    if (c->cmd && c->cmd->proc == execCommand) execCommandAbort(c, err);
+    else addReplyError(c, err);
 }
 
 /* "'a' 'b' " — the first arguments, quoted, for the unknown-command error. */
@@ -189,23 +194,46 @@ int processCommand(client *c) {
                          "configuration file, and then restart the server.");
         return C_OK;
     }
+    if ((c->flags & CLIENT_MULTI) && (c->cmd->flags & CMD_NO_MULTI)) {
+        rejectCommand(c, "Command not allowed inside a transaction");
+        return C_OK;
+    }
+    /* Inside MULTI everything but the commands that end or manage the
+     * transaction (and QUIT) waits in the queue for EXEC. */
+    if ((c->flags & CLIENT_MULTI) && c->cmd->proc != execCommand && c->cmd->proc != discardCommand &&
+        c->cmd->proc != multiCommand && c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
+        queueMultiCommand(c);
+        addReply(c, shared::queued);
+        return C_OK;
+    }
     call(c);
     return C_OK;
 }
 
-/* Calls the command's implementation and accounts for it. */
+/* Calls the command's implementation and accounts for it. EXEC calls it
+ * again for each queued command: the cached time only moves after the
+ * outermost call (Redis's fixed_time_expire), so no key expires halfway
+ * through a transaction; and a command counts as failed only for errors
+ * after its last nested call, so a queued command's error is not EXEC's. */
 void call(client *c) {
+    static int nesting = 0;
+    static long long err_mark = 0; /* errors already attributed to a command */
     redisCommand *real = c->cmd;
-    long long errors_before = server.stat_total_error_replies;
+    err_mark = server.stat_total_error_replies;
     long long start = ustime();
+    nesting++;
     c->cmd->proc(c);
+    nesting--;
     long long duration = ustime() - start;
-    server.ustime = start + duration;
-    server.mstime = server.ustime / 1000;
-    server.unixtime = static_cast<time_t>(server.mstime / 1000);
+    if (nesting == 0) {
+        server.ustime = start + duration;
+        server.mstime = server.ustime / 1000;
+        server.unixtime = static_cast<time_t>(server.mstime / 1000);
+    }
     real->microseconds += duration;
     real->calls++;
-    if (server.stat_total_error_replies != errors_before) real->failed_calls++;
+    if (server.stat_total_error_replies != err_mark) real->failed_calls++;
+    err_mark = server.stat_total_error_replies;
     server.stat_numcommands++;
 }
 
@@ -241,6 +269,7 @@ static long long serverCron(aeEventLoop *, long long, void *) {
         server.shutdown_asap = false;
     }
     clientsCron();
+    databasesCron();
     server.cronloops++;
     return 1000 / server.hz;
 }
@@ -387,6 +416,7 @@ void initServer() {
         serverLog(LL_WARNING, "Failed listening on port %u (tcp), aborting.", server.port);
         exit(1);
     }
+    initDatabases();
     updateCachedTime();
     server.stat_starttime = server.unixtime;
     server.inst_metric_last_sample_time = server.mstime;
@@ -414,6 +444,11 @@ void resetServerStats() {
     server.stat_total_writes_processed = 0;
     server.stat_unexpected_error_replies = 0;
     server.stat_total_error_replies = 0;
+    server.stat_expiredkeys = 0;
+    server.stat_expired_stale_perc = 0;
+    server.stat_expired_time_cap_reached_count = 0;
+    server.stat_keyspace_hits = 0;
+    server.stat_keyspace_misses = 0;
     for (redisCommand &cmd : *server.command_table) {
         cmd.microseconds = cmd.calls = cmd.rejected_calls = cmd.failed_calls = 0;
         for (redisCommand &sub : cmd.subcommands)
@@ -459,6 +494,12 @@ int serverMain(int argc, char **argv) {
         if (a1 == "-h" || a1 == "--help") usage();
     }
     server.executable = argv[0];
+    /* A secret hash seed makes the bucket of a key unpredictable, so no
+     * client can send keys that all collide (hash flooding). */
+    uint8_t hashseed[16];
+    std::random_device rd;
+    for (uint8_t &b : hashseed) b = static_cast<uint8_t>(rd());
+    dictSetHashFunctionSeed(hashseed);
     populateCommandTable();
     initConfigValues();
     std::string configfile, options;
@@ -521,7 +562,7 @@ static const std::pair<uint64_t, const char *> kCommandFlagNames[] = {
     {CMD_ADMIN, "admin"},       {CMD_PUBSUB, "pubsub"},     {CMD_NOSCRIPT, "noscript"},
     {CMD_BLOCKING, "blocking"}, {CMD_LOADING, "loading"},   {CMD_STALE, "stale"},
     {CMD_SKIP_MONITOR, "skip_monitor"}, {CMD_FAST, "fast"}, {CMD_NO_AUTH, "no_auth"},
-    {CMD_NO_MULTI, "no_multi"}, {CMD_ALLOW_BUSY, "allow_busy"},
+    {CMD_NO_MULTI, "no_multi"}, {CMD_MOVABLE_KEYS, "movablekeys"}, {CMD_ALLOW_BUSY, "allow_busy"},
 };
 
 static void addReplyCommandFlags(client *c, const redisCommand *cmd) {
@@ -768,6 +809,8 @@ static void infoMemory(std::string &out) {
 }
 
 static void infoStats(std::string &out) {
+    char stale_perc[32];
+    snprintf(stale_perc, sizeof(stale_perc), "%.2f", server.stat_expired_stale_perc * 100);
     InfoSection(out, "Stats")
         .field("total_connections_received", server.stat_numconnections)
         .field("total_commands_processed", server.stat_numcommands)
@@ -775,6 +818,11 @@ static void infoStats(std::string &out) {
         .field("total_net_input_bytes", server.stat_net_input_bytes)
         .field("total_net_output_bytes", server.stat_net_output_bytes)
         .field("rejected_connections", server.stat_rejected_conn)
+        .field("expired_keys", server.stat_expiredkeys)
+        .field("expired_stale_perc", std::string(stale_perc))
+        .field("expired_time_cap_reached_count", server.stat_expired_time_cap_reached_count)
+        .field("keyspace_hits", server.stat_keyspace_hits)
+        .field("keyspace_misses", server.stat_keyspace_misses)
         .field("unexpected_error_replies", server.stat_unexpected_error_replies)
         .field("total_error_replies", server.stat_total_error_replies)
         .field("total_reads_processed", server.stat_total_reads_processed)
@@ -818,6 +866,20 @@ static void infoCommandStats(std::string &out) {
     }
 }
 
+/* One line per non-empty database. */
+static void infoKeyspace(std::string &out) {
+    InfoSection section(out, "Keyspace");
+    for (int j = 0; j < server.dbnum; j++) {
+        const redisDb &db = server.db[j];
+        if (db.dict.size() == 0 && db.expires.size() == 0) continue;
+        char name[16], buf[96];
+        snprintf(name, sizeof(name), "db%d", j);
+        snprintf(buf, sizeof(buf), "keys=%zu,expires=%zu,avg_ttl=%lld", db.dict.size(), db.expires.size(),
+                 db.avg_ttl);
+        section.field(name, std::string(buf));
+    }
+}
+
 struct InfoSectionDef {
     const char *name;
     void (*gen)(std::string &);
@@ -828,7 +890,7 @@ static const InfoSectionDef kInfoSections[] = {
     {"server", infoServer, true},         {"clients", infoClients, true},
     {"memory", infoMemory, true},         {"stats", infoStats, true},
     {"replication", infoReplication, true}, {"cpu", infoCpu, true},
-    {"commandstats", infoCommandStats, false},
+    {"commandstats", infoCommandStats, false}, {"keyspace", infoKeyspace, true},
 };
 
 /* No section names: the default sections; "all"/"everything": all of them;

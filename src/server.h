@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ae.h"
+#include "db.h"
 
 #define CPPREDIS_VERSION "0.1.0"
 #define REDIS_COMPAT_VERSION "7.0.15" /* what INFO and HELLO report, for clients */
@@ -45,8 +46,11 @@ constexpr int LL_RAW = 1 << 10; /* log without timestamp */
 /* ------------------------------------------------------------------------
  * Client flags (the subset implemented so far keeps Redis's names).
  * ---------------------------------------------------------------------- */
+constexpr uint64_t CLIENT_MULTI = 1ULL << 3;              /* inside MULTI: commands are queued */
+constexpr uint64_t CLIENT_DIRTY_CAS = 1ULL << 5;          /* a WATCHed key changed: EXEC fails */
 constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply is written */
 constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
+constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
 constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
 constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
 
@@ -72,6 +76,7 @@ constexpr uint64_t CMD_NO_AUTH = 1ULL << 15;
 constexpr uint64_t CMD_NO_MULTI = 1ULL << 24;
 constexpr uint64_t CMD_ALLOW_BUSY = 1ULL << 26;
 constexpr uint64_t CMD_PROTECTED = 1ULL << 30; /* DEBUG: gated by enable-debug-command */
+constexpr uint64_t CMD_MOVABLE_KEYS = 1ULL << 31; /* keys found by parsing (LMPOP's numkeys) */
 
 /* Who may run a protected command (enable-debug-command). */
 constexpr int PROTECTED_ACTION_ALLOWED_NO = 0, PROTECTED_ACTION_ALLOWED_YES = 1,
@@ -166,6 +171,38 @@ struct RequestParser {
 };
 
 /* ------------------------------------------------------------------------
+ * Transactions (multi.cpp).
+ * ---------------------------------------------------------------------- */
+
+/* One queued command (Redis's multiCmd): its arguments are the next `argc`
+ * entries of multiState::arglens, their bytes the next ones of argbytes. */
+struct multiCmd {
+    redisCommand *cmd;
+    size_t argc;
+};
+
+/* MULTI's queue (Redis's multiState). A queued command outlives the query
+ * buffer its argv views point into, so its arguments are copied, all of
+ * them back to back into one buffer: queueing costs no allocation per
+ * argument, and EXEC reads the commands in order. */
+struct multiState {
+    std::vector<multiCmd> commands;
+    std::string argbytes;
+    std::vector<size_t> arglens;
+    size_t argv_len_sums = 0; /* CLIENT LIST multi-mem, counted as Redis does */
+};
+
+/* A key the client WATCHes (Redis's watchedKey). `de` is the key's entry in
+ * db->watched_keys, alive as long as some client watches the key, and
+ * `node` is this client in that entry's list, so unwatching is O(1). */
+struct watchedKey {
+    redisDb *db;
+    watchedKeysDict::entry *de;
+    std::list<client *>::iterator node;
+    bool expired; /* the key was already logically expired when watched */
+};
+
+/* ------------------------------------------------------------------------
  * The client: one connection and everything the server tracks for it.
  * ---------------------------------------------------------------------- */
 struct client {
@@ -173,7 +210,7 @@ struct client {
     int fd = -1;
     std::string name;
     std::string addr, laddr;          /* "ip:port" of peer and local side */
-    int db = 0;
+    redisDb *db = nullptr;            /* the SELECTed database */
     int resp = 2;
     uint64_t flags = 0;
 
@@ -193,6 +230,9 @@ struct client {
 
     time_t ctime = 0;                 /* creation time (seconds) */
     long long lastinteraction = 0;    /* unix ms of the last read or write */
+
+    multiState mstate;                /* MULTI: the queued commands */
+    std::vector<watchedKey> watched_keys; /* WATCH: unwatched in freeClient */
 
     std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
 
@@ -243,8 +283,14 @@ struct redisServer {
     std::string pidfile;
 
     int dbnum = 16;                   /* `databases` */
+    std::unique_ptr<redisDb[]> db;    /* server.db[0 .. dbnum-1] */
+    long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
     int appendonly_stub = 0;          /* `appendonly`: always no until persistence exists */
+
+    /* Lists (t_list.cpp): a ziplist becomes a linkedlist past either limit. */
+    long long list_max_ziplist_entries = 512;
+    long long list_max_ziplist_value = 64;  /* bytes */
 
     /* Time, cached once per event-loop iteration as Redis does. */
     time_t unixtime = 0;
@@ -262,6 +308,11 @@ struct redisServer {
     long long stat_total_writes_processed = 0;
     long long stat_unexpected_error_replies = 0;
     long long stat_total_error_replies = 0;
+    long long stat_keyspace_hits = 0;
+    long long stat_keyspace_misses = 0;
+    long long stat_expiredkeys = 0;
+    double stat_expired_stale_perc = 0;           /* running average, 0..1 */
+    long long stat_expired_time_cap_reached_count = 0;
     size_t stat_peak_memory = 0;
 
     /* Samples for instantaneous_ops_per_sec (trackInstantaneousMetric). */
@@ -326,10 +377,92 @@ void clientSetNameCommand(client *c);
 void clientGetNameCommand(client *c);
 void clientHelpCommand(client *c);
 void debugCommand(client *c);
+void appendCommand(client *c);
+void copyCommand(client *c);
+void dbsizeCommand(client *c);
+void decrCommand(client *c);
+void decrbyCommand(client *c);
+void delCommand(client *c);
+void discardCommand(client *c);
+void execCommand(client *c);
+void existsCommand(client *c);
+void expireCommand(client *c);
+void expireatCommand(client *c);
+void expiretimeCommand(client *c);
+void flushallCommand(client *c);
+void flushdbCommand(client *c);
+void getCommand(client *c);
+void getdelCommand(client *c);
+void getexCommand(client *c);
+void getrangeCommand(client *c);
+void getsetCommand(client *c);
+void incrCommand(client *c);
+void incrbyCommand(client *c);
+void incrbyfloatCommand(client *c);
+void keysCommand(client *c);
+void mgetCommand(client *c);
+void moveCommand(client *c);
+void msetCommand(client *c);
+void msetnxCommand(client *c);
+void multiCommand(client *c);
+void objectCommand(client *c);
+void memoryCommand(client *c);
+void persistCommand(client *c);
+void pexpireCommand(client *c);
+void pexpireatCommand(client *c);
+void pexpiretimeCommand(client *c);
+void psetexCommand(client *c);
+void pttlCommand(client *c);
+void randomkeyCommand(client *c);
+void renameCommand(client *c);
+void renamenxCommand(client *c);
+void scanCommand(client *c);
+void selectCommand(client *c);
+void setCommand(client *c);
+void setexCommand(client *c);
+void setnxCommand(client *c);
+void setrangeCommand(client *c);
+void strlenCommand(client *c);
+void ttlCommand(client *c);
+void typeCommand(client *c);
+void unlinkCommand(client *c);
+void unwatchCommand(client *c);
+void watchCommand(client *c);
 void configGetCommand(client *c);
 void configSetCommand(client *c);
 void configResetStatCommand(client *c);
 void configHelpCommand(client *c);
+
+/* t_list.cpp — the list commands (the List Type API is in t_list.h). */
+void lpushCommand(client *c);
+void rpushCommand(client *c);
+void lpushxCommand(client *c);
+void rpushxCommand(client *c);
+void linsertCommand(client *c);
+void llenCommand(client *c);
+void lindexCommand(client *c);
+void lsetCommand(client *c);
+void lrangeCommand(client *c);
+void ltrimCommand(client *c);
+void lremCommand(client *c);
+void lpopCommand(client *c);
+void rpopCommand(client *c);
+void rpoplpushCommand(client *c);
+void lmoveCommand(client *c);
+void lposCommand(client *c);
+void lmpopCommand(client *c);
+
+/* ------------------------------------------------------------------------
+ * multi.cpp — MULTI/EXEC and WATCH.
+ * ---------------------------------------------------------------------- */
+void queueMultiCommand(client *c);
+void flagTransaction(client *c);
+void execCommandAbort(client *c, std::string_view error);
+void discardTransaction(client *c);
+void unwatchAllKeys(client *c);
+void touchWatchedKey(redisDb *db, std::string_view key);
+void touchAllWatchedKeysInDb(redisDb *emptied);
+long long multiStateCount(const client *c); /* CLIENT LIST multi=: -1 outside MULTI */
 
 /* ------------------------------------------------------------------------
  * networking.cpp — reading requests and writing replies.

@@ -99,6 +99,8 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
     EXPECT_EQ(server.proto_max_bulk_len, fresh.proto_max_bulk_len);
     EXPECT_EQ(server.client_max_querybuf_len, fresh.client_max_querybuf_len);
     EXPECT_EQ(server.protected_mode, fresh.protected_mode);
+    EXPECT_EQ(server.list_max_ziplist_entries, fresh.list_max_ziplist_entries);
+    EXPECT_EQ(server.list_max_ziplist_value, fresh.list_max_ziplist_value);
 }
 
 /* Values print as Redis prints them: memory as plain bytes, bind joined. */
@@ -110,6 +112,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"timeout", "0"}, {"tcp-keepalive", "300"}, {"daemonize", "no"}, {"pidfile", ""},
         {"loglevel", "notice"}, {"logfile", ""}, {"databases", "16"}, {"maxclients", "10000"},
         {"hz", "10"}, {"proto-max-bulk-len", "536870912"}, {"client-query-buffer-limit", "1073741824"},
+        {"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
     };
     EXPECT_EQ(configGet(all), expected);
 }
@@ -344,7 +347,8 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
-    EXPECT_EQ(get({"*max*"}), (Pairs{{"maxclients", "10000"}, {"proto-max-bulk-len", "536870912"}}));
+    EXPECT_EQ(get({"*max*"}), (Pairs{{"maxclients", "10000"}, {"proto-max-bulk-len", "536870912"},
+                                     {"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"}}));
     EXPECT_EQ(get({"tcp-*"}), (Pairs{{"tcp-backlog", "511"}, {"tcp-keepalive", "300"}}));
     EXPECT_EQ(get({"[D-H]*"}),
               (Pairs{{"enable-debug-command", "no"}, {"daemonize", "no"}, {"databases", "16"}, {"hz", "10"}}));

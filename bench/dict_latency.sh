@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# bench/dict_latency.sh — the worst latency a client sees while the keyspace
+# grows to KEYS keys, cppredis against Redis 7 in the same run.
+#
+# For each round and server: start a fresh server (pinned to core 0), run
+# build/bench/dict_latency against it (core 1: a loader inserting KEYS keys
+# with pipelined SETs of BATCH commands, and a prober timing one PING at a
+# time), stop the server. Servers run one after the other (10 M keys take
+# ~1.2 GB each), in alternating order from round to round, so a change in
+# machine load hits both alike. Prints each run, then the worst and the
+# median of the per-run maxima for each server.
+#
+# Usage: bench/dict_latency.sh
+# Environment: KEYS [10000000], BATCH [1000], ROUNDS [1],
+#              CPPREDIS_BIN [build/cppredis-server], REDIS_BIN [redis-server]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+
+KEYS=${KEYS:-10000000}
+BATCH=${BATCH:-1000}
+ROUNDS=${ROUNDS:-1}
+TOOL=build/bench/dict_latency
+make --no-print-directory "$TOOL" >&2
+bench_init
+
+declare -A RUNS
+for round in $(seq "$ROUNDS"); do
+    if ((round % 2)); then order=(cppredis redis); else order=(redis cppredis); fi
+    for name in "${order[@]}"; do
+        if [[ $name == cppredis ]]; then start_server cppredis "$CPPREDIS_BIN"
+        else start_server redis "$REDIS_BIN" "${REDIS_DEFAULT_ARGS[@]}"; fi
+        line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$name]}" -n "$KEYS" -b "$BATCH")
+        stop_server "$name"
+        echo "round $round/$ROUNDS $name: $line" >&2
+        RUNS[$name]+="$line"$'\n'
+    done
+done
+
+echo
+echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo "$KEYS keys, SET pipelines of $BATCH, $ROUNDS round(s); PING round trips seen by a concurrent client"
+echo
+printf '%-9s %12s %14s %14s %12s %12s\n' server "worst max ms" "median max ms" "median p99.9" "load s" "SETs/s"
+for name in cppredis redis; do
+    printf '%s' "${RUNS[$name]}" | awk -v s="$name" '
+        function field(k,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] } }
+        function median(a, n,   i, j, t) {
+            for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        { n++; mx[n] = field("max_ms"); p[n] = field("p999_ms"); ld[n] = field("load_s"); r[n] = field("sets_per_s")
+          if (mx[n] > worst) worst = mx[n] }
+        END { printf "%-9s %12.3f %14.3f %14.3f %12.2f %12.0f\n", s, worst, median(mx, n), median(p, n), median(ld, n), median(r, n) }'
+done

@@ -1,0 +1,195 @@
+/* dict_latency.cpp — does the keyspace ever stall the event loop as it grows?
+ *
+ * One "loader" connection inserts N keys with pipelined SETs while a
+ * "prober" connection sends one PING at a time and times each round trip.
+ * A hash table that rehashed all at once would freeze the server for as long
+ * as moving every entry takes (hundreds of ms at millions of keys), and the
+ * prober would see it as one huge round trip; incremental rehashing keeps the
+ * worst round trip near the cost of one pipelined batch.
+ *
+ *   build/bench/dict_latency -p 6379 [-h 127.0.0.1] [-n 10000000] [-b 1000] [-d 16]
+ *
+ * Prints one line of key=value figures (times in ms): load time, SETs per
+ * second, the number of probes and their max / p99.9 / p99 / median, and how
+ * many keys were loaded when the worst probe began.
+ * Plain sockets and the C++ library only, so it builds anywhere.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void die(const std::string &msg) {
+    fprintf(stderr, "dict_latency: %s\n", msg.c_str());
+    exit(1);
+}
+
+struct Options {
+    std::string host = "127.0.0.1";
+    int port = 6379;
+    long keys = 10'000'000;
+    long batch = 1000;
+    int valsize = 16;
+};
+
+Options parseOptions(int argc, char **argv) {
+    Options o;
+    for (int i = 1; i < argc; i++) {
+        std::string_view a = argv[i];
+        if (i + 1 == argc) die("missing value after " + std::string(a));
+        const char *v = argv[++i];
+        if (a == "-h") o.host = v;
+        else if (a == "-p") o.port = atoi(v);
+        else if (a == "-n") o.keys = atol(v);
+        else if (a == "-b") o.batch = atol(v);
+        else if (a == "-d") o.valsize = atoi(v);
+        else die("unknown option " + std::string(a) + " (options: -h -p -n -b -d)");
+    }
+    if (o.keys <= 0 || o.batch <= 0 || o.port <= 0) die("bad option value");
+    /* "val:" + the largest index must fit the value size exactly. */
+    if (o.valsize > 60 || o.valsize - 4 < static_cast<int>(std::to_string(o.keys - 1).size()))
+        die("-d must leave room for \"val:\" and the key index, and be at most 60");
+    return o;
+}
+
+/* A blocking connection that reads simple-string replies. */
+class Conn {
+public:
+    Conn(const std::string &host, int port) {
+        fd_ = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(static_cast<uint16_t>(port));
+        if (fd_ < 0 || inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1 ||
+            connect(fd_, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) != 0)
+            die("cannot connect to " + host + ":" + std::to_string(port) + ": " + strerror(errno));
+        int one = 1;
+        setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    }
+    ~Conn() { close(fd_); }
+    Conn(const Conn &) = delete;
+    Conn &operator=(const Conn &) = delete;
+
+    void sendAll(std::string_view data) {
+        while (!data.empty()) {
+            ssize_t n = write(fd_, data.data(), data.size());
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) die(std::string("write: ") + strerror(errno));
+            data.remove_prefix(static_cast<size_t>(n));
+        }
+    }
+
+    /* Reads n replies, each must be `expected` ("+OK", "+PONG"). */
+    void expectReplies(long n, std::string_view expected) {
+        while (n > 0) {
+            size_t eol = in_.find("\r\n", pos_);
+            if (eol == std::string::npos) {
+                fill();
+                continue;
+            }
+            std::string_view line(in_.data() + pos_, eol - pos_);
+            if (line != expected) die("unexpected reply: " + std::string(line));
+            pos_ = eol + 2;
+            n--;
+        }
+        in_.erase(0, pos_);
+        pos_ = 0;
+    }
+
+private:
+    void fill() {
+        char buf[64 * 1024];
+        ssize_t n;
+        do n = read(fd_, buf, sizeof(buf));
+        while (n < 0 && errno == EINTR);
+        if (n <= 0) die(n == 0 ? "server closed the connection" : std::string("read: ") + strerror(errno));
+        in_.append(buf, static_cast<size_t>(n));
+    }
+
+    int fd_ = -1;
+    std::string in_;
+    size_t pos_ = 0;
+};
+
+/* One batch of SETs: "key:%010ld" -> "val:" and the index zero-padded to
+ * valsize bytes, a value that does not read as an integer (so it stays a
+ * string, as in bench/memory_per_key.sh). */
+void appendSets(std::string &out, long first, long count, int valsize) {
+    char key[32], val[64];
+    for (long i = first; i < first + count; i++) {
+        int klen = snprintf(key, sizeof(key), "key:%010ld", i);
+        int vlen = snprintf(val, sizeof(val), "val:%0*ld", valsize - 4, i);
+        out += "*3\r\n$3\r\nSET\r\n$" + std::to_string(klen) + "\r\n";
+        out.append(key, klen);
+        out += "\r\n$" + std::to_string(vlen) + "\r\n";
+        out.append(val, vlen);
+        out += "\r\n";
+    }
+}
+
+double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Options opt = parseOptions(argc, argv);
+    Conn loader(opt.host, opt.port), prober(opt.host, opt.port);
+
+    std::atomic<bool> done{false};
+    std::atomic<long> loaded{0};
+    std::vector<double> rtts;
+    double worst = -1;
+    long worst_at = 0;
+    std::thread probe([&] {
+        rtts.reserve(1 << 20);
+        constexpr std::string_view ping = "*1\r\n$4\r\nPING\r\n";
+        while (!done.load(std::memory_order_relaxed)) {
+            long at = loaded.load(std::memory_order_relaxed);
+            auto t0 = Clock::now();
+            prober.sendAll(ping);
+            prober.expectReplies(1, "+PONG");
+            double rtt = ms(Clock::now() - t0);
+            rtts.push_back(rtt);
+            if (rtt > worst) worst = rtt, worst_at = at;
+        }
+    });
+
+    std::string batch;
+    auto start = Clock::now();
+    for (long first = 0; first < opt.keys; first += opt.batch) {
+        long count = std::min(opt.batch, opt.keys - first);
+        batch.clear();
+        appendSets(batch, first, count, opt.valsize);
+        loader.sendAll(batch);
+        loader.expectReplies(count, "+OK");
+        loaded.store(first + count, std::memory_order_relaxed);
+    }
+    double load_ms = ms(Clock::now() - start);
+    done = true;
+    probe.join();
+
+    std::sort(rtts.begin(), rtts.end());
+    auto pct = [&](double p) { return rtts[std::min(rtts.size() - 1, static_cast<size_t>(p * rtts.size()))]; };
+    printf("keys=%ld load_s=%.2f sets_per_s=%.0f probes=%zu max_ms=%.3f p999_ms=%.3f p99_ms=%.3f "
+           "p50_ms=%.3f max_at_keys=%ld\n",
+           opt.keys, load_ms / 1000, opt.keys / (load_ms / 1000), rtts.size(), worst, pct(0.999), pct(0.99),
+           pct(0.5), worst_at);
+    return 0;
+}

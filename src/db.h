@@ -1,0 +1,98 @@
+/* db.h — the keyspace: databases, key lookup, and expiry bookkeeping
+ * (Redis's db.c and the core of expire.c).
+ *
+ * Each redisDb maps keys to values in `dict` and keys to their expire time
+ * (unix ms) in `expires`. Invariants:
+ *  - Every lookup goes through lookupKeyRead/lookupKeyWrite, which first
+ *    delete the key if its time has passed (lazy expiry), so a command
+ *    never sees an expired key.
+ *  - Every key enters through dbAdd (later issues hook blocking wake-ups
+ *    there) and leaves through dbDelete.
+ *  - `expires` does not own its keys: each entry points at the sds key of
+ *    the `dict` entry, so a key with a TTL stores its name once. An expires
+ *    entry is always removed before its dict entry.
+ *  - Every write to a key calls signalModifiedKey (WATCH invalidation).
+ */
+#pragma once
+
+#include <list>
+#include <string_view>
+
+#include "dict.h"
+#include "object.h"
+
+struct client;
+
+/* A key of `expires`: a view of the sds owned by the main dict's entry. */
+struct KeyRef {
+    const char *s;
+    operator std::string_view() const { return sdsview(s); }
+};
+struct KeyRefTraits {
+    using lookup_type = std::string_view;
+    static uint64_t hash(std::string_view k) { return dictGenHashFunction(k.data(), k.size()); }
+    static bool equal(KeyRef a, std::string_view b) { return sdsview(a.s) == b; }
+};
+
+using keyspaceDict = dict<sds, ObjRef>;
+using expiresDict = dict<KeyRef, long long, KeyRefTraits>;
+using watchedKeysDict = dict<sds, std::list<client *>>;
+
+struct redisDb {
+    keyspaceDict dict;                               /* the keyspace */
+    expiresDict expires;                             /* key -> unix ms deadline */
+    watchedKeysDict watched_keys;                    /* WATCHed key -> clients */
+    int id = 0;
+    long long avg_ttl = 0;                           /* INFO keyspace, sampled */
+    unsigned long expires_cursor = 0;                /* activeExpireCycle resumes here */
+};
+
+/* lookupKey flags. */
+constexpr int LOOKUP_NONE = 0, LOOKUP_NOTOUCH = 1 << 0, LOOKUP_NONOTIFY = 1 << 1;
+/* setKey flags. */
+constexpr int SETKEY_KEEPTTL = 1, SETKEY_NO_SIGNAL = 2, SETKEY_ALREADY_EXIST = 4, SETKEY_DOESNT_EXIST = 8;
+/* emptyData flags. */
+constexpr int EMPTYDB_NO_FLAGS = 0, EMPTYDB_ASYNC = 1;
+
+void initDatabases();
+int selectDb(client *c, int id);
+
+robj *lookupKeyRead(redisDb *db, std::string_view key);
+robj *lookupKeyWrite(redisDb *db, std::string_view key);
+robj *lookupKeyReadWithFlags(redisDb *db, std::string_view key, int flags);
+robj *lookupKeyReadOrReply(client *c, std::string_view key, std::string_view reply);
+robj *lookupKeyWriteOrReply(client *c, std::string_view key, std::string_view reply);
+/* Replies WRONGTYPE and returns true when o is not of the given type. */
+bool checkType(client *c, const robj *o, unsigned type);
+
+void dbAdd(redisDb *db, std::string_view key, ObjRef val);
+void dbOverwrite(redisDb *db, std::string_view key, ObjRef val);
+void setKey(client *c, redisDb *db, std::string_view key, ObjRef val, int flags);
+bool dbDelete(redisDb *db, std::string_view key);
+bool dbExists(redisDb *db, std::string_view key);
+long long emptyData(int dbnum, int flags); /* -1 = all databases; returns keys removed */
+
+/* Expiry (times are unix milliseconds). */
+long long getExpire(redisDb *db, std::string_view key);   /* -1 when none */
+void setExpire(client *c, redisDb *db, std::string_view key, long long when);
+bool removeExpire(redisDb *db, std::string_view key);
+bool keyIsExpired(redisDb *db, std::string_view key);
+bool expireIfNeeded(redisDb *db, std::string_view key);  /* true if it expired (and was deleted) */
+void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key);
+
+/* Hooks every write calls. */
+void signalModifiedKey(client *c, redisDb *db, std::string_view key);
+void signalFlushedDb(int dbid);
+
+/* Scanning: SCAN and, later, HSCAN/SSCAN/ZSCAN. */
+void scanGenericCommand(client *c, robj *o, unsigned long cursor);
+bool parseScanCursorOrReply(client *c, std::string_view arg, unsigned long *cursor);
+
+/* serverCron's share of the keyspace work (Redis's databasesCron): active
+ * expiry, then shrinking and incremental rehashing of the tables, visiting
+ * at most CRON_DBS_PER_CALL databases per call. */
+constexpr int CRON_DBS_PER_CALL = 16;
+void databasesCron();
+/* expire.cpp: deletes expired keys nobody reads, by sampling (bounded to
+ * a quarter of a cron tick). */
+void activeExpireCycle();

@@ -1,0 +1,125 @@
+/* object.h — Redis objects (robj): the values stored in the keyspace.
+ *
+ * An robj is 16 bytes, as in Redis: type (string, list, ...) and encoding
+ * (how the value is laid out) in 4 bits each, a 24-bit LRU clock, a reference
+ * count, and `ptr`, whose meaning the encoding decides:
+ *   OBJ_ENCODING_INT     ptr holds the integer itself (no allocation)
+ *   OBJ_ENCODING_EMBSTR  ptr points right after the robj, in the same
+ *                        allocation (an sdshdr8 + bytes, up to 44 bytes, so
+ *                        the whole object fits a 64-byte allocator class)
+ *   OBJ_ENCODING_RAW     ptr *is* an sds (the sds object lives in the slot)
+ *   OBJ_ENCODING_ZIPLIST ptr *is* a ziplist, likewise (t_list.h)
+ *   other encodings      ptr owns the structure (list, dict...)
+ * Invariants:
+ *  - Only ObjRef handles own references: copying one is incrRefCount,
+ *    destroying one is decrRefCount; the object frees itself at zero.
+ *  - The shared integers 0..9999 have a refcount that never changes: SET k 5
+ *    on a million keys allocates no value object at all.
+ */
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "sds.h"
+
+struct client;
+
+/* Types (TYPE command) and encodings (OBJECT ENCODING), Redis's numbers. */
+constexpr unsigned OBJ_STRING = 0, OBJ_LIST = 1, OBJ_SET = 2, OBJ_ZSET = 3, OBJ_HASH = 4;
+constexpr unsigned OBJ_ENCODING_RAW = 0, OBJ_ENCODING_INT = 1, OBJ_ENCODING_HT = 2,
+                   OBJ_ENCODING_LINKEDLIST = 4, OBJ_ENCODING_ZIPLIST = 5, OBJ_ENCODING_INTSET = 6,
+                   OBJ_ENCODING_SKIPLIST = 7, OBJ_ENCODING_EMBSTR = 8;
+
+constexpr size_t OBJ_ENCODING_EMBSTR_SIZE_LIMIT = 44;
+constexpr long long OBJ_SHARED_INTEGERS = 10000;
+constexpr int OBJ_SHARED_REFCOUNT = INT_MAX;
+constexpr unsigned LRU_BITS = 24;
+constexpr unsigned LRU_CLOCK_MAX = (1u << LRU_BITS) - 1;
+constexpr unsigned LRU_CLOCK_RESOLUTION = 1000; /* ms per LRU tick */
+
+struct redisObject {
+    unsigned type : 4;
+    unsigned encoding : 4;
+    unsigned lru : LRU_BITS;
+    int refcount;
+    void *ptr;
+};
+using robj = redisObject;
+static_assert(sizeof(robj) == 16, "an robj is 16 bytes, as in Redis");
+
+void incrRefCount(robj *o);
+void decrRefCount(robj *o);
+
+/* An owning reference to an robj (intrusive reference count). */
+class ObjRef {
+public:
+    ObjRef() = default;
+    /* Adopts one reference the caller already holds. */
+    explicit ObjRef(robj *o) noexcept : o_(o) {}
+    ObjRef(const ObjRef &other) noexcept : o_(other.o_) {
+        if (o_) incrRefCount(o_);
+    }
+    ObjRef(ObjRef &&other) noexcept : o_(std::exchange(other.o_, nullptr)) {}
+    ObjRef &operator=(ObjRef other) noexcept {
+        std::swap(o_, other.o_);
+        return *this;
+    }
+    ~ObjRef() {
+        if (o_) decrRefCount(o_);
+    }
+    robj *get() const { return o_; }
+    robj *operator->() const { return o_; }
+    robj &operator*() const { return *o_; }
+    explicit operator bool() const { return o_ != nullptr; }
+
+private:
+    robj *o_ = nullptr;
+};
+
+/* The RAW encoding keeps an sds object in the ptr slot itself. */
+inline sds &objectRawSds(robj *o) { return *std::launder(reinterpret_cast<sds *>(&o->ptr)); }
+
+unsigned int LRU_CLOCK();
+
+/* ---- string objects -------------------------------------------------- */
+ObjRef createStringObject(std::string_view s);      /* embstr or raw by length */
+ObjRef createRawStringObject(std::string_view s);
+ObjRef createStringObjectFromLongLong(long long value);
+ObjRef createStringObjectFromLongDouble(long double value, bool humanfriendly);
+ObjRef dupStringObject(const robj *o);
+/* The most compact encoding for a string value: int, embstr, or raw. */
+ObjRef tryObjectEncoding(ObjRef o);
+
+/* A string object's bytes. INT-encoded values are printed into `buf`. */
+struct StringBuf {
+    char buf[24];
+};
+std::string_view objectStringView(const robj *o, StringBuf &buf);
+size_t stringObjectLen(const robj *o);
+bool getLongLongFromObject(const robj *o, long long *value);
+bool getLongDoubleFromObject(const robj *o, long double *value);
+
+/* ---- list objects (the list type is t_list.h) ------------------------ */
+ObjRef createZiplistObject(); /* an empty ziplist-encoded list */
+ObjRef createListObject();    /* an empty linkedlist-encoded list */
+
+/* Argument parsing that replies Redis's error on failure. */
+bool getLongLongFromObjectOrReply(client *c, std::string_view arg, long long *value, const char *msg = nullptr);
+bool getLongFromObjectOrReply(client *c, std::string_view arg, long *value, const char *msg = nullptr);
+bool getPositiveLongFromObjectOrReply(client *c, std::string_view arg, long *value, const char *msg = nullptr);
+bool getRangeLongFromObjectOrReply(client *c, std::string_view arg, long min, long max, long *value,
+                                   const char *msg = nullptr);
+bool getLongDoubleFromObjectOrReply(client *c, std::string_view arg, long double *value, const char *msg = nullptr);
+bool getDoubleFromObjectOrReply(client *c, std::string_view arg, double *value, const char *msg = nullptr);
+
+/* ---- names and sizes for introspection ------------------------------- */
+const char *strEncoding(unsigned encoding);
+const char *strType(unsigned type);
+/* MEMORY USAGE: the value's bytes; an aggregate value measures `samples`
+ * elements and extrapolates (0: all of them), as Redis does. */
+constexpr size_t OBJ_COMPUTE_SIZE_DEF_SAMPLES = 5;
+size_t objectComputeSize(const robj *o, size_t samples = OBJ_COMPUTE_SIZE_DEF_SAMPLES);
+unsigned long long estimateObjectIdleTime(const robj *o); /* ms since last access */

@@ -1,0 +1,95 @@
+/* t_list.h — the list type's API (Redis 2.6's t_list.c "List Type API"):
+ * what the list commands, and later the blocking commands, use so that they
+ * never care which of the two encodings a list has.
+ *
+ *   OBJ_ENCODING_ZIPLIST     the ziplist object itself sits in the robj's
+ *                            ptr slot (it is one pointer wide), as the sds of
+ *                            a RAW string does: no extra allocation
+ *   OBJ_ENCODING_LINKEDLIST  ptr owns a `list` (adlist.h) of nodes that hold
+ *                            their values inline
+ *
+ * Invariants:
+ *  - A new list is a ziplist. It becomes a linkedlist, for good, when a value
+ *    longer than list-max-ziplist-value bytes is added or when it would hold
+ *    more than list-max-ziplist-entries entries.
+ *  - A list in the keyspace is never empty: the command that empties it
+ *    deletes the key.
+ *  - A listTypeValue read from a list points into it: it is valid until the
+ *    list's next write, so a value moved within one list is copied first.
+ */
+#pragma once
+
+#include <new>
+#include <string_view>
+
+#include "adlist.h"
+#include "object.h"
+#include "sds.h"
+#include "util.h"
+#include "ziplist.h"
+
+struct client;
+
+/* Which end of a list (Redis's LIST_HEAD / LIST_TAIL). As an iteration
+ * direction, LIST_TAIL walks towards the tail. */
+constexpr int LIST_HEAD = 0, LIST_TAIL = 1;
+
+static_assert(sizeof(ziplist) == sizeof(void *) && alignof(ziplist) <= alignof(void *),
+              "a ziplist must fit the robj's ptr slot");
+
+inline ziplist &objectZiplist(robj *o) { return *std::launder(reinterpret_cast<ziplist *>(&o->ptr)); }
+inline const ziplist &objectZiplist(const robj *o) { return objectZiplist(const_cast<robj *>(o)); }
+inline list &objectLinkedList(const robj *o) { return *static_cast<list *>(o->ptr); }
+
+/* A value read from a list: a ziplist stores numbers as integers, so either
+ * a view of the bytes or the integer (the ziplist's own entry type). */
+using listTypeValue = ziplistEntry;
+
+/* The value's bytes; an integer is printed into `buf`. */
+std::string_view listTypeValueView(const listTypeValue &v, char (&buf)[LONG_STR_SIZE]);
+
+/* ---- the list as a whole -------------------------------------------- */
+void listTypeTryConversion(robj *subject, std::string_view value);
+void listTypeConvert(robj *subject, unsigned enc); /* only ZIPLIST -> LINKEDLIST */
+void listTypePush(robj *subject, std::string_view value, int where);
+/* Removes the element at `where` and returns a copy of it. */
+sds listTypePop(robj *subject, int where);
+unsigned long listTypeLength(const robj *subject);
+/* Removes `count` elements from index `start` (negative from the tail). */
+void listTypeDelRange(robj *subject, long start, unsigned long count);
+ObjRef listTypeDup(const robj *o); /* COPY */
+
+/* ---- iterating (listTypeInitIterator / listTypeNext) ------------------- */
+struct listTypeIterator;
+
+/* The element an iterator stands on (Redis's listTypeEntry). */
+struct listTypeEntry {
+    listTypeIterator *li;
+    zlpos zi;     /* ziplist: the entry's position */
+    listNode *ln; /* linkedlist: its node */
+};
+
+/* Walks from `index` towards the tail (LIST_TAIL) or the head (LIST_HEAD).
+ * The list must keep its encoding while an iterator is in use; the only
+ * writes allowed meanwhile are listTypeDelete and listTypeInsert on the
+ * current entry. */
+struct listTypeIterator {
+    robj *subject;
+    unsigned char encoding;
+    unsigned char direction;
+    zlpos zi;     /* the next entry to return */
+    listNode *ln;
+};
+
+listTypeIterator listTypeInitIterator(robj *subject, long index, int direction);
+bool listTypeNext(listTypeIterator *li, listTypeEntry *entry);
+listTypeValue listTypeGet(const listTypeEntry *entry);
+bool listTypeEqual(const listTypeEntry *entry, std::string_view value);
+/* Inserts `value` before (LIST_HEAD) or after (LIST_TAIL) the entry; no
+ * conversion happens here, the caller checks the thresholds. */
+void listTypeInsert(listTypeEntry *entry, std::string_view value, int where);
+/* Deletes the entry; the iterator goes on with the element after it. */
+void listTypeDelete(listTypeEntry *entry);
+
+/* Replies one value as a bulk string, straight from the list. */
+void addReplyListValue(client *c, const listTypeValue &v);

@@ -1,0 +1,513 @@
+/* introspection_test.cpp — integration tests of what clients and learners use
+ * to look inside the server (issue 3): OBJECT ENCODING|REFCOUNT|IDLETIME|FREQ|
+ * HELP, DEBUG OBJECT, MEMORY USAGE, the INFO fields that count keyspace work,
+ * and CLIENT LIST's db=/cmd=/age=/idle=.
+ *
+ * Expected bytes come from Debian's Redis 7.0.15; where Redis is installed
+ * the deterministic replies are also compared with it byte for byte (and
+ * MEMORY USAGE too when both servers use jemalloc, so sizes are comparable).
+ */
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "integration/harness.h"
+
+using namespace itest;
+
+namespace {
+
+std::string err(std::string_view text) { return "-" + std::string(text) + "\r\n"; }
+
+/* "k1:v1 k2:v2 ..." (DEBUG OBJECT) or "k1=v1 k2=v2 ..." (CLIENT LIST) as a map. */
+std::map<std::string, std::string> parseFields(std::string_view line, char sep) {
+    std::map<std::string, std::string> out;
+    size_t pos = 0;
+    while (pos < line.size()) {
+        size_t end = line.find(' ', pos);
+        if (end == std::string_view::npos) end = line.size();
+        std::string_view word = line.substr(pos, end - pos);
+        size_t eq = word.find(sep);
+        EXPECT_NE(eq, std::string_view::npos) << "field without '" << sep << "': " << word;
+        if (eq != std::string_view::npos) out[std::string(word.substr(0, eq))] = std::string(word.substr(eq + 1));
+        pos = end + 1;
+    }
+    return out;
+}
+
+bool isDecimal(std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+/* INFO's "field:value" lines (sections merged). */
+std::map<std::string, std::string> info(RespConn &c, const std::string &section) {
+    Reply r = c.call({"INFO", section});
+    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
+    std::map<std::string, std::string> out;
+    size_t pos = 0;
+    while (pos < r.str.size()) {
+        size_t end = r.str.find("\r\n", pos);
+        if (end == std::string::npos) end = r.str.size();
+        std::string line = r.str.substr(pos, end - pos);
+        pos = end + 2;
+        size_t colon = line.find(':');
+        if (!line.empty() && line[0] != '#' && colon != std::string::npos)
+            out[line.substr(0, colon)] = line.substr(colon + 1);
+    }
+    return out;
+}
+
+long long infoNumber(RespConn &c, const std::string &section, const std::string &field) {
+    auto fields = info(c, section);
+    auto it = fields.find(field);
+    if (it == fields.end()) {
+        ADD_FAILURE() << "INFO " << section << " has no " << field;
+        return -1;
+    }
+    return std::stoll(it->second);
+}
+
+/* 64 distinct characters: no 3-byte sequence repeats, so Redis's LZF cannot
+ * shrink it and its serializedlength is the plain length + bytes. */
+const std::string kIncompressible64 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
+
+const std::string kObjectHelp =
+    "*15\r\n+OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+ENCODING <key>\r\n"
+    "+    Return the kind of internal representation used in order to store the value\r\n"
+    "+    associated with a <key>.\r\n+FREQ <key>\r\n"
+    "+    Return the access frequency index of the <key>. The returned integer is\r\n"
+    "+    proportional to the logarithm of the recent access frequency of the key.\r\n+IDLETIME <key>\r\n"
+    "+    Return the idle time of the <key>, that is the approximated number of\r\n"
+    "+    seconds elapsed since the last access to the key.\r\n+REFCOUNT <key>\r\n"
+    "+    Return the number of references of the value associated with the specified\r\n"
+    "+    <key>.\r\n+HELP\r\n+    Prints this help.\r\n";
+
+const char *const kFreqError =
+    "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when "
+    "switching between policies at runtime LRU and LFU data will take some time to adjust.";
+
+}  // namespace
+
+/* ------------------------------------------------------------------------
+ * One cppredis (and, when installed, one Redis) for the whole suite; tests
+ * use their own keys, and the server must still answer after each test.
+ * ---------------------------------------------------------------------- */
+class Introspection : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        try {
+            server_ = std::make_unique<TestServer>(std::vector<std::string>{"--enable-debug-command", "yes"});
+            if (RedisReference::available())
+                ref_ = std::make_unique<RedisReference>(std::vector<std::string>{"--enable-debug-command", "yes"});
+        } catch (const HarnessError &e) {
+            startError_ = e.what();
+        }
+    }
+    static void TearDownTestSuite() {
+        server_.reset();
+        ref_.reset();
+    }
+    void SetUp() override {
+        if (!server_) GTEST_FAIL() << "the shared server did not start: " << startError_;
+    }
+    void TearDown() override {
+        if (!server_) return;
+        ASSERT_TRUE(server_->running()) << "the server died during this test; log:\n" << server_->log();
+        RespConn probe = server_->connect();
+        EXPECT_EQ(probe.call({"PING"}).raw, "+PONG\r\n") << "the server stopped answering";
+    }
+
+    static RespConn conn() { return server_->connect(); }
+    /* Only when haveRef(). */
+    static RespConn refConn() { return ref_->connect(); }
+    static bool haveRef() { return ref_ != nullptr; }
+
+    /* Sends each command to both servers, expecting identical bytes. */
+    static void expectSameAsRedis(const std::vector<Args> &commands) {
+        RespConn ours = conn(), ref = refConn();
+        for (const Args &cmd : commands) expectSameReplies(ours, ref, encodeCommand(cmd));
+    }
+
+    static inline std::unique_ptr<TestServer> server_;
+    static inline std::unique_ptr<RedisReference> ref_;
+    static inline std::string startError_;
+};
+
+/* ------------------------------------------------------------------------
+ * OBJECT
+ * ---------------------------------------------------------------------- */
+
+TEST_F(Introspection, ObjectEncodingFollowsTheStringEncodings) {
+    RespConn c = conn();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"123", "int"},
+        {"-9223372036854775808", "int"},
+        {"12345678901", "int"},
+        {"hello", "embstr"},
+        {std::string(44, 'e'), "embstr"},
+        {std::string(45, 'r'), "raw"},
+        {"007", "embstr"}, /* not canonical: stays a string */
+    };
+    for (const auto &[value, encoding] : cases) {
+        ASSERT_EQ(c.call({"SET", "enc", value}).raw, "+OK\r\n");
+        EXPECT_EQ(c.call({"OBJECT", "ENCODING", "enc"}).str, encoding) << "value " << value;
+    }
+    EXPECT_EQ(c.call({"object", "encoding", "enc:missing"}).raw, "$-1\r\n");
+}
+
+TEST_F(Introspection, ObjectRefcountShowsSharedIntegers) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SET", "rc:shared", "123"}).raw, "+OK\r\n");
+    ASSERT_EQ(c.call({"SET", "rc:int", "12345678901"}).raw, "+OK\r\n");
+    ASSERT_EQ(c.call({"SET", "rc:str", "hello"}).raw, "+OK\r\n");
+    EXPECT_EQ(c.call({"OBJECT", "REFCOUNT", "rc:shared"}).raw, ":2147483647\r\n");
+    EXPECT_EQ(c.call({"OBJECT", "REFCOUNT", "rc:int"}).raw, ":1\r\n");
+    EXPECT_EQ(c.call({"OBJECT", "REFCOUNT", "rc:str"}).raw, ":1\r\n");
+    EXPECT_EQ(c.call({"OBJECT", "REFCOUNT", "rc:missing"}).raw, "$-1\r\n");
+}
+
+/* The LRU clock has a resolution of one second, so time must pass: DEBUG
+ * SLEEP stops the server itself for 1.1 s, which is exactly that. */
+TEST_F(Introspection, ObjectIdletimeGrowsAndObjectDoesNotTouchTheKey) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SET", "idle", "some string"}).raw, "+OK\r\n");
+    /* The clock ticks whole seconds: a tick may fall between two commands. */
+    EXPECT_LE(c.call({"OBJECT", "IDLETIME", "idle"}).integer, 1);
+    ASSERT_EQ(c.call({"DEBUG", "SLEEP", "1.1"}).raw, "+OK\r\n");
+    Reply first = c.call({"OBJECT", "IDLETIME", "idle"});
+    ASSERT_EQ(first.type, Reply::Type::Integer) << first;
+    EXPECT_GE(first.integer, 1);
+    /* Neither OBJECT, DEBUG OBJECT nor MEMORY USAGE refreshed the clock... */
+    c.call({"OBJECT", "ENCODING", "idle"});
+    c.call({"DEBUG", "OBJECT", "idle"});
+    c.call({"MEMORY", "USAGE", "idle"});
+    EXPECT_GE(c.call({"OBJECT", "IDLETIME", "idle"}).integer, first.integer);
+    /* ...but a read does. */
+    ASSERT_EQ(c.call({"GET", "idle"}).str, "some string");
+    EXPECT_LE(c.call({"OBJECT", "IDLETIME", "idle"}).integer, 1);
+    EXPECT_EQ(c.call({"OBJECT", "IDLETIME", "idle:missing"}).raw, "$-1\r\n");
+}
+
+TEST_F(Introspection, ObjectFreqNeedsAnLfuPolicy) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SET", "freq", "v"}).raw, "+OK\r\n");
+    EXPECT_EQ(c.call({"OBJECT", "FREQ", "freq"}).raw, err(kFreqError));
+    /* The key is looked up first: a missing key is a null, not the error. */
+    EXPECT_EQ(c.call({"OBJECT", "FREQ", "freq:missing"}).raw, "$-1\r\n");
+}
+
+TEST_F(Introspection, ObjectHelpAndArgumentErrors) {
+    RespConn c = conn();
+    EXPECT_EQ(c.call({"OBJECT", "HELP"}).raw, kObjectHelp);
+    EXPECT_EQ(c.call({"object", "help"}).raw, kObjectHelp);
+    EXPECT_EQ(c.call({"OBJECT", "HELP", "x"}).raw, err("ERR wrong number of arguments for 'object|help' command"));
+    EXPECT_EQ(c.call({"OBJECT"}).raw, err("ERR wrong number of arguments for 'object' command"));
+    EXPECT_EQ(c.call({"OBJECT", "ENCODING"}).raw,
+              err("ERR wrong number of arguments for 'object|encoding' command"));
+    EXPECT_EQ(c.call({"OBJECT", "ENCODING", "a", "b"}).raw,
+              err("ERR wrong number of arguments for 'object|encoding' command"));
+    EXPECT_EQ(c.call({"OBJECT", "REFCOUNT"}).raw,
+              err("ERR wrong number of arguments for 'object|refcount' command"));
+    EXPECT_EQ(c.call({"OBJECT", "foo", "k"}).raw, err("ERR unknown subcommand 'foo'. Try OBJECT HELP."));
+}
+
+TEST_F(Introspection, ObjectRepliesMatchRedis) {
+    if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
+    std::vector<Args> commands;
+    const std::vector<std::string> values = {"0", "9999", "10000", "-1", "12345678901", "hello", "007",
+                                             std::string(44, 'e'), std::string(45, 'r'), std::string("bi\0n", 4)};
+    for (const std::string &v : values) {
+        commands.push_back({"SET", "diff:obj", v});
+        commands.push_back({"OBJECT", "ENCODING", "diff:obj"});
+        commands.push_back({"OBJECT", "REFCOUNT", "diff:obj"});
+        commands.push_back({"OBJECT", "FREQ", "diff:obj"});
+    }
+    for (const char *sub : {"ENCODING", "REFCOUNT", "IDLETIME", "FREQ"})
+        commands.push_back({"OBJECT", sub, "diff:missing"});
+    commands.push_back({"OBJECT", "HELP"});
+    commands.push_back({"OBJECT", "Help", "extra"});
+    commands.push_back({"OBJECT", "nosuch", "k"});
+    expectSameAsRedis(commands);
+}
+
+/* ------------------------------------------------------------------------
+ * DEBUG OBJECT
+ * ---------------------------------------------------------------------- */
+
+/* "Value at:0x... refcount:N encoding:E serializedlength:N lru:N lru_seconds_idle:N" */
+std::map<std::string, std::string> debugObject(RespConn &c, const std::string &key) {
+    Reply r = c.call({"DEBUG", "OBJECT", key});
+    EXPECT_EQ(r.type, Reply::Type::Status) << r;
+    std::string_view line = r.str;
+    EXPECT_TRUE(line.starts_with("Value ")) << r;
+    if (line.starts_with("Value ")) line.remove_prefix(6);
+    auto fields = parseFields(line, ':');
+    std::vector<std::string> names;
+    for (const auto &kv : fields) names.push_back(kv.first);
+    EXPECT_EQ(names, (std::vector<std::string>{"at", "encoding", "lru", "lru_seconds_idle", "refcount",
+                                               "serializedlength"}))
+        << r;
+    const std::string &at = fields["at"];
+    EXPECT_TRUE(at.size() > 2 && at.starts_with("0x") &&
+                at.find_first_not_of("0123456789abcdef", 2) == std::string::npos)
+        << "address " << at;
+    for (const char *n : {"refcount", "serializedlength", "lru", "lru_seconds_idle"})
+        EXPECT_TRUE(isDecimal(fields[n])) << n << " = " << fields[n];
+    return fields;
+}
+
+TEST_F(Introspection, DebugObjectFormatAndFieldOrder) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SET", "dbg", "hello"}).raw, "+OK\r\n");
+    Reply r = c.call({"DEBUG", "OBJECT", "dbg"});
+    ASSERT_EQ(r.type, Reply::Type::Status) << r;
+    /* The fields in Redis's order, as scripts that split the line expect. */
+    size_t at = r.str.find(" refcount:1 encoding:embstr serializedlength:6 lru:");
+    EXPECT_TRUE(r.str.starts_with("Value at:0x")) << r;
+    EXPECT_NE(at, std::string::npos) << r;
+    EXPECT_NE(r.str.find(" lru_seconds_idle:"), std::string::npos) << r;
+    auto fields = debugObject(c, "dbg");
+    EXPECT_LE(std::stoll(fields["lru_seconds_idle"]), 1);
+    /* lru is the 24-bit clock in seconds, the same INFO reports as lru_clock. */
+    long long clock = infoNumber(c, "server", "lru_clock");
+    long long lru = std::stoll(fields["lru"]);
+    EXPECT_LE(lru, clock);
+    EXPECT_GE(lru, clock - 5);
+}
+
+TEST_F(Introspection, DebugObjectSerializedLengthIsTheRdbLength) {
+    RespConn c = conn();
+    const std::vector<std::tuple<std::string, std::string, std::string, std::string>> cases = {
+        /* value, encoding, refcount, serializedlength */
+        {"hello", "embstr", "1", "6"},                   /* 1-byte length + 5 */
+        {"123", "int", "2147483647", "2"},               /* int8: type byte + 1 */
+        {"-128", "int", "1", "2"},                       /* negatives are not shared */
+        {"-129", "int", "1", "3"},                       /* int16 */
+        {"100000", "int", "1", "5"},                     /* int32 */
+        {"12345678901", "int", "1", "12"},               /* past 32 bits: its 11 digits */
+        {"007", "embstr", "1", "4"},                     /* not canonical: a string */
+        {kIncompressible64, "raw", "1", "66"},           /* 64 bytes: 2-byte length */
+        {std::string("bi\0n", 4), "embstr", "1", "5"},
+    };
+    for (const auto &[value, encoding, refcount, len] : cases) {
+        ASSERT_EQ(c.call({"SET", "dbg:len", value}).raw, "+OK\r\n");
+        auto fields = debugObject(c, "dbg:len");
+        EXPECT_EQ(fields["encoding"], encoding) << "value " << value;
+        EXPECT_EQ(fields["refcount"], refcount) << "value " << value;
+        EXPECT_EQ(fields["serializedlength"], len) << "value " << value;
+    }
+    /* A raw string that reads as a small integer is saved as the integer. */
+    c.call({"DEL", "dbg:app"});
+    ASSERT_EQ(c.call({"APPEND", "dbg:app", "12"}).raw, ":2\r\n");
+    ASSERT_EQ(c.call({"APPEND", "dbg:app", "3"}).raw, ":3\r\n");
+    auto fields = debugObject(c, "dbg:app");
+    EXPECT_EQ(fields["encoding"], "raw");
+    EXPECT_EQ(fields["serializedlength"], "2");
+}
+
+TEST_F(Introspection, DebugObjectErrorsAndHelp) {
+    RespConn c = conn();
+    EXPECT_EQ(c.call({"DEBUG", "OBJECT", "dbg:missing"}).raw, "-ERR no such key\r\n");
+    EXPECT_EQ(c.call({"DEBUG", "OBJECT"}).raw,
+              err("ERR unknown subcommand or wrong number of arguments for 'OBJECT'. Try DEBUG HELP."));
+    EXPECT_EQ(c.call({"debug", "object", "a", "b"}).raw,
+              err("ERR unknown subcommand or wrong number of arguments for 'object'. Try DEBUG HELP."));
+    Reply help = c.call({"DEBUG", "HELP"});
+    ASSERT_EQ(help.type, Reply::Type::Array) << help;
+    std::vector<std::string> lines;
+    for (const Reply &l : help.elements) lines.push_back(l.str);
+    auto it = std::find(lines.begin(), lines.end(), "OBJECT <key>");
+    ASSERT_NE(it, lines.end()) << help;
+    ASSERT_NE(it + 1, lines.end());
+    EXPECT_EQ(*(it + 1), "    Show low level info about `key` and associated value.");
+}
+
+/* Strings over 20 bytes that compress are left out: Redis's RDB length is
+ * LZF-compressed (44 'e's: serializedlength:12), cppredis reports the plain
+ * length (see debug.cpp). */
+TEST_F(Introspection, DebugObjectFieldsMatchRedis) {
+    if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
+    RespConn ours = conn(), ref = refConn();
+    const std::vector<std::string> values = {
+        "0", "-1", "127", "128", "-32768", "32768", "2147483647", "2147483648", "-2147483648", "-2147483649",
+        "9223372036854775807", "hello", "007", "+1", "", std::string(20, 'a'), kIncompressible64.substr(0, 44),
+        kIncompressible64, std::string("bi\0n\r\n", 6)};
+    for (const std::string &v : values) {
+        ASSERT_EQ(ours.call({"SET", "diff:dbg", v}).raw, "+OK\r\n");
+        ASSERT_EQ(ref.call({"SET", "diff:dbg", v}).raw, "+OK\r\n");
+        auto a = debugObject(ours, "diff:dbg"), b = debugObject(ref, "diff:dbg");
+        for (const char *f : {"refcount", "encoding", "serializedlength"})
+            EXPECT_EQ(a[f], b[f]) << f << " of \"" << escape(v) << "\" (ours, then Redis's)";
+    }
+    expectSameReplies(ours, ref, encodeCommand({"DEBUG", "OBJECT", "diff:missing"}));
+    expectSameReplies(ours, ref, encodeCommand({"DEBUG", "OBJECT"}));
+}
+
+/* ------------------------------------------------------------------------
+ * MEMORY USAGE
+ * ---------------------------------------------------------------------- */
+
+TEST_F(Introspection, MemoryUsageOfExistingAndMissingKeys) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SET", "mem:small", "hello"}).raw, "+OK\r\n");
+    ASSERT_EQ(c.call({"SET", "mem:big", std::string(100000, 'x')}).raw, "+OK\r\n");
+    Reply small = c.call({"MEMORY", "USAGE", "mem:small"});
+    Reply big = c.call({"memory", "usage", "mem:big", "SAMPLES", "0"});
+    ASSERT_EQ(small.type, Reply::Type::Integer) << small;
+    ASSERT_EQ(big.type, Reply::Type::Integer) << big;
+    /* robj + key + dictEntry at least; the big one holds its 100 KB. */
+    EXPECT_GE(small.integer, 16 + 9 + 24);
+    EXPECT_LT(small.integer, 200);
+    EXPECT_GE(big.integer, 100000);
+    EXPECT_LT(big.integer, 100000 + 200000 / 10);
+    EXPECT_EQ(c.call({"MEMORY", "USAGE", "mem:missing"}).raw, "$-1\r\n");
+    EXPECT_EQ(c.call({"MEMORY", "USAGE", "mem:missing", "samples", "5"}).raw, "$-1\r\n");
+}
+
+TEST_F(Introspection, MemoryArgumentErrorsAndHelp) {
+    RespConn c = conn();
+    /* Options are checked before the key is looked up, as Redis does. */
+    EXPECT_EQ(c.call({"MEMORY", "USAGE", "mem:missing", "SAMPLES"}).raw, "-ERR syntax error\r\n");
+    EXPECT_EQ(c.call({"MEMORY", "USAGE", "mem:missing", "SAMPLES", "-1"}).raw, "-ERR syntax error\r\n");
+    EXPECT_EQ(c.call({"MEMORY", "USAGE", "mem:missing", "FOO", "1"}).raw, "-ERR syntax error\r\n");
+    EXPECT_EQ(c.call({"MEMORY", "USAGE", "mem:missing", "SAMPLES", "x"}).raw,
+              "-ERR value is not an integer or out of range\r\n");
+    EXPECT_EQ(c.call({"MEMORY", "USAGE"}).raw, err("ERR wrong number of arguments for 'memory|usage' command"));
+    EXPECT_EQ(c.call({"MEMORY"}).raw, err("ERR wrong number of arguments for 'memory' command"));
+    EXPECT_EQ(c.call({"MEMORY", "foo"}).raw, err("ERR unknown subcommand 'foo'. Try MEMORY HELP."));
+    EXPECT_EQ(c.call({"MEMORY", "HELP"}).raw,
+              "*6\r\n+MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n"
+              "+USAGE <key> [SAMPLES <count>]\r\n"
+              "+    Return memory in bytes used by <key> and its value. Nested values are\r\n"
+              "+    sampled up to <count> times (default: 5, 0 means sample all).\r\n"
+              "+HELP\r\n+    Prints this help.\r\n");
+}
+
+/* With the same allocator the figures are the same bytes as Redis's:
+ * the same robj, sds and dictEntry layouts in the same size classes. */
+TEST_F(Introspection, MemoryUsageMatchesRedisUnderJemalloc) {
+    if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
+    RespConn probe = conn();
+    std::string ours = info(probe, "memory")["mem_allocator"];
+    if (!ours.starts_with("jemalloc")) GTEST_SKIP() << "cppredis runs on " << ours << ", sizes differ from jemalloc's";
+    std::vector<Args> commands;
+    int i = 0;
+    const std::vector<std::string> values = {"1", "123", "12345678901", "hello", std::string(44, 'e'),
+                                             std::string(45, 'r'), kIncompressible64, std::string(1000, 'z')};
+    for (const std::string &v : values) {
+        std::string key = "diff:mem:" + std::string(static_cast<size_t>(i++ * 7), 'k');
+        commands.push_back({"SET", key, v});
+        commands.push_back({"MEMORY", "USAGE", key});
+    }
+    commands.push_back({"MEMORY", "USAGE", "diff:mem:missing"});
+    commands.push_back({"MEMORY", "USAGE", "diff:mem:missing", "SAMPLES", "x"});
+    commands.push_back({"MEMORY", "USAGE", "diff:mem:missing", "SAMPLES", "-1"});
+    expectSameAsRedis(commands);
+}
+
+/* ------------------------------------------------------------------------
+ * INFO
+ * ---------------------------------------------------------------------- */
+
+TEST_F(Introspection, InfoStatsCountCommandsHitsAndMisses) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SET", "info:k", "v"}).raw, "+OK\r\n");
+    auto before = info(c, "stats");
+    for (const char *f : {"total_commands_processed", "instantaneous_ops_per_sec", "keyspace_hits",
+                          "keyspace_misses", "expired_keys"})
+        ASSERT_TRUE(before.count(f) && isDecimal(before[f])) << "INFO stats lacks " << f;
+    c.call({"GET", "info:k"});
+    c.call({"GET", "info:k"});
+    c.call({"GET", "info:missing"});
+    auto after = info(c, "stats");
+    EXPECT_EQ(std::stoll(after["keyspace_hits"]) - std::stoll(before["keyspace_hits"]), 2);
+    EXPECT_EQ(std::stoll(after["keyspace_misses"]) - std::stoll(before["keyspace_misses"]), 1);
+    /* The three GETs and the INFO before them (other tests run nothing meanwhile). */
+    EXPECT_EQ(std::stoll(after["total_commands_processed"]) - std::stoll(before["total_commands_processed"]), 4);
+}
+
+TEST_F(Introspection, InfoKeyspaceListsNonEmptyDatabases) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SELECT", "9"}).raw, "+OK\r\n");
+    ASSERT_EQ(c.call({"FLUSHDB"}).raw, "+OK\r\n");
+    EXPECT_EQ(info(c, "keyspace").count("db9"), 0u) << "an empty database is not listed";
+    ASSERT_EQ(c.call({"SET", "ks:a", "1"}).raw, "+OK\r\n");
+    ASSERT_EQ(c.call({"SET", "ks:b", "2"}).raw, "+OK\r\n");
+    ASSERT_EQ(c.call({"EXPIRE", "ks:b", "1000"}).raw, ":1\r\n");
+    std::string db9 = info(c, "keyspace")["db9"];
+    EXPECT_TRUE(db9.starts_with("keys=2,expires=1,avg_ttl=")) << db9;
+    EXPECT_TRUE(isDecimal(db9.substr(db9.find("avg_ttl=") + 8))) << db9;
+    ASSERT_EQ(c.call({"FLUSHDB"}).raw, "+OK\r\n");
+}
+
+/* used_memory is the allocator's count of live bytes, not an estimate: a
+ * 4 MB value shows up in it, and its deletion gives it back. SETRANGE builds
+ * the value inside the server, so no 4 MB query buffer blurs the figures. */
+TEST_F(Introspection, InfoUsedMemoryFollowsRealAllocations) {
+    RespConn c = conn();
+    constexpr long long kSize = 4 << 20;
+    long long before = infoNumber(c, "memory", "used_memory");
+    ASSERT_EQ(c.call({"SETRANGE", "info:huge", std::to_string(kSize - 1), "m"}).raw,
+              ":" + std::to_string(kSize) + "\r\n");
+    long long with = infoNumber(c, "memory", "used_memory");
+    EXPECT_GE(with - before, kSize);
+    ASSERT_EQ(c.call({"DEL", "info:huge"}).raw, ":1\r\n");
+    long long after = infoNumber(c, "memory", "used_memory");
+    EXPECT_LE(after - before, kSize / 4) << "before " << before << ", with " << with << ", after " << after;
+}
+
+/* ------------------------------------------------------------------------
+ * CLIENT LIST
+ * ---------------------------------------------------------------------- */
+
+/* The CLIENT LIST line of the connection whose local address is `addr`. */
+std::map<std::string, std::string> clientLine(RespConn &asker, const std::string &addr) {
+    Reply r = asker.call({"CLIENT", "LIST"});
+    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
+    size_t pos = 0;
+    while (pos < r.str.size()) {
+        size_t end = r.str.find('\n', pos);
+        if (end == std::string::npos) end = r.str.size();
+        auto fields = parseFields(std::string_view(r.str).substr(pos, end - pos), '=');
+        if (fields["addr"] == addr) return fields;
+        pos = end + 1;
+    }
+    ADD_FAILURE() << "no CLIENT LIST line for " << addr << " in:\n" << r.str;
+    return {};
+}
+
+TEST_F(Introspection, ClientListShowsDbCmdAgeAndIdle) {
+    RespConn asker = conn(), other = conn();
+    ASSERT_EQ(other.call({"PING"}).raw, "+PONG\r\n"); /* accepted and counted */
+    auto fresh = clientLine(asker, other.localAddr());
+    EXPECT_EQ(fresh["cmd"], "ping");
+    EXPECT_EQ(fresh["db"], "0");
+    EXPECT_TRUE(isDecimal(fresh["age"]) && isDecimal(fresh["idle"])) << fresh["age"] << " " << fresh["idle"];
+
+    ASSERT_EQ(other.call({"SELECT", "3"}).raw, "+OK\r\n");
+    ASSERT_EQ(other.call({"GET", "cl:nothing"}).raw, "$-1\r\n");
+    auto line = clientLine(asker, other.localAddr());
+    EXPECT_EQ(line["db"], "3");
+    EXPECT_EQ(line["cmd"], "get");
+
+    /* Subcommands show as container|sub, the asker's own line included. */
+    ASSERT_EQ(other.call({"OBJECT", "ENCODING", "cl:nothing"}).raw, "$-1\r\n");
+    EXPECT_EQ(clientLine(asker, other.localAddr())["cmd"], "object|encoding");
+    EXPECT_EQ(clientLine(asker, asker.localAddr())["cmd"], "client|list");
+}
+
+TEST_F(Introspection, ClientListIdleCountsSecondsSinceLastCommand) {
+    RespConn asker = conn(), other = conn();
+    ASSERT_EQ(other.call({"PING"}).raw, "+PONG\r\n");
+    /* DEBUG SLEEP stops the server's clock-reading loop for 1.1 s. */
+    ASSERT_EQ(asker.call({"DEBUG", "SLEEP", "1.1"}).raw, "+OK\r\n");
+    auto line = clientLine(asker, other.localAddr());
+    EXPECT_GE(std::stoll(line["idle"]), 1);
+    EXPECT_GE(std::stoll(line["age"]), 1);
+    EXPECT_EQ(clientLine(asker, asker.localAddr())["idle"], "0");
+}
