@@ -584,8 +584,7 @@ static void addReplyCommandTips(client *c, const redisCommand *cmd) {
     for (const char *tip : cmd->tips) addReplyBulk(c, tip);
 }
 
-/* The 10-element COMMAND INFO entry of Redis 7. Key specs are empty:
- * first/last/step above say where the keys are. */
+/* The 10-element COMMAND INFO entry of Redis 7. */
 static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
     addReplyArrayLen(c, 10);
     addReplyBulk(c, cmd->fullname);
@@ -596,7 +595,7 @@ static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
     addReplyLongLong(c, cmd->keystep);
     addReplyCommandCategories(c, cmd);
     addReplyCommandTips(c, cmd);
-    addReply(c, shared::empty_array);
+    addReply(c, commandKeySpecs(cmd->fullname));
     addReplyArrayLen(c, static_cast<long long>(cmd->subcommands.size()));
     for (const redisCommand &sub : cmd->subcommands) addReplyCommandInfo(c, &sub);
 }

@@ -343,6 +343,7 @@ void call(client *c);
 int prepareForShutdown(int flags);
 void populateCommandTable();
 std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */
+std::string_view commandKeySpecs(std::string_view fullname); /* keyspecs.cpp, generated */
 void initServer();
 void beforeSleep(aeEventLoop *el);
 int serverMain(int argc, char **argv);
