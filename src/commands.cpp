@@ -71,6 +71,7 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("list", clientListCommand, -2, ADMIN, 0, 0, 0, "connection", "Get the list of client connections", "2.4.0")
                     .acl(CONNECTION).tips({"nondeterministic_output"}),
                 cmd("kill", clientKillCommand, -3, ADMIN, 0, 0, 0, "connection", "Kill the connection of a client", "2.4.0").acl(CONNECTION),
+                cmd("unblock", clientUnblockCommand, -3, ADMIN, 0, 0, 0, "connection", "Unblock a client blocked in a blocking command from a different connection", "5.0.0").acl(CONNECTION),
                 cmd("setname", clientSetNameCommand, 3, CONN, 0, 0, 0, "connection", "Set the current connection name", "2.6.9").acl(CONNECTION),
                 cmd("getname", clientGetNameCommand, 2, CONN, 0, 0, 0, "connection", "Get the current connection name", "2.6.9").acl(CONNECTION),
                 cmd("help", clientHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "connection", "Show helpful text about the different subcommands", "5.0.0").acl(CONNECTION),
@@ -150,6 +151,17 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("lpos", lposCommand, -3, CMD_READONLY, 1, 1, 1, "list", "Return the index of matching elements on a list", "6.0.6")
             .acl(ACL_CATEGORY_LIST),
         cmd("lmpop", lmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0, "list", "Pop elements from a list", "7.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        /* blocking list commands (t_list.cpp, machinery in blocked.cpp) */
+        cmd("blpop", blpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1, "list", "Remove and get the first element in a list, or block until one is available", "2.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("brpop", brpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1, "list", "Remove and get the last element in a list, or block until one is available", "2.0.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("brpoplpush", brpoplpushCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT | CMD_BLOCKING, 1, 2, 1, "list", "Pop an element from a list, push it to another list and return it; or block until one is available", "2.2.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("blmove", blmoveCommand, 6, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT | CMD_BLOCKING, 1, 2, 1, "list", "Pop an element from a list, push it to another list and return it; or block until one is available", "6.2.0")
+            .acl(ACL_CATEGORY_LIST),
+        cmd("blmpop", blmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "list", "Pop elements from a list, or block until one is available", "7.0.0")
             .acl(ACL_CATEGORY_LIST),
         /* keyspace (db.cpp) */
         cmd("del", delCommand, -2, CMD_WRITE, 1, -1, 1, "generic", "Delete a key", "1.0.0")

@@ -84,10 +84,14 @@ bool checkType(client *c, const robj *o, unsigned type) {
  * Adding, overwriting, deleting
  * ====================================================================== */
 
-/* The one door through which keys enter a database. */
+/* The one door through which keys enter a database. A list (or, later, a
+ * sorted set) entering it may be what blocked clients wait for: the only
+ * signal they need, since they block only on missing keys (blocked.cpp). */
 void dbAdd(redisDb *db, std::string_view key, ObjRef val) {
+    bool mayUnblock = val->type == OBJ_LIST || val->type == OBJ_ZSET;
     auto *de = db->dict.add(sds(key), std::move(val));
     (void)de; /* the caller checked the key was absent */
+    if (mayUnblock) signalKeyAsReady(db, key);
 }
 
 /* Replaces the value of an existing key, keeping its TTL. */

@@ -6,8 +6,9 @@
  *  - Every lookup goes through lookupKeyRead/lookupKeyWrite, which first
  *    delete the key if its time has passed (lazy expiry), so a command
  *    never sees an expired key.
- *  - Every key enters through dbAdd (later issues hook blocking wake-ups
- *    there) and leaves through dbDelete.
+ *  - Every key enters through dbAdd, which signals a list entering the
+ *    keyspace to the clients blocked on its key (signalKeyAsReady), and
+ *    leaves through dbDelete.
  *  - `expires` does not own its keys: each entry points at the sds key of
  *    the `dict` entry, so a key with a TTL stores its name once. An expires
  *    entry is always removed before its dict entry.
@@ -37,11 +38,17 @@ struct KeyRefTraits {
 using keyspaceDict = dict<sds, ObjRef>;
 using expiresDict = dict<KeyRef, long long, KeyRefTraits>;
 using watchedKeysDict = dict<sds, std::list<client *>>;
+/* Blocking (blocked.h): key -> the clients blocked on it, first blocked first. */
+using blockingKeysDict = dict<sds, std::list<client *>>;
+struct readyKeysSetMember {}; /* a dict used as a set: no value */
+using readyKeysDict = dict<sds, readyKeysSetMember>;
 
 struct redisDb {
     keyspaceDict dict;                               /* the keyspace */
     expiresDict expires;                             /* key -> unix ms deadline */
     watchedKeysDict watched_keys;                    /* WATCHed key -> clients */
+    blockingKeysDict blocking_keys;                  /* key -> clients blocked on it (FIFO) */
+    readyKeysDict ready_keys;                        /* keys queued in server.ready_keys */
     int id = 0;
     long long avg_ttl = 0;                           /* INFO keyspace, sampled */
     unsigned long expires_cursor = 0;                /* activeExpireCycle resumes here */

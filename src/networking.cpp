@@ -118,6 +118,10 @@ static void eraseClientPointer(std::vector<client *> &v, client *c) {
 void freeClient(client *c) {
     if (server.current_client == c) server.current_client = nullptr;
     unwatchAllKeys(c); /* the databases' watcher lists point at c */
+    /* A blocked client leaves every waiting list first: nothing may ever be
+     * popped for it once it is gone. */
+    if (c->flags & CLIENT_BLOCKED) unblockClient(c);
+    if (c->flags & CLIENT_UNBLOCKED) server.unblocked_clients.erase(c->unblocked_node);
     if (c->fd != -1) {
         aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE | AE_WRITABLE);
     }
@@ -616,6 +620,8 @@ void processInputBuffer(client *c) {
     size_t request_start = 0;
     while (c->req.pos < c->querybuf.size()) {
         if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
+        /* Blocked: what follows waits in the buffer until processUnblockedClients. */
+        if (c->flags & CLIENT_BLOCKED) break;
         if (!c->req.reqtype)
             c->req.reqtype = c->querybuf.data()[c->req.pos] == '*' ? PROTO_REQ_MULTIBULK : PROTO_REQ_INLINE;
         int rc = c->req.reqtype == PROTO_REQ_INLINE ? processInlineBuffer(c) : processMultibulkBuffer(c);
@@ -686,8 +692,10 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
 static std::string clientFlagsString(const client *c) {
     std::string f;
     if (c->flags & CLIENT_MULTI) f += 'x';
+    if (c->flags & CLIENT_BLOCKED) f += 'b';
     if (c->flags & CLIENT_DIRTY_CAS) f += 'd';
     if (c->flags & CLIENT_CLOSE_AFTER_REPLY) f += 'c';
+    if (c->flags & CLIENT_UNBLOCKED) f += 'u';
     if (c->flags & CLIENT_CLOSE_ASAP) f += 'A';
     if (f.empty()) f = "N";
     return f;
@@ -727,6 +735,7 @@ std::string getClientPeerId(client *c) { return c->addr; }
 /* Closes a client idle for longer than `timeout`. Returns true if freed. */
 static bool clientsCronHandleTimeout(client *c, long long now_ms) {
     if (!server.maxidletime) return false;
+    if (c->flags & CLIENT_BLOCKED) return false; /* waiting in BLPOP is not idling */
     if ((now_ms - c->lastinteraction) / 1000 <= server.maxidletime) return false;
     serverLog(LL_VERBOSE, "Closing idle client");
     freeClient(c);
@@ -903,6 +912,27 @@ void clientKillCommand(client *c) {
     addReplyLongLong(c, static_cast<long long>(victims.size()));
 }
 
+/* CLIENT UNBLOCK id [TIMEOUT|ERROR]: ends another client's wait as if it had
+ * timed out (its null reply), or with an error. :1 if it was blocked. */
+void clientUnblockCommand(client *c) {
+    if (c->argv.size() > 4) return addReplySubcommandSyntaxError(c);
+    bool unblock_error = false;
+    if (c->argv.size() == 4) {
+        if (strEqualNoCase(c->argv[3], "error")) unblock_error = true;
+        else if (!strEqualNoCase(c->argv[3], "timeout"))
+            return addReplyError(c, "CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+    }
+    long long id;
+    if (!getLongLongFromObjectOrReply(c, c->argv[2], &id)) return;
+    auto it = server.clients_index.find(static_cast<uint64_t>(id));
+    client *target = it == server.clients_index.end() ? nullptr : it->second;
+    if (!target || !(target->flags & CLIENT_BLOCKED)) return addReply(c, shared::czero);
+    if (unblock_error) addReplyError(target, "-UNBLOCKED client unblocked via CLIENT UNBLOCK");
+    else replyToBlockedClientTimedOut(target);
+    unblockClient(target);
+    addReply(c, shared::cone);
+}
+
 void clientHelpCommand(client *c) {
     static const char *const help[] = {
         "GETNAME",
@@ -935,6 +965,8 @@ void clientHelpCommand(client *c) {
         "      Return clients of specified type.",
         "SETNAME <name>",
         "    Assign the name <name> to the current connection.",
+        "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+        "    Unblock the specified blocked client.",
         nullptr};
     addReplyHelp(c, help);
 }

@@ -207,6 +207,11 @@ int processCommand(client *c) {
         return C_OK;
     }
     call(c);
+    /* Here, not in call(): EXEC calls call() for each queued command, and
+     * its pushes must wake the blocked clients only once it is done (a push
+     * and a DEL of the key in one transaction wake nobody). The command's
+     * own reply is already queued, so LPUSH answers the length it made. */
+    if (!server.ready_keys.empty()) handleClientsBlockedOnKeys();
     return C_OK;
 }
 
@@ -277,6 +282,8 @@ static long long serverCron(aeEventLoop *, long long, void *) {
 /* Runs before the loop sleeps: anything that must happen before the next
  * wait — chiefly flushing replies written during this iteration. */
 void beforeSleep(aeEventLoop *) {
+    /* First: the commands they pipelined while blocked add to the replies. */
+    if (!server.unblocked_clients.empty()) processUnblockedClients();
     handleClientsWithPendingWrites();
     freeClientsInAsyncFreeQueue();
 }
@@ -775,9 +782,9 @@ static void infoClients(std::string &out) {
         .field("maxclients", server.maxclients)
         .field("client_recent_max_input_buffer", 0)
         .field("client_recent_max_output_buffer", 0)
-        .field("blocked_clients", 0)
+        .field("blocked_clients", server.blocked_clients)
         .field("tracking_clients", 0)
-        .field("clients_in_timeout_table", 0);
+        .field("clients_in_timeout_table", static_cast<long long>(server.clients_timeout_table.size()));
 }
 
 static void infoMemory(std::string &out) {

@@ -4,8 +4,10 @@
  * event loop, the listening sockets, every client and the configuration.
  * Invariants:
  *  - server.clients owns every client (unique_ptr); every other structure
- *    (clients_pending_write, clients_to_close, clients_index) holds plain
- *    pointers and must drop them in freeClient() before the client dies.
+ *    (clients_pending_write, clients_to_close, clients_index, and for a
+ *    blocked client db->blocking_keys, clients_timeout_table and
+ *    unblocked_clients) holds plain pointers and must drop them in
+ *    freeClient() before the client dies.
  *  - A client's argv views point into its own query buffer and are valid
  *    only while its current command runs; anything kept longer is copied.
  */
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "ae.h"
+#include "blocked.h"
 #include "db.h"
 
 #define CPPREDIS_VERSION "0.1.0"
@@ -47,8 +50,10 @@ constexpr int LL_RAW = 1 << 10; /* log without timestamp */
  * Client flags (the subset implemented so far keeps Redis's names).
  * ---------------------------------------------------------------------- */
 constexpr uint64_t CLIENT_MULTI = 1ULL << 3;              /* inside MULTI: commands are queued */
+constexpr uint64_t CLIENT_BLOCKED = 1ULL << 4;            /* waiting in a blocking command (blocked.h) */
 constexpr uint64_t CLIENT_DIRTY_CAS = 1ULL << 5;          /* a WATCHed key changed: EXEC fails */
 constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply is written */
+constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
 constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
 constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
 constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
@@ -232,6 +237,9 @@ struct client {
     long long lastinteraction = 0;    /* unix ms of the last read or write */
 
     multiState mstate;                /* MULTI: the queued commands */
+    int btype = BLOCKED_NONE;         /* what it is blocked on, if CLIENT_BLOCKED */
+    blockingState bpop;               /* ... and the keys, deadline, target */
+    std::list<client *>::iterator unblocked_node; /* in server.unblocked_clients, if CLIENT_UNBLOCKED */
     std::vector<watchedKey> watched_keys; /* WATCH: unwatched in freeClient */
 
     std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
@@ -270,6 +278,15 @@ struct redisServer {
     std::vector<client *> clients_pending_write;
     std::vector<client *> clients_to_close;
     client *current_client = nullptr;
+
+    /* Blocking operations (blocked.cpp). */
+    unsigned int blocked_clients = 0;                  /* CLIENT_BLOCKED clients */
+    unsigned int blocked_clients_by_type[BLOCKED_NUM] = {};
+    std::list<client *> unblocked_clients;             /* CLIENT_UNBLOCKED, to reprocess in beforeSleep */
+    std::vector<readyList> ready_keys;                 /* keys signalled since the last handling */
+    clientsTimeoutTable clients_timeout_table;         /* blocked clients with a deadline, earliest first */
+    long long blocked_timeout_te = -1;                 /* time event armed at... */
+    mstime_t blocked_timeout_te_when = 0;              /* ... this deadline (-1 id: none) */
     uint64_t next_client_id = 1;
     unsigned int maxclients = 10000;
     int maxidletime = 0;              /* `timeout`, seconds; 0 = never */
@@ -374,6 +391,7 @@ void clientIdCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);
 void clientKillCommand(client *c);
+void clientUnblockCommand(client *c);
 void clientSetNameCommand(client *c);
 void clientGetNameCommand(client *c);
 void clientHelpCommand(client *c);
@@ -452,6 +470,11 @@ void rpoplpushCommand(client *c);
 void lmoveCommand(client *c);
 void lposCommand(client *c);
 void lmpopCommand(client *c);
+void blpopCommand(client *c);
+void brpopCommand(client *c);
+void brpoplpushCommand(client *c);
+void blmoveCommand(client *c);
+void blmpopCommand(client *c);
 
 /* ------------------------------------------------------------------------
  * multi.cpp — MULTI/EXEC and WATCH.

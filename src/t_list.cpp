@@ -594,8 +594,11 @@ static void mpopGenericCommand(client *c, std::span<const std::string_view> keys
     addReply(c, shared::null_array);
 }
 
-/* `numkeys_idx` is where numkeys is in argv (BLMPOP has a timeout first). */
-static void lmpopGenericCommand(client *c, size_t numkeys_idx) {
+using mpopProc = void (*)(client *c, std::span<const std::string_view> keys, int where, long count);
+
+/* `numkeys_idx` is where numkeys is in argv (BLMPOP has a timeout first);
+ * `pop` pops once the arguments are valid (BLMPOP's may block). */
+static void lmpopGenericCommand(client *c, size_t numkeys_idx, mpopProc pop) {
     long numkeys;
     if (!getRangeLongFromObjectOrReply(c, c->argv[numkeys_idx], 1, LONG_MAX, &numkeys,
                                        "numkeys should be greater than 0"))
@@ -618,7 +621,140 @@ static void lmpopGenericCommand(client *c, size_t numkeys_idx) {
         }
     }
     if (count == -1) count = 1;
-    mpopGenericCommand(c, std::span(c->argv).subspan(numkeys_idx + 1, static_cast<size_t>(numkeys)), where, count);
+    pop(c, std::span(c->argv).subspan(numkeys_idx + 1, static_cast<size_t>(numkeys)), where, count);
 }
 
-void lmpopCommand(client *c) { lmpopGenericCommand(c, 1); }
+void lmpopCommand(client *c) { lmpopGenericCommand(c, 1, mpopGenericCommand); }
+
+/* ========================================================================
+ * Blocking list commands: BLPOP, BRPOP, BLMPOP, BRPOPLPUSH, BLMOVE
+ *
+ * Each acts at once, as its non-blocking twin, when a key it reads holds a
+ * list; otherwise it blocks (blockForKeys, blocked.cpp) — except inside
+ * MULTI, where nobody could ever push while it waits: it answers as a
+ * timeout would (BRPOPLPUSH and BLMOVE as RPOPLPUSH on a missing key).
+ * The second half is the waking side: serving the waiters of a key that
+ * handleClientsBlockedOnKeys found holding a list.
+ * ====================================================================== */
+
+/* [key, element] (BLPOP, BRPOP) or, with a count, [key, [elements...]]
+ * (BLMPOP), popped at `where`. Returns whether that emptied the list, which
+ * is then deleted. */
+static bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where, long count) {
+    bool emptied = listTypeLength(o) <= static_cast<unsigned long>(count == -1 ? 1 : count);
+    addReplyArrayLen(c, 2);
+    addReplyBulk(c, key);
+    if (count != -1) {
+        listPopRangeAndReply(c, o, key, where, count);
+    } else {
+        sds value = listTypePop(o, where);
+        addReplyBulk(c, value);
+        listElementsRemoved(c, key, o, 1);
+    }
+    return emptied;
+}
+
+/* BLPOP, BRPOP, BLMPOP: the first of `keys` holding a list, left to right,
+ * is popped at once; a key of another type stops the search with WRONGTYPE;
+ * if they are all missing the client blocks on all of them. */
+static void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, int where,
+                                      size_t timeout_idx, long count) {
+    mstime_t timeout;
+    if (!getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)) return;
+    for (std::string_view key : keys) {
+        robj *o = lookupKeyWrite(c->db, key);
+        if (!o) continue;
+        if (checkType(c, o, OBJ_LIST)) return;
+        listPopWithKeyAndReply(c, o, key, where, count);
+        return;
+    }
+    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_array);
+    blockForKeys(c, BLOCKED_LIST, keys, count, timeout, std::nullopt, {where, 0});
+}
+
+/* BLPOP/BRPOP key [key ...] timeout */
+static void blpopGenericCommand(client *c, int where) {
+    size_t argc = c->argv.size();
+    blockingPopGenericCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
+}
+
+void blpopCommand(client *c) { blpopGenericCommand(c, LIST_HEAD); }
+void brpopCommand(client *c) { blpopGenericCommand(c, LIST_TAIL); }
+
+/* BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]: the
+ * arguments are checked as LMPOP's, then the timeout. */
+void blmpopCommand(client *c) {
+    lmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
+        blockingPopGenericCommand(c, keys, where, 1, count);
+    });
+}
+
+/* BRPOPLPUSH and BLMOVE block on their source only; the destination's type
+ * is checked when an element moves. */
+static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t timeout) {
+    robj *src = lookupKeyWrite(c->db, c->argv[1]);
+    if (checkType(c, src, OBJ_LIST)) return;
+    if (src) return lmoveGenericCommand(c, wherefrom, whereto);
+    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_bulk);
+    blockForKeys(c, BLOCKED_LIST, std::span(c->argv).subspan(1, 1), -1, timeout, c->argv[2], {wherefrom, whereto});
+}
+
+/* BRPOPLPUSH source destination timeout */
+void brpoplpushCommand(client *c) {
+    mstime_t timeout;
+    if (!getTimeoutFromObjectOrReply(c, c->argv[3], &timeout)) return;
+    blmoveGenericCommand(c, LIST_TAIL, LIST_HEAD, timeout);
+}
+
+/* BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout */
+void blmoveCommand(client *c) {
+    int wherefrom, whereto;
+    mstime_t timeout;
+    if (!getListPositionFromObjectOrReply(c, c->argv[3], &wherefrom) ||
+        !getListPositionFromObjectOrReply(c, c->argv[4], &whereto) ||
+        !getTimeoutFromObjectOrReply(c, c->argv[5], &timeout))
+        return;
+    blmoveGenericCommand(c, wherefrom, whereto, timeout);
+}
+
+/* Gives one waiter what its command asked for, from the list `o` under
+ * `key`. Returns whether the list was emptied (and so deleted). A
+ * BRPOPLPUSH/BLMOVE whose destination now holds another type gets WRONGTYPE
+ * and the element stays in the source, for the next waiter. */
+static bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key) {
+    const blockingState &bpop = receiver->bpop;
+    if (!bpop.target) return listPopWithKeyAndReply(receiver, o, key, bpop.blockpos.wherefrom, bpop.count);
+
+    std::string_view dstkey = *bpop.target;
+    robj *dstobj = lookupKeyWrite(receiver->db, dstkey);
+    if (checkType(receiver, dstobj, OBJ_LIST)) return false;
+    sds value = listTypePop(o, bpop.blockpos.wherefrom);
+    /* A new destination enters through dbAdd, which signals it: the
+     * clients waiting there are served in handleClientsBlockedOnKeys's next
+     * round (the chained wake). */
+    lmoveHandlePush(receiver, dstkey, dstobj, value, bpop.blockpos.whereto);
+    bool emptied = listTypeLength(o) == 0;
+    listElementsRemoved(receiver, key, o, 1);
+    return emptied;
+}
+
+/* First-block-first-serve: the waiters in the order they blocked, one pop
+ * each, until the list is gone or nobody is left. A waiter is served once
+ * however many keys it waits on: unblockClient takes it off all of them.
+ * Clients waiting here for another type (a sorted set) are skipped. */
+void serveClientsBlockedOnListKey(robj *o, redisDb *db, std::string_view key) {
+    if (!server.blocked_clients_by_type[BLOCKED_LIST]) return;
+    blockingKeysDict::entry *de = db->blocking_keys.find(key);
+    if (!de) return;
+    std::list<client *> &waiters = de->val; /* never empty while it exists */
+    auto it = waiters.begin();
+    for (bool last = false; !last;) {
+        client *receiver = *it++;
+        /* Decided now: unblocking the last waiter frees `waiters` itself. */
+        last = it == waiters.end();
+        if (receiver->btype != BLOCKED_LIST) continue;
+        bool emptied = serveClientBlockedOnList(receiver, o, key);
+        unblockClient(receiver);
+        if (emptied) break;
+    }
+}

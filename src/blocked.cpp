@@ -1,0 +1,234 @@
+/* blocked.cpp — blocking operations (Redis 5.0–7.0's blocked.c and Redis 6's
+ * timeout.c): blocking a client on keys, waking it when one of them gets a
+ * list, timing it out, and running what it pipelined once it is free.
+ * blocked.h tells the whole story step by step and lists the invariants; the
+ * list-specific serving (what a woken BLPOP or BLMOVE does) lives with the
+ * list commands in t_list.cpp.
+ *
+ * Why only dbAdd signals: a client blocks only when all its keys are missing
+ * (no list in the keyspace is ever empty), and handleClientsBlockedOnKeys
+ * runs after every command that created one of them, leaving that list
+ * either empty (so deleted) or with nobody left waiting. So a push onto a
+ * list that already exists can never concern a waiter; a push that creates
+ * the list goes through dbAdd, as do RENAME, MOVE and COPY.
+ */
+#include "blocked.h"
+
+#include <climits>
+#include <cmath>
+
+#include "server.h"
+#include "util.h"
+
+/* ========================================================================
+ * Timeouts
+ * ====================================================================== */
+
+/* Deadlines use ae's monotonic clock: a wall-clock step can neither time a
+ * client out early nor keep it waiting. */
+mstime_t blockingClockMs() { return static_cast<mstime_t>(getMonotonicUs() / 1000); }
+
+bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, mstime_t *timeout) {
+    long double ftval;
+    if (!string2ld(arg, &ftval)) {
+        addReplyError(c, "timeout is not a float or out of range");
+        return false;
+    }
+    /* Rounded up, as Redis 7.0.8 fixed it: truncated, 0.0001 became 0, which
+     * means "forever". */
+    ftval = ceill(ftval * 1000.0L);
+    /* Redis converts to long long unchecked, and on x86 anything beyond
+     * LLONG_MAX (1e20, inf) comes out as LLONG_MIN: "negative" too. */
+    if (ftval < 0 || !(ftval < 0x1p63L)) {
+        addReplyError(c, "timeout is negative");
+        return false;
+    }
+    auto tval = static_cast<long long>(ftval);
+    if (tval > 0) {
+        /* From now rounded up, so the deadline never comes early; a timeout
+         * of millions of years saturates instead of wrapping around. */
+        auto now = static_cast<mstime_t>((getMonotonicUs() + 999) / 1000);
+        tval = tval > LLONG_MAX - now ? LLONG_MAX : now + tval;
+    }
+    *timeout = tval;
+    return true;
+}
+
+/* Milliseconds from now until the deadline `when`, rounded up. */
+static long long msUntil(mstime_t when) {
+    if (when > LLONG_MAX / 1000) return LLONG_MAX; /* ae caps it */
+    auto at = static_cast<monotime>(when) * 1000;
+    monotime now = getMonotonicUs();
+    return at <= now ? 0 : static_cast<long long>((at - now + 999) / 1000);
+}
+
+/* The one time event of the timeout table: answers the clients whose
+ * deadline has come, then re-arms itself at the next deadline. */
+static long long blockedClientsTimeoutProc(aeEventLoop *, long long, void *) {
+    handleBlockedClientsTimeout();
+    if (server.clients_timeout_table.empty()) {
+        server.blocked_timeout_te = -1;
+        return AE_NOMORE;
+    }
+    server.blocked_timeout_te_when = server.clients_timeout_table.begin()->first;
+    return msUntil(server.blocked_timeout_te_when);
+}
+
+/* Moves the timer earlier if the table's earliest deadline now comes before
+ * it. A timer left later is never a problem: when clients leave the table it
+ * is not moved, and if it fires with nothing due it just re-arms. So it is
+ * recreated only when a client blocks with the nearest deadline of all —
+ * rarely, when deadlines are spread or all use the same timeout. */
+static void updateBlockedTimeoutTimer() {
+    mstime_t earliest = server.clients_timeout_table.begin()->first;
+    if (server.blocked_timeout_te != -1) {
+        if (server.blocked_timeout_te_when <= earliest) return;
+        aeDeleteTimeEvent(server.el.get(), server.blocked_timeout_te);
+    }
+    server.blocked_timeout_te =
+        aeCreateTimeEvent(server.el.get(), msUntil(earliest), blockedClientsTimeoutProc, nullptr, nullptr);
+    server.blocked_timeout_te_when = earliest;
+}
+
+void addClientToTimeoutTable(client *c) {
+    if (c->bpop.timeout == 0) return;
+    server.clients_timeout_table.emplace(c->bpop.timeout, c);
+    updateBlockedTimeoutTimer();
+}
+
+void removeClientFromTimeoutTable(client *c) {
+    if (c->bpop.timeout == 0) return;
+    server.clients_timeout_table.erase({c->bpop.timeout, c});
+}
+
+/* Only the clients due are visited: the table is ordered by deadline. */
+void handleBlockedClientsTimeout() {
+    mstime_t now = blockingClockMs();
+    clientsTimeoutTable &table = server.clients_timeout_table;
+    while (!table.empty() && table.begin()->first <= now) {
+        client *c = table.begin()->second;
+        replyToBlockedClientTimedOut(c);
+        unblockClient(c); /* erases it from the table */
+    }
+}
+
+/* ========================================================================
+ * Blocking and unblocking
+ * ====================================================================== */
+
+void blockClient(client *c, int btype) {
+    c->flags |= CLIENT_BLOCKED;
+    c->btype = btype;
+    server.blocked_clients++;
+    server.blocked_clients_by_type[btype]++;
+    addClientToTimeoutTable(c);
+}
+
+/* `keys` and `target` are views into argv, which dies with the command: the
+ * keys are copied into db->blocking_keys (once per key, whoever waits on
+ * it), the target into c->bpop. */
+void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
+                  mstime_t timeout, std::optional<std::string_view> target, blockPos blockpos) {
+    blockingState &bpop = c->bpop;
+    bpop.timeout = timeout;
+    bpop.count = count;
+    bpop.blockpos = blockpos;
+    if (target) bpop.target.emplace(*target);
+
+    for (std::string_view key : keys) {
+        blockingKeysDict::entry *de = c->db->blocking_keys.find(key);
+        if (!de) de = c->db->blocking_keys.addRaw(sds(key));
+        std::list<client *> &waiters = de->val;
+        /* A key named twice (BLPOP k k 0) is waited on once: its first
+         * mention already made c the last waiter of this very list. */
+        if (!waiters.empty() && waiters.back() == c) continue;
+        waiters.push_back(c);
+        bpop.keys.push_back({de, std::prev(waiters.end())});
+    }
+    blockClient(c, btype);
+}
+
+/* Leaves every waiting list; an emptied one takes its key's entry along. */
+static void unblockClientWaitingData(client *c) {
+    for (const bkinfo &bki : c->bpop.keys) {
+        std::list<client *> &waiters = bki.de->val;
+        waiters.erase(bki.listnode);
+        if (waiters.empty()) c->db->blocking_keys.erase(bki.de->key.view());
+    }
+    c->bpop.keys.clear(); /* keeps its capacity for the next block */
+    c->bpop.target.reset();
+}
+
+/* Every way out of CLIENT_BLOCKED ends here; the caller has replied (or,
+ * from freeClient, there is nobody to reply to). */
+void unblockClient(client *c) {
+    if (c->btype == BLOCKED_LIST || c->btype == BLOCKED_ZSET || c->btype == BLOCKED_STREAM)
+        unblockClientWaitingData(c);
+    removeClientFromTimeoutTable(c);
+    server.blocked_clients--;
+    server.blocked_clients_by_type[c->btype]--;
+    c->flags &= ~CLIENT_BLOCKED;
+    c->btype = BLOCKED_NONE;
+    c->bpop.timeout = 0;
+    queueClientForReprocessing(c);
+}
+
+/* The reply of a wait that ran out (or CLIENT UNBLOCK ... TIMEOUT): the
+ * null array, for every list command, BRPOPLPUSH and BLMOVE included. */
+void replyToBlockedClientTimedOut(client *c) {
+    if (c->btype == BLOCKED_LIST || c->btype == BLOCKED_ZSET || c->btype == BLOCKED_STREAM)
+        addReplyNullArray(c);
+}
+
+/* CLIENT_UNBLOCKED: what the client sent while blocked is still in its query
+ * buffer, and no read event may ever come to process it (it may all have
+ * arrived already). So it is queued for beforeSleep. */
+void queueClientForReprocessing(client *c) {
+    if (c->flags & CLIENT_UNBLOCKED) return; /* already queued by an earlier unblock */
+    c->flags |= CLIENT_UNBLOCKED;
+    server.unblocked_clients.push_back(c);
+    c->unblocked_node = std::prev(server.unblocked_clients.end());
+}
+
+/* From beforeSleep. Running a client's commands may unblock others, queued
+ * at the tail and run in this same call, or free some (CLIENT KILL), which
+ * removes them from the queue: hence one pop at a time. */
+void processUnblockedClients() {
+    while (!server.unblocked_clients.empty()) {
+        client *c = server.unblocked_clients.front();
+        server.unblocked_clients.pop_front();
+        c->flags &= ~CLIENT_UNBLOCKED;
+        if (!(c->flags & CLIENT_BLOCKED)) processInputBuffer(c);
+    }
+}
+
+/* ========================================================================
+ * Waking
+ * ====================================================================== */
+
+void signalKeyAsReady(redisDb *db, std::string_view key) {
+    if (server.blocked_clients == 0) return; /* the common case: costs nothing */
+    if (!db->blocking_keys.find(key)) return;
+    if (!db->ready_keys.addRaw(sds(key))) return; /* already queued */
+    server.ready_keys.push_back({db, sds(key)});
+}
+
+/* Serves the waiters of every ready key. The outer loop is the chained wake:
+ * serving BRPOPLPUSH/BLMOVE pushes to its target, which may signal a key
+ * other clients wait on; that lands in a fresh server.ready_keys, served in
+ * the next round. The two vectors trade places and keep their capacity. */
+void handleClientsBlockedOnKeys() {
+    static std::vector<readyList> l;
+    while (!server.ready_keys.empty()) {
+        l.swap(server.ready_keys);
+        for (const readyList &rl : l) {
+            /* First, so that serving may signal this same key again. */
+            rl.db->ready_keys.erase(rl.key.view());
+            /* Gone again, or re-created as another type: the waiters go on
+             * waiting. */
+            robj *o = lookupKeyWrite(rl.db, rl.key.view());
+            if (o && o->type == OBJ_LIST) serveClientsBlockedOnListKey(o, rl.db, rl.key.view());
+        }
+        l.clear();
+    }
+}

@@ -1,0 +1,141 @@
+/* blocked.h — blocking operations (Redis 5.0–7.0's blocked.c, with Redis 6's
+ * timeout.c): how a client running BLPOP, BRPOP, BRPOPLPUSH, BLMOVE or BLMPOP
+ * on empty lists waits without blocking the server, and the three ways it
+ * stops waiting.
+ *
+ * The life of a blocked client, step by step, under its Redis names:
+ *
+ *   blockForKeys         the command found every key empty: record the keys,
+ *                        the deadline and the target in c->bpop, append c to
+ *                        db->blocking_keys[key] (a FIFO per key) for each key,
+ *                        then blockClient: flag CLIENT_BLOCKED, count it, and
+ *                        file its deadline in the timeout table. Nothing is
+ *                        replied; the socket stays open and is still read
+ *                        (EOF is noticed at once), but processInputBuffer runs
+ *                        nothing while the flag is set.
+ *   signalKeyAsReady     a list entered the keyspace (dbAdd) under a key
+ *                        somebody waits on: queue {db, key} in
+ *                        server.ready_keys, once (db->ready_keys dedupes).
+ *   handleClientsBlockedOnKeys
+ *                        after the command (processCommand, so after EXEC for
+ *                        a transaction): serve each ready key's waiters
+ *                        first-block-first-serve, one pop each, until the list
+ *                        is empty or nobody waits; repeat while serving
+ *                        signalled more keys (BLMOVE pushing to a key others
+ *                        wait on: the chained wake).
+ *   replyToBlockedClientTimedOut
+ *                        the deadline passed: a null reply.
+ *   unblockClient        every way out (served, timed out, CLIENT UNBLOCK,
+ *                        freeClient) ends here: leave every waiting list and
+ *                        the timeout table, clear CLIENT_BLOCKED, and
+ *                        queueClientForReprocessing: flag CLIENT_UNBLOCKED and
+ *                        queue the client in server.unblocked_clients.
+ *   processUnblockedClients
+ *                        in beforeSleep: run the commands the client pipelined
+ *                        after its blocking one, waiting in its query buffer.
+ *
+ * Invariants:
+ *  - A client is CLIENT_BLOCKED exactly while it is in the blocking_keys list
+ *    of each of its bpop.keys (once per key) and, if bpop.timeout != 0, in
+ *    server.clients_timeout_table; unblockClient removes it from all of them,
+ *    so nothing is ever popped for, or replied to, a client that is gone.
+ *  - A db->blocking_keys entry exists only while its list of waiters is not
+ *    empty; the entry owns the key's name, which the waiters' bkinfo share.
+ *  - A key is in db->ready_keys exactly while a readyList for it is queued
+ *    in server.ready_keys.
+ *  - Deadlines are monotonic milliseconds (ae's clock), rounded so that a
+ *    timeout is never answered early. The timeout table is ordered by
+ *    deadline and one time event is armed at its earliest deadline, so a
+ *    timeout is answered within a millisecond or two of it, whatever hz is,
+ *    and waiting clients cost nothing per cron tick.
+ */
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <optional>
+#include <set>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "db.h"
+#include "sds.h"
+
+struct client;
+
+using mstime_t = long long;
+
+/* Block types (client::btype), Redis 5.0's numbers. Only BLOCKED_LIST is
+ * used so far; the sorted-set issue adds BZPOPMIN/BZPOPMAX as BLOCKED_ZSET. */
+constexpr int BLOCKED_NONE = 0,   /* not blocked */
+              BLOCKED_LIST = 1,   /* BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP */
+              BLOCKED_WAIT = 2,   /* WAIT (replication) */
+              BLOCKED_MODULE = 3, /* a module's blocking command */
+              BLOCKED_STREAM = 4, /* XREAD BLOCK */
+              BLOCKED_ZSET = 5,   /* BZPOPMIN, BZPOPMAX */
+              BLOCKED_NUM = 6;
+
+/* One key a client waits on (Redis's bkinfo): the key's entry in
+ * db->blocking_keys, which owns the key's name (a copy: argv dies with the
+ * command), and the client's node in that entry's FIFO, so that leaving is
+ * O(1) whichever waiter leaves. */
+struct bkinfo {
+    blockingKeysDict::entry *de;
+    std::list<client *>::iterator listnode;
+};
+
+/* Where BRPOPLPUSH/BLMOVE pop and push, and where BLPOP/BRPOP/BLMPOP pop
+ * (LIST_HEAD or LIST_TAIL, Redis's blockPos). */
+struct blockPos {
+    int wherefrom = 0;
+    int whereto = 0;
+};
+
+/* What a blocked client waits for (Redis's blockingState, client::bpop). */
+struct blockingState {
+    mstime_t timeout = 0;        /* deadline, monotonic ms; 0 = wait forever */
+    std::vector<bkinfo> keys;    /* each key once, in the command's order */
+    std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
+    blockPos blockpos;
+    long count = -1;             /* BLMPOP's COUNT; -1 for the other commands */
+};
+
+/* A key that may let waiters go (Redis's readyList). */
+struct readyList {
+    redisDb *db;
+    sds key;
+};
+
+/* Redis 6's clients_timeout_table: blocked clients by deadline. */
+using clientsTimeoutTable = std::set<std::pair<mstime_t, client *>>;
+
+/* ---- the clock and the timeout argument --------------------------------- */
+/* Now, in the clock deadlines use (monotonic milliseconds). */
+mstime_t blockingClockMs();
+/* Parses a timeout in seconds (fractions allowed, as Redis 6+) into a
+ * deadline, or 0 for "forever"; replies Redis 7.0's error otherwise. Any
+ * positive timeout waits at least 1 ms: 0.0001 must not become 0. */
+bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, mstime_t *timeout);
+
+/* ---- blocking and unblocking -------------------------------------------- */
+void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
+                  mstime_t timeout, std::optional<std::string_view> target, blockPos blockpos);
+void blockClient(client *c, int btype);
+void unblockClient(client *c);
+void replyToBlockedClientTimedOut(client *c);
+void queueClientForReprocessing(client *c);
+void processUnblockedClients();
+
+/* ---- waking ------------------------------------------------------------- */
+void signalKeyAsReady(redisDb *db, std::string_view key);
+void handleClientsBlockedOnKeys();
+/* t_list.cpp, next to the list code it reuses: serves the clients waiting
+ * on `key`, which now holds the list `o`. */
+void serveClientsBlockedOnListKey(robj *o, redisDb *db, std::string_view key);
+
+/* ---- timeouts (Redis 6's timeout.c) ------------------------------------- */
+void addClientToTimeoutTable(client *c);
+void removeClientFromTimeoutTable(client *c);
+void handleBlockedClientsTimeout();

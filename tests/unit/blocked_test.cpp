@@ -1,0 +1,327 @@
+/* blocked_test.cpp — the blocking machinery (blocked.cpp) without sockets:
+ * socketless clients run BLPOP & co. through processInputBuffer, and the
+ * tests look at the state blocked.h describes — c->bpop, db->blocking_keys,
+ * db->ready_keys, server.ready_keys, the counters, the timeout table and its
+ * time event, server.unblocked_clients — after each step: blocking,
+ * signalling, serving, timing out (through a real event loop), unblocking
+ * and freeing. */
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <climits>
+#include <string>
+
+#include "server.h"
+#include "t_list.h"
+
+namespace {
+
+std::string bulk(const std::string &s) { return "$" + std::to_string(s.size()) + "\r\n" + s + "\r\n"; }
+std::string popped(const std::string &k, const std::string &v) { return "*2\r\n" + bulk(k) + bulk(v); }
+
+class Blocked : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (server.commands.empty()) populateCommandTable();
+        server.verbosity = LL_WARNING;
+        if (!server.db) initDatabases();
+        if (!server.el) server.el = aeCreateEventLoop(128);
+    }
+    void TearDown() override {
+        for (client *c : clients_) freeClient(c);
+        processUnblockedClients();
+        emptyData(-1, EMPTYDB_NO_FLAGS);
+        /* Nothing may be left behind by any test. */
+        EXPECT_EQ(server.blocked_clients, 0u);
+        EXPECT_EQ(server.blocked_clients_by_type[BLOCKED_LIST], 0u);
+        EXPECT_TRUE(server.clients_timeout_table.empty());
+        EXPECT_TRUE(server.unblocked_clients.empty());
+        EXPECT_TRUE(server.ready_keys.empty());
+        EXPECT_EQ(server.db[0].blocking_keys.size(), 0u);
+        EXPECT_EQ(server.db[0].ready_keys.size(), 0u);
+    }
+
+    client *newClient() {
+        clients_.push_back(createClient(-1));
+        return clients_.back();
+    }
+    void freeOne(client *c) {
+        std::erase(clients_, c);
+        freeClient(c);
+    }
+    /* Runs inline commands as if read from c's socket; returns what c has
+     * been replied so far, and forgets it. */
+    static std::string run(client *c, const std::string &lines) {
+        c->querybuf.append(lines);
+        processInputBuffer(c);
+        return takeOutput(c);
+    }
+    static std::string takeOutput(client *c) {
+        std::string out = clientOutputBytes(c);
+        c->bufpos = 0;
+        c->sentlen = 0;
+        c->reply.clear();
+        c->reply_bytes = 0;
+        return out;
+    }
+    static std::list<client *> *waitersOf(std::string_view key) {
+        auto *de = server.db[0].blocking_keys.find(key);
+        return de ? &de->val : nullptr;
+    }
+
+    std::vector<client *> clients_;
+};
+
+/* ========================================================================
+ * The timeout argument
+ * ====================================================================== */
+
+TEST_F(Blocked, TimeoutIsADeadlineInMonotonicMillisecondsNeverEarly) {
+    client *c = newClient();
+    mstime_t t = -1;
+    ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "0", &t));
+    EXPECT_EQ(t, 0);
+    ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "-0", &t));
+    EXPECT_EQ(t, 0);
+
+    mstime_t before = blockingClockMs();
+    ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "1.5", &t));
+    mstime_t after = blockingClockMs();
+    EXPECT_GE(t, before + 1500);
+    EXPECT_LE(t, after + 1501);
+
+    /* Any positive fraction waits at least a millisecond: 0 would be forever. */
+    for (const char *tiny : {"0.001", "0.0001", "1e-10", "0x1p-20"}) {
+        before = blockingClockMs();
+        ASSERT_TRUE(getTimeoutFromObjectOrReply(c, tiny, &t)) << tiny;
+        EXPECT_GE(t, before + 1) << tiny;
+    }
+    /* Absurdly long saturates rather than wrapping into the past. */
+    ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "9223372036854775", &t));
+    EXPECT_EQ(t, LLONG_MAX);
+    EXPECT_EQ(takeOutput(c), "");
+
+    EXPECT_FALSE(getTimeoutFromObjectOrReply(c, "1.5s", &t));
+    EXPECT_EQ(takeOutput(c), "-ERR timeout is not a float or out of range\r\n");
+    /* Rounding up makes -0.001 (-0.99999999999999999995 ms in long
+     * double) 0, forever: Redis 7.0.15 does the same. */
+    ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "-0.001", &t));
+    EXPECT_EQ(t, 0);
+    for (const char *bad : {"-0.002", "inf", "1e19"}) {
+        EXPECT_FALSE(getTimeoutFromObjectOrReply(c, bad, &t)) << bad;
+        EXPECT_EQ(takeOutput(c), "-ERR timeout is negative\r\n") << bad;
+    }
+}
+
+/* ========================================================================
+ * Blocking, unblocking, freeing
+ * ====================================================================== */
+
+TEST_F(Blocked, BlockForKeysRecordsTheStateAndUnblockClientUndoesIt) {
+    client *c = newClient();
+    EXPECT_EQ(run(c, "BLPOP a b a 5\r\n"), "");
+    EXPECT_TRUE(c->flags & CLIENT_BLOCKED);
+    EXPECT_EQ(c->btype, BLOCKED_LIST);
+    EXPECT_TRUE(c->argv.empty()); /* argv died with the command... */
+    ASSERT_EQ(c->bpop.keys.size(), 2u); /* ...the keys were copied, `a` once */
+    EXPECT_EQ(c->bpop.keys[0].de->key.view(), "a");
+    EXPECT_EQ(c->bpop.keys[1].de->key.view(), "b");
+    EXPECT_FALSE(c->bpop.target.has_value());
+    EXPECT_EQ(c->bpop.blockpos.wherefrom, LIST_HEAD);
+    EXPECT_EQ(c->bpop.count, -1);
+    EXPECT_GT(c->bpop.timeout, blockingClockMs() + 4000);
+    ASSERT_NE(waitersOf("a"), nullptr);
+    EXPECT_EQ(*waitersOf("a"), std::list<client *>{c});
+    EXPECT_EQ(*waitersOf("b"), std::list<client *>{c});
+    EXPECT_EQ(server.blocked_clients, 1u);
+    EXPECT_EQ(server.blocked_clients_by_type[BLOCKED_LIST], 1u);
+    EXPECT_EQ(server.clients_timeout_table.size(), 1u);
+    EXPECT_EQ(server.blocked_timeout_te_when, c->bpop.timeout);
+
+    unblockClient(c);
+    EXPECT_FALSE(c->flags & CLIENT_BLOCKED);
+    EXPECT_TRUE(c->flags & CLIENT_UNBLOCKED);
+    EXPECT_EQ(c->btype, BLOCKED_NONE);
+    EXPECT_TRUE(c->bpop.keys.empty());
+    EXPECT_EQ(waitersOf("a"), nullptr);
+    EXPECT_EQ(waitersOf("b"), nullptr);
+    EXPECT_EQ(server.blocked_clients, 0u);
+    EXPECT_TRUE(server.clients_timeout_table.empty());
+    EXPECT_EQ(server.unblocked_clients, std::list<client *>{c});
+
+    processUnblockedClients();
+    EXPECT_FALSE(c->flags & CLIENT_UNBLOCKED);
+    EXPECT_TRUE(server.unblocked_clients.empty());
+    EXPECT_EQ(takeOutput(c), ""); /* unblockClient itself replies nothing */
+}
+
+TEST_F(Blocked, BrpoplpushAndBlmoveRecordTheirTargetAndDirections) {
+    client *c = newClient();
+    EXPECT_EQ(run(c, "BLMOVE src dst RIGHT LEFT 0\r\n"), "");
+    ASSERT_TRUE(c->bpop.target.has_value());
+    EXPECT_EQ(c->bpop.target->view(), "dst");
+    EXPECT_EQ(c->bpop.blockpos.wherefrom, LIST_TAIL);
+    EXPECT_EQ(c->bpop.blockpos.whereto, LIST_HEAD);
+    EXPECT_EQ(c->bpop.timeout, 0);
+    EXPECT_TRUE(server.clients_timeout_table.empty()); /* 0: forever, no deadline to keep */
+    EXPECT_EQ(waitersOf("dst"), nullptr);               /* it waits on its source only */
+    unblockClient(c);
+    EXPECT_FALSE(c->bpop.target.has_value());
+
+    EXPECT_EQ(run(c, "BLMPOP 0 2 x y RIGHT COUNT 3\r\n"), "");
+    EXPECT_EQ(c->bpop.count, 3);
+    EXPECT_EQ(c->bpop.blockpos.wherefrom, LIST_TAIL);
+}
+
+TEST_F(Blocked, FreeingABlockedClientTakesItOffEveryList) {
+    client *c1 = newClient(), *c2 = newClient(), *c3 = newClient();
+    run(c1, "BLPOP k other 10\r\n");
+    run(c2, "BRPOP k 10\r\n");
+    run(c3, "BRPOPLPUSH k d 0\r\n");
+    EXPECT_EQ(*waitersOf("k"), (std::list<client *>{c1, c2, c3}));
+    EXPECT_EQ(server.clients_timeout_table.size(), 2u);
+
+    freeOne(c2);
+    EXPECT_EQ(*waitersOf("k"), (std::list<client *>{c1, c3}));
+    EXPECT_EQ(server.blocked_clients, 2u);
+    EXPECT_EQ(server.clients_timeout_table.size(), 1u);
+    EXPECT_TRUE(server.unblocked_clients.empty()); /* not queued for a dead client */
+
+    freeOne(c1);
+    EXPECT_EQ(waitersOf("other"), nullptr);
+    /* A push now goes to the last one, and only to it. */
+    client *pusher = newClient();
+    EXPECT_EQ(run(pusher, "RPUSH k a b\r\n"), ":2\r\n");
+    EXPECT_EQ(takeOutput(c3), bulk("b"));
+    EXPECT_EQ(run(pusher, "LRANGE k 0 -1\r\n"), "*1\r\n" + bulk("a"));
+}
+
+TEST_F(Blocked, FreeingAnUnblockedClientLeavesTheReprocessingQueue) {
+    client *c1 = newClient(), *c2 = newClient();
+    run(c1, "BLPOP k 0\r\n");
+    run(c2, "BLPOP k 0\r\n");
+    unblockClient(c1);
+    unblockClient(c2);
+    EXPECT_EQ(server.unblocked_clients, (std::list<client *>{c1, c2}));
+    freeOne(c1);
+    EXPECT_EQ(server.unblocked_clients, std::list<client *>{c2});
+}
+
+/* ========================================================================
+ * Signalling and serving
+ * ====================================================================== */
+
+TEST_F(Blocked, SignalKeyAsReadyQueuesAWaitedKeyOnce) {
+    signalKeyAsReady(&server.db[0], "k"); /* nobody blocked at all */
+    EXPECT_TRUE(server.ready_keys.empty());
+
+    client *c = newClient();
+    run(c, "BLPOP k 0\r\n");
+    signalKeyAsReady(&server.db[0], "nobody-waits");
+    EXPECT_TRUE(server.ready_keys.empty());
+    signalKeyAsReady(&server.db[0], "k");
+    signalKeyAsReady(&server.db[0], "k");
+    ASSERT_EQ(server.ready_keys.size(), 1u);
+    EXPECT_EQ(server.ready_keys[0].db, &server.db[0]);
+    EXPECT_EQ(server.ready_keys[0].key.view(), "k");
+    EXPECT_NE(server.db[0].ready_keys.find("k"), nullptr);
+
+    /* No list there: the waiter keeps waiting, the queues are emptied. */
+    handleClientsBlockedOnKeys();
+    EXPECT_TRUE(server.ready_keys.empty());
+    EXPECT_EQ(server.db[0].ready_keys.size(), 0u);
+    EXPECT_TRUE(c->flags & CLIENT_BLOCKED);
+}
+
+TEST_F(Blocked, DbAddOfAListSignalsAndAnotherTypeDoesNot) {
+    client *c = newClient(), *w = newClient();
+    run(w, "BLPOP k 0\r\n");
+    /* Inside MULTI the signal waits for EXEC. */
+    EXPECT_EQ(run(c, "MULTI\r\nSET k v\r\nDEL k\r\nRPUSH k a\r\n"), "+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n");
+    EXPECT_TRUE(server.ready_keys.empty());
+    EXPECT_EQ(run(c, "EXEC\r\n"), "*3\r\n+OK\r\n:1\r\n:1\r\n");
+    EXPECT_TRUE(server.ready_keys.empty()); /* handled right after EXEC */
+    EXPECT_EQ(takeOutput(w), popped("k", "a"));
+}
+
+TEST_F(Blocked, ServingIsFirstBlockFirstServeAndChained) {
+    client *mover = newClient(), *w1 = newClient(), *w2 = newClient(), *pusher = newClient();
+    run(mover, "BRPOPLPUSH a b 0\r\n");
+    run(w1, "BLPOP a b 0\r\n");
+    run(w2, "BLPOP b 0\r\n");
+    /* a: mover, w1; b: w1, w2. Two elements in a: mover moves "y" to b,
+     * w1 pops "x" from a; then b is ready: w1 is gone, w2 gets "y". */
+    EXPECT_EQ(run(pusher, "RPUSH a x y\r\n"), ":2\r\n");
+    EXPECT_EQ(takeOutput(mover), bulk("y"));
+    EXPECT_EQ(takeOutput(w1), popped("a", "x"));
+    EXPECT_EQ(takeOutput(w2), popped("b", "y"));
+    EXPECT_EQ(server.blocked_clients, 0u);
+    EXPECT_EQ(run(pusher, "EXISTS a b\r\n"), ":0\r\n");
+}
+
+/* ========================================================================
+ * CLIENT_UNBLOCKED reprocessing
+ * ====================================================================== */
+
+TEST_F(Blocked, PipelinedCommandsWaitInTheQueryBufferUntilProcessUnblockedClients) {
+    client *c = newClient(), *pusher = newClient();
+    EXPECT_EQ(run(c, "BLPOP k 0\r\nSET x 1\r\nPING\r\n"), "");
+    EXPECT_EQ(std::string(c->querybuf.data(), c->querybuf.size()), "SET x 1\r\nPING\r\n");
+    /* Reads while blocked only add to the buffer. */
+    EXPECT_EQ(run(c, "INCR x\r\n"), "");
+
+    EXPECT_EQ(run(pusher, "RPUSH k v\r\n"), ":1\r\n");
+    EXPECT_EQ(takeOutput(c), popped("k", "v"));
+    EXPECT_TRUE(c->flags & CLIENT_UNBLOCKED);
+    processUnblockedClients(); /* beforeSleep */
+    EXPECT_EQ(takeOutput(c), "+OK\r\n+PONG\r\n:2\r\n");
+    EXPECT_EQ(c->querybuf.size(), 0u);
+}
+
+/* ========================================================================
+ * Timeouts through the event loop
+ * ====================================================================== */
+
+/* Runs the loop's time events until c has a reply (2 s at most). */
+static std::string waitForTimeout(client *c) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (clientOutputBytes(c).empty() && std::chrono::steady_clock::now() < deadline)
+        aeProcessEvents(server.el.get(), AE_TIME_EVENTS);
+    std::string out = clientOutputBytes(c);
+    c->bufpos = 0;
+    return out;
+}
+
+TEST_F(Blocked, TheTimerFollowsTheEarliestDeadline) {
+    client *slow = newClient(), *fast = newClient();
+    monotime t0 = getMonotonicUs();
+    run(slow, "BLPOP k 0.2\r\n");
+    mstime_t slowDeadline = slow->bpop.timeout;
+    EXPECT_EQ(server.blocked_timeout_te_when, slowDeadline);
+    run(fast, "BRPOP k 0.03\r\n");
+    EXPECT_EQ(server.blocked_timeout_te_when, fast->bpop.timeout); /* moved earlier */
+
+    EXPECT_EQ(waitForTimeout(fast), "*-1\r\n");
+    EXPECT_GE(getMonotonicUs() - t0, 30000u);
+    EXPECT_TRUE(slow->flags & CLIENT_BLOCKED);
+    EXPECT_EQ(server.blocked_timeout_te_when, slowDeadline); /* re-armed at the next one */
+
+    EXPECT_EQ(waitForTimeout(slow), "*-1\r\n");
+    EXPECT_GE(getMonotonicUs() - t0, 200000u);
+    EXPECT_EQ(server.blocked_timeout_te, -1); /* nothing left to wait for: the event is gone */
+    processUnblockedClients();
+}
+
+TEST_F(Blocked, AClientThatLeftBeforeItsDeadlineLeavesTheTimerHarmless) {
+    client *gone = newClient(), *stays = newClient();
+    run(gone, "BLPOP k 0.02\r\n");
+    run(stays, "BLPOP k 0.06\r\n");
+    freeOne(gone);
+    /* The timer still fires at the first deadline, finds nobody due, and
+     * re-arms for the second. */
+    EXPECT_EQ(waitForTimeout(stays), "*-1\r\n");
+    EXPECT_EQ(server.blocked_timeout_te, -1);
+    processUnblockedClients();
+}
+
+}  // namespace
