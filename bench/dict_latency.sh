@@ -10,6 +10,10 @@
 # machine load hits both alike. Prints each run, then the worst and the
 # median of the per-run maxima for each server.
 #
+# Run it as root (or with CAP_SYS_NICE) so that the tool's prober thread
+# gets SCHED_FIFO (its output says prober=fifo): otherwise its own loader
+# thread delays it. The servers keep the normal scheduler.
+#
 # Usage: bench/dict_latency.sh
 # Environment: KEYS [10000000], BATCH [1000], ROUNDS [1],
 #              CPPREDIS_BIN [build/cppredis-server], REDIS_BIN [redis-server]

@@ -28,17 +28,22 @@ EOF
 rss_bytes() { awk '/^VmRSS:/ { print $2 * 1024 }' /proc/"$1"/status; }
 used_memory() { redis-cli -p "$1" info memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }'; }
 
-# A table that was rehashing frees its old bucket array when the rehash ends
-# (driven by serverCron once the load stops): read RSS once it holds still.
-settled_rss() {
-    local pid=$1 last=-1 now
-    for _ in $(seq 40); do
-        now=$(rss_bytes "$pid")
-        [[ $now == "$last" ]] && break
+# Freed memory leaves the RSS late: a finished rehash frees the old bucket
+# arrays, and jemalloc hands dirty pages back to the kernel in steps over its
+# 10 s decay time, on allocator activity. So poll with INFO every second (a
+# little traffic, as a live server sees) for at least MIN seconds, then until
+# RSS has held still for 5 s (at most 60 s); print "RSS used_memory".
+settled_memory() {  # PID PORT MIN
+    local last=-1 now used still=0 t
+    for t in $(seq 60); do
+        used=$(used_memory "$2")
+        now=$(rss_bytes "$1")
+        if [[ $now == "$last" ]]; then still=$((still + 1)); else still=0; fi
+        ((t <= $3 || still < 5)) || break
         last=$now
-        sleep 0.25
+        sleep 1
     done
-    echo "$now"
+    echo "$now $used"
 }
 
 declare -A RSS_PER_KEY USED_PER_KEY
@@ -47,7 +52,7 @@ for name in cppredis redis; do
     else start_server redis "$REDIS_BIN" "${REDIS_DEFAULT_ARGS[@]}"; fi
     port=${SERVER_PORT[$name]}
     pid=${SERVER_PID[$name]}
-    rss0=$(settled_rss "$pid") used0=$(used_memory "$port")
+    read -r rss0 used0 < <(settled_memory "$pid" "$port" 0)
     out=$("${CLIENT_CPU[@]}" redis-cli -p "$port" --pipe <"$BENCH_WORK/load.resp")
     if ! grep -q "errors: 0, replies: $KEYS" <<<"$out"; then
         echo "$name: the load failed: $out" >&2
@@ -55,7 +60,7 @@ for name in cppredis redis; do
     fi
     dbsize=$(redis-cli -p "$port" dbsize)
     [[ $dbsize == "$KEYS" ]] || { echo "$name: DBSIZE is $dbsize, expected $KEYS" >&2; exit 1; }
-    rss1=$(settled_rss "$pid") used1=$(used_memory "$port")
+    read -r rss1 used1 < <(settled_memory "$pid" "$port" 15)
     RSS_PER_KEY[$name]=$(awk -v a="$rss0" -v b="$rss1" -v n="$KEYS" 'BEGIN { printf "%.1f", (b - a) / n }')
     USED_PER_KEY[$name]=$(awk -v a="$used0" -v b="$used1" -v n="$KEYS" 'BEGIN { printf "%.1f", (b - a) / n }')
     awk -v s="$name" -v r0="$rss0" -v r1="$rss1" -v u0="$used0" -v u1="$used1" 'BEGIN {
