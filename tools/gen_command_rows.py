@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Prints src/commands.cpp rows for commands, read from a running Redis 7.
+
+Flags, arity, key positions, ACL categories, tips, group, summary and
+version are the command's public interface, so new rows are generated from
+the reference rather than typed (then reviewed and pasted):
+
+    redis-server --port 7001 --save '' &
+    tools/gen_command_rows.py 7001 lpush:lpushCommand rpush:rpushCommand
+"""
+import socket, sys
+s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); f=s.makefile('rb')
+def cmd(*a):
+    s.sendall(("*%d\r\n"%len(a)+"".join("$%d\r\n%s\r\n"%(len(x),x) for x in a)).encode()); return rd()
+def rd():
+    l=f.readline().decode().rstrip('\r\n'); t=l[0]; v=l[1:]
+    if t in '+-': return v
+    if t==':': return int(v)
+    if t=='$':
+        n=int(v)
+        if n<0: return None
+        return f.read(n+2)[:-2].decode()
+    if t=='*':
+        n=int(v); return None if n<0 else [rd() for _ in range(n)]
+FLAGS={'write':'CMD_WRITE','readonly':'CMD_READONLY','denyoom':'CMD_DENYOOM','admin':'CMD_ADMIN','pubsub':'CMD_PUBSUB',
+ 'noscript':'CMD_NOSCRIPT','blocking':'CMD_BLOCKING','loading':'CMD_LOADING','stale':'CMD_STALE','skip_monitor':'CMD_SKIP_MONITOR',
+ 'fast':'CMD_FAST','no_auth':'CMD_NO_AUTH','no_multi':'CMD_NO_MULTI','movablekeys':'CMD_MOVABLE_KEYS','allow_busy':'CMD_ALLOW_BUSY'}
+def implicit(flags):
+    c=set()
+    if 'write' in flags: c.add('write')
+    if 'readonly' in flags: c.add('read')
+    if 'admin' in flags: c|={'admin','dangerous'}
+    if 'pubsub' in flags: c.add('pubsub')
+    if 'fast' in flags: c.add('fast')
+    if 'blocking' in flags: c.add('blocking')
+    if 'fast' not in c: c.add('slow')
+    return c
+def row(info, docs, proc, indent='        '):
+    name=info[0].split('|')[-1]; arity=info[1]; flags=info[2]
+    fl=' | '.join(FLAGS[x] for x in flags if x in FLAGS) or '0'
+    cats=[x[1:] for x in info[6]]; exp=[c for c in cats if c not in implicit(flags)]
+    acl=' | '.join('ACL_CATEGORY_'+c.upper() for c in exp)
+    d=dict(zip(docs[0::2],docs[1::2]))
+    summ=d.get('summary','').replace('"','\\"')
+    r='%scmd("%s", %s, %d, %s, %d, %d, %d, "%s", "%s", "%s")'%(indent,name,proc,arity,fl,info[3],info[4],info[5],d.get('group',''),summ,d.get('since',''))
+    if acl: r+='.acl(%s)'%acl
+    if info[7]: r+='.tips({%s})'%', '.join('"%s"'%t for t in info[7])
+    return r
+for spec in sys.argv[2:]:
+    name,proc=spec.split(':')
+    info=cmd('COMMAND','INFO',name)[0]
+    docs=cmd('COMMAND','DOCS',name)[1]
+    print(row(info,docs,proc)+',')
