@@ -41,7 +41,9 @@ static robj *lookupKey(redisDb *db, std::string_view key, int flags) {
     auto *de = db->dict.find(key);
     if (!de) return nullptr;
     robj *val = de->val.get();
-    if (!(flags & LOOKUP_NOTOUCH) && val->refcount != OBJ_SHARED_REFCOUNT) val->lru = LRU_CLOCK();
+    /* Shared integers are touched too, as in Redis: their LRU clock is the
+     * last access to any key holding them. */
+    if (!(flags & LOOKUP_NOTOUCH)) val->lru = LRU_CLOCK();
     return val;
 }
 

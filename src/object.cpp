@@ -43,6 +43,7 @@ static robj *sharedInteger(long long v) {
             objs[i].type = OBJ_STRING;
             objs[i].encoding = OBJ_ENCODING_INT;
             objs[i].refcount = OBJ_SHARED_REFCOUNT;
+            objs[i].lru = LRU_CLOCK();
             objs[i].ptr = reinterpret_cast<void *>(static_cast<intptr_t>(i));
         }
         return objs;

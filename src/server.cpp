@@ -114,16 +114,8 @@ void populateCommandTable() {
     }
 }
 
-/* Lower-cases a command name into a stack buffer: names are short, and the
- * lookup runs once per command, so it must not allocate. */
-static redisCommand *lookupIn(const std::unordered_map<std::string, redisCommand *> &dict,
-                              std::string_view name) {
-    char lower[64];
-    if (name.size() >= sizeof(lower)) return nullptr;
-    for (size_t i = 0; i < name.size(); i++) lower[i] = static_cast<char>(tolower(name[i]));
-    thread_local std::string key;
-    key.assign(lower, name.size());
-    auto it = dict.find(key);
+static redisCommand *lookupIn(const commandDict &dict, std::string_view name) {
+    auto it = dict.find(name);
     return it == dict.end() ? nullptr : it->second;
 }
 

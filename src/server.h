@@ -106,6 +106,31 @@ inline constexpr const char *ACL_CATEGORY_NAMES[] = {
     "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking", "dangerous", "connection",
     "transaction", "scripting"};
 
+struct redisCommand;
+
+/* Command names are case-insensitive: the table hashes and compares them
+ * folding case, and is probed with the request's argv[0] view as is — no
+ * lower-cased copy per command (C++20 heterogeneous lookup). */
+inline unsigned char asciiLower(unsigned char ch) { return ch >= 'A' && ch <= 'Z' ? ch + ('a' - 'A') : ch; }
+struct CommandNameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept {
+        uint64_t h = 1469598103934665603ULL; /* FNV-1a over the lower-cased bytes */
+        for (unsigned char ch : s) h = (h ^ asciiLower(ch)) * 1099511628211ULL;
+        return h;
+    }
+};
+struct CommandNameEqual {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const noexcept {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); i++)
+            if (asciiLower(a[i]) != asciiLower(b[i])) return false;
+        return true;
+    }
+};
+using commandDict = std::unordered_map<std::string, redisCommand *, CommandNameHash, CommandNameEqual>;
+
 struct client;
 using redisCommandProc = void (*)(client *c);
 
@@ -127,7 +152,7 @@ struct redisCommand {
     /* Filled when the table is populated. */
     std::string fullname;            /* "config|get" for a subcommand */
     redisCommand *parent = nullptr;
-    std::unordered_map<std::string, redisCommand *> subcommands_dict;
+    commandDict subcommands_dict;
 
     /* Statistics for INFO commandstats. */
     long long microseconds = 0, calls = 0, rejected_calls = 0, failed_calls = 0;
@@ -340,7 +365,7 @@ struct redisServer {
     int inst_metric_idx = 0;
 
     /* The command table: lower-case name -> command. */
-    std::unordered_map<std::string, redisCommand *> commands;
+    commandDict commands;
     std::vector<redisCommand> *command_table = nullptr;
 };
 
