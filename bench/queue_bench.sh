@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bench/queue_bench.sh — a LPUSH / BRPOP work queue on cppredis and Redis 7,
+# in alternation, in two modes:
+#
+#   rate        RATE msgs/s offered over PRODUCERS connections for RATE_SECS
+#               seconds: the consumers are mostly blocked, each message
+#               wakes one of them (the blocking machinery's common case);
+#   saturation  SAT_MSGS messages, each producer keeping SAT_DEPTH LPUSHes in
+#               flight, at most SAT_WINDOW messages produced but not yet
+#               consumed (0: no cap, the lists then grow and BRPOP no longer
+#               blocks).
+#
+# CONSUMERS connections loop `BRPOP q0 .. q(KEYS-1) TIMEOUT`. Both servers are
+# started once, pinned to core 0; build/bench/queue_bench runs on core 1,
+# once per server, mode and round, the order flipping every round (A B, B A,
+# ...). The tool checks that every message is consumed exactly once (a run
+# that loses or duplicates one stops the script with an error) and reads the
+# server's CPU time (/proc/PID/task/*/schedstat) around the run. Prints the
+# median over rounds of throughput, latency and server CPU per message, and
+# the cppredis/Redis ratio of CPU per message (below 1: cppredis spends less).
+# Every run is saved to bench/results/queue-<timestamp>.txt.
+#
+# Usage: bench/queue_bench.sh
+# Environment (defaults in brackets):
+#   ROUNDS [5]  MODES ["rate saturation"]
+#   PRODUCERS [4]  CONSUMERS [8]  KEYS [4]  TIMEOUT [1] (BRPOP's, seconds)
+#   RATE [5000]  RATE_SECS [6]  SAT_MSGS [200000]  SAT_DEPTH [16]  SAT_WINDOW [64]
+#   CPPREDIS_BIN [build/cppredis-server]  REDIS_BIN [redis-server]
+#   EXTRA_ARGS_CPPREDIS, EXTRA_ARGS_REDIS   server options, shell-quoted
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+
+ROUNDS=${ROUNDS:-5}
+MODES=${MODES:-rate saturation}
+PRODUCERS=${PRODUCERS:-4}
+CONSUMERS=${CONSUMERS:-8}
+KEYS=${KEYS:-4}
+TIMEOUT=${TIMEOUT:-1}
+RATE=${RATE:-5000}
+RATE_SECS=${RATE_SECS:-6}
+SAT_MSGS=${SAT_MSGS:-200000}
+SAT_DEPTH=${SAT_DEPTH:-16}
+SAT_WINDOW=${SAT_WINDOW:-64}
+eval "CPPREDIS_ARGS=(${EXTRA_ARGS_CPPREDIS:-})"
+eval "REDIS_ARGS=(\"\${REDIS_DEFAULT_ARGS[@]}\" ${EXTRA_ARGS_REDIS:-})"
+TOOL=build/bench/queue_bench
+make --no-print-directory "$TOOL" >&2
+bench_init
+
+start_server cppredis "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
+start_server redis "$REDIS_BIN" "${REDIS_ARGS[@]}"
+
+mkdir -p bench/results
+RESULTS=bench/results/queue-$(date +%Y%m%d-%H%M%S).txt
+: >"$RESULTS"
+
+for round in $(seq "$ROUNDS"); do
+    if ((round % 2)); then order=(cppredis redis); else order=(redis cppredis); fi
+    for mode in $MODES; do
+        case $mode in
+        rate) args=(-r "$RATE" -n $((RATE * RATE_SECS))) ;;
+        saturation) args=(-r 0 -n "$SAT_MSGS" -d "$SAT_DEPTH" -w "$SAT_WINDOW") ;;
+        *) echo "unknown mode $mode (rate, saturation)" >&2; exit 2 ;;
+        esac
+        for name in "${order[@]}"; do
+            if ! line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$name]}" --server-pid "${SERVER_PID[$name]}" \
+                -P "$PRODUCERS" -C "$CONSUMERS" -K "$KEYS" -t "$TIMEOUT" "${args[@]}"); then
+                echo "FAILED: queue_bench against $name (round $round, $mode): $line" >&2
+                exit 1
+            fi
+            echo "round=$round server=$name $line" >>"$RESULTS"
+            echo "round $round/$ROUNDS $mode $name: $line" >&2
+        done
+    done
+done
+
+echo
+echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo "cppredis: $CPPREDIS_BIN ${CPPREDIS_ARGS[*]@Q}"
+echo "redis:    $REDIS_BIN ${REDIS_ARGS[*]@Q} ($("$REDIS_BIN" --version | grep -o 'v=[0-9.]*'))"
+echo "$ROUNDS rounds; $PRODUCERS producers, $CONSUMERS consumers, $KEYS keys, BRPOP timeout $TIMEOUT s;" \
+    "rate: $RATE msgs/s for $RATE_SECS s; saturation: $SAT_MSGS msgs, depth $SAT_DEPTH, window $SAT_WINDOW"
+echo "raw runs: $RESULTS; every run: 0 lost, 0 duplicated"
+echo
+python3 - "$RESULTS" <<'EOF'
+import statistics, sys
+from collections import defaultdict
+
+runs = defaultdict(lambda: defaultdict(dict))  # mode -> round -> server -> fields
+for line in open(sys.argv[1]):
+    f = dict(kv.split("=", 1) for kv in line.split())
+    runs[f["mode"]][f["round"]][f["server"]] = f
+
+def med(rounds, server, key):
+    return statistics.median(float(r[server][key]) for r in rounds.values())
+
+print("| mode | server | msgs/s | latency p50 ms | p99 ms | max ms | CPU µs/msg | CPU ratio | CPU ratio min-max |")
+print("| --- | --- | --: | --: | --: | --: | --: | --: | --: |")
+for mode, rounds in runs.items():
+    cpu = {s: med(rounds, s, "cpu_us_per_msg") for s in ("cppredis", "redis")}
+    per_round = [float(r["cppredis"]["cpu_us_per_msg"]) / float(r["redis"]["cpu_us_per_msg"])
+                 for r in rounds.values() if "cppredis" in r and "redis" in r]
+    for s in ("cppredis", "redis"):
+        ratio = ("%.3f" % (cpu["cppredis"] / cpu["redis"]), "%.3f-%.3f" % (min(per_round), max(per_round))) \
+            if s == "cppredis" else ("", "")
+        print("| %s | %s | %.0f | %.3f | %.3f | %.3f | %.2f | %s | %s |" % (
+            mode, s, med(rounds, s, "msgs_per_s"), med(rounds, s, "p50_ms"), med(rounds, s, "p99_ms"),
+            med(rounds, s, "max_ms"), cpu[s], *ratio))
+print("\nmedians over %d rounds; CPU ratio = cppredis / Redis of the medians (target <= 0.9);"
+      " min-max = the per-round ratios" % len(next(iter(runs.values()))))
+loads = [float(f["load1"]) for rounds in runs.values() for r in rounds.values() for f in r.values()]
+print("load average (1 min) at the end of the runs: %.2f-%.2f" % (min(loads), max(loads)))
+EOF
