@@ -65,48 +65,11 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_util.h"
+
 namespace {
 
-[[noreturn]] void die(const std::string &msg) {
-    fprintf(stderr, "waiters_bench: %s\n", msg.c_str());
-    exit(1);
-}
-
-int64_t nowNs() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-/* On-CPU nanoseconds of all the threads of `pid` so far, or -1. */
-int64_t cpuNs(long pid) {
-    if (pid <= 0) return -1;
-    std::string dir = "/proc/" + std::to_string(pid) + "/task";
-    DIR *d = opendir(dir.c_str());
-    if (!d) return -1;
-    int64_t sum = 0;
-    while (dirent *e = readdir(d)) {
-        if (e->d_name[0] == '.') continue;
-        std::string path = dir + "/" + e->d_name + "/schedstat";
-        if (FILE *f = fopen(path.c_str(), "r")) {
-            long long ns = 0;
-            if (fscanf(f, "%lld", &ns) == 1) sum += ns;
-            fclose(f);
-        }
-    }
-    closedir(d);
-    return sum;
-}
-
-/* The 1-minute load average: how busy the (shared) machine was. */
-double loadAverage() {
-    double l = -1;
-    if (FILE *f = fopen("/proc/loadavg", "r")) {
-        if (fscanf(f, "%lf", &l) != 1) l = -1;
-        fclose(f);
-    }
-    return l;
-}
+using bench::die, bench::nowNs, bench::cpuNs, bench::loadAverage;
 
 struct Options {
     std::string host = "127.0.0.1";
