@@ -100,9 +100,12 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 test-asan:
 	$(MAKE) BUILD=$(BUILD)/asan OPT=-O1 SANITIZE="$(ASAN_FLAGS)" test-release
 
+# Binaries compile in parallel (one job per core); the suites themselves run
+# one after the other so their verdicts read in order.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test:
-	$(MAKE) test-release
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) test-asan
+	$(MAKE) -j$(JOBS) test-release
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) -j$(JOBS) test-asan
 	@echo "all test suites passed (release and ASan+UBSan)"
 
 # --- benchmarks ---------------------------------------------------------

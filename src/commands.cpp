@@ -163,6 +163,145 @@ std::vector<redisCommand> buildCommandTable() {
             .acl(ACL_CATEGORY_LIST),
         cmd("blmpop", blmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "list", "Pop elements from a list, or block until one is available", "7.0.0")
             .acl(ACL_CATEGORY_LIST),
+        /* hashes (t_hash.cpp) */
+        cmd("hset", hsetCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "hash", "Set the string value of a hash field", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hsetnx", hsetnxCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "hash", "Set the value of a hash field, only if the field does not exist", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hmset", hmsetCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "hash", "Set multiple hash fields to multiple values", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hget", hgetCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "hash", "Get the value of a hash field", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hmget", hmgetCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1, "hash", "Get the values of all the given hash fields", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hdel", hdelCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "hash", "Delete one or more hash fields", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hlen", hlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "hash", "Get the number of fields in a hash", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hstrlen", hstrlenCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "hash", "Get the length of the value of a hash field", "3.2.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hexists", hexistsCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "hash", "Determine if a hash field exists", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hgetall", hgetallCommand, 2, CMD_READONLY, 1, 1, 1, "hash", "Get all the fields and values in a hash", "2.0.0")
+            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
+        cmd("hkeys", hkeysCommand, 2, CMD_READONLY, 1, 1, 1, "hash", "Get all the fields in a hash", "2.0.0")
+            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
+        cmd("hvals", hvalsCommand, 2, CMD_READONLY, 1, 1, 1, "hash", "Get all the values in a hash", "2.0.0")
+            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
+        cmd("hincrby", hincrbyCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "hash", "Increment the integer value of a hash field by the given number", "2.0.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hincrbyfloat", hincrbyfloatCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "hash", "Increment the float value of a hash field by the given amount", "2.6.0")
+            .acl(ACL_CATEGORY_HASH),
+        cmd("hrandfield", hrandfieldCommand, -2, CMD_READONLY, 1, 1, 1, "hash", "Get one or multiple random fields from a hash", "6.2.0")
+            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output"}),
+        cmd("hscan", hscanCommand, -3, CMD_READONLY, 1, 1, 1, "hash", "Incrementally iterate hash fields and associated values", "2.8.0")
+            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output"}),
+        /* sets (t_set.cpp) */
+        cmd("sadd", saddCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "set", "Add one or more members to a set", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("srem", sremCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "set", "Remove one or more members from a set", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("scard", scardCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "set", "Get the number of members in a set", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("sismember", sismemberCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "set", "Determine if a given value is a member of a set", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("smismember", smismemberCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1, "set", "Returns the membership associated with the given elements for a set", "6.2.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("smembers", smembersCommand, 2, CMD_READONLY, 1, 1, 1, "set", "Get all the members in a set", "1.0.0")
+            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+        cmd("spop", spopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1, "set", "Remove and return one or multiple random members from a set", "1.0.0")
+            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
+        cmd("srandmember", srandmemberCommand, -2, CMD_READONLY, 1, 1, 1, "set", "Get one or multiple random members from a set", "1.0.0")
+            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
+        cmd("smove", smoveCommand, 4, CMD_WRITE | CMD_FAST, 1, 2, 1, "set", "Move a member from one set to another", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("sinter", sinterCommand, -2, CMD_READONLY, 1, -1, 1, "set", "Intersect multiple sets", "1.0.0")
+            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+        cmd("sinterstore", sinterstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1, "set", "Intersect multiple sets and store the resulting set in a key", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("sunion", sunionCommand, -2, CMD_READONLY, 1, -1, 1, "set", "Add multiple sets", "1.0.0")
+            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+        cmd("sunionstore", sunionstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1, "set", "Add multiple sets and store the resulting set in a key", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("sdiff", sdiffCommand, -2, CMD_READONLY, 1, -1, 1, "set", "Subtract multiple sets", "1.0.0")
+            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+        cmd("sdiffstore", sdiffstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1, "set", "Subtract multiple sets and store the resulting set in a key", "1.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("sintercard", sintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "set", "Intersect multiple sets and return the cardinality of the result", "7.0.0")
+            .acl(ACL_CATEGORY_SET),
+        cmd("sscan", sscanCommand, -3, CMD_READONLY, 1, 1, 1, "set", "Incrementally iterate Set elements", "2.8.0")
+            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
+        /* sorted sets (t_zset.cpp; BZPOPMIN/BZPOPMAX/BZMPOP block through blocked.cpp) */
+        cmd("zadd", zaddCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "sorted-set", "Add one or more members to a sorted set, or update its score if it already exists", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zincrby", zincrbyCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "sorted-set", "Increment the score of a member in a sorted set", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrem", zremCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "sorted-set", "Remove one or more members from a sorted set", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zscore", zscoreCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "sorted-set", "Get the score associated with the given member in a sorted set", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zmscore", zmscoreCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1, "sorted-set", "Get the score associated with the given members in a sorted set", "6.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zcard", zcardCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "sorted-set", "Get the number of members in a sorted set", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zcount", zcountCommand, 4, CMD_READONLY | CMD_FAST, 1, 1, 1, "sorted-set", "Count the members in a sorted set with scores within the given values", "2.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrank", zrankCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "sorted-set", "Determine the index of a member in a sorted set", "2.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrevrank", zrevrankCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "sorted-set", "Determine the index of a member in a sorted set, with scores ordered from high to low", "2.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrange", zrangeCommand, -4, CMD_READONLY, 1, 1, 1, "sorted-set", "Return a range of members in a sorted set", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrangebyscore", zrangebyscoreCommand, -4, CMD_READONLY, 1, 1, 1, "sorted-set", "Return a range of members in a sorted set, by score", "1.0.5")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrevrangebyscore", zrevrangebyscoreCommand, -4, CMD_READONLY, 1, 1, 1, "sorted-set", "Return a range of members in a sorted set, by score, with scores ordered from high to low", "2.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrangebylex", zrangebylexCommand, -4, CMD_READONLY, 1, 1, 1, "sorted-set", "Return a range of members in a sorted set, by lexicographical range", "2.8.9")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrevrangebylex", zrevrangebylexCommand, -4, CMD_READONLY, 1, 1, 1, "sorted-set", "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings.", "2.8.9")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrevrange", zrevrangeCommand, -4, CMD_READONLY, 1, 1, 1, "sorted-set", "Return a range of members in a sorted set, by index, with scores ordered from high to low", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zremrangebyscore", zremrangebyscoreCommand, 4, CMD_WRITE, 1, 1, 1, "sorted-set", "Remove all members in a sorted set within the given scores", "1.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zremrangebyrank", zremrangebyrankCommand, 4, CMD_WRITE, 1, 1, 1, "sorted-set", "Remove all members in a sorted set within the given indexes", "2.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zremrangebylex", zremrangebylexCommand, 4, CMD_WRITE, 1, 1, 1, "sorted-set", "Remove all members in a sorted set between the given lexicographical range", "2.8.9")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zlexcount", zlexcountCommand, 4, CMD_READONLY | CMD_FAST, 1, 1, 1, "sorted-set", "Count the number of members in a sorted set between a given lexicographical range", "2.8.9")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zpopmin", zpopminCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1, "sorted-set", "Remove and return members with the lowest scores in a sorted set", "5.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zpopmax", zpopmaxCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1, "sorted-set", "Remove and return members with the highest scores in a sorted set", "5.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrangestore", zrangestoreCommand, -5, CMD_WRITE | CMD_DENYOOM, 1, 2, 1, "sorted-set", "Store a range of members from sorted set into another key", "6.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zunionstore", zunionstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "sorted-set", "Add multiple sorted sets and store the resulting sorted set in a new key", "2.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zinterstore", zinterstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "sorted-set", "Intersect multiple sorted sets and store the resulting sorted set in a new key", "2.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zunion", zunionCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Add multiple sorted sets", "6.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zinter", zinterCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Intersect multiple sorted sets", "6.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zdiff", zdiffCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Subtract multiple sorted sets", "6.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zdiffstore", zdiffstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "sorted-set", "Subtract multiple sorted sets and store the resulting sorted set in a new key", "6.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zintercard", zintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Intersect multiple sorted sets and return the cardinality of the result", "7.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zrandmember", zrandmemberCommand, -2, CMD_READONLY, 1, 1, 1, "sorted-set", "Get one or multiple random elements from a sorted set", "6.2.0")
+            .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
+        cmd("zmpop", zmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Remove and return members with scores in a sorted set", "7.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("zscan", zscanCommand, -3, CMD_READONLY, 1, 1, 1, "sorted-set", "Incrementally iterate sorted sets elements and associated scores", "2.8.0")
+            .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
+        cmd("bzpopmin", bzpopminCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1, "sorted-set", "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available", "5.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("bzpopmax", bzpopmaxCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1, "sorted-set", "Remove and return the member with the highest score from one or more sorted sets, or block until one is available", "5.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
+        cmd("bzmpop", bzmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Remove and return members with scores in a sorted set or block until one is available", "7.0.0")
+            .acl(ACL_CATEGORY_SORTEDSET),
         /* keyspace (db.cpp) */
         cmd("del", delCommand, -2, CMD_WRITE, 1, -1, 1, "generic", "Delete a key", "1.0.0")
             .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),

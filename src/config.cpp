@@ -151,6 +151,11 @@ const standardConfig configs[] = {
      NumericConfig{&server.client_max_querybuf_len, 1024 * 1024, LONG_MAX, true}},
     {"list-max-ziplist-entries", nullptr, 0, "512", NumericConfig{&server.list_max_ziplist_entries, 0, LONG_MAX}},
     {"list-max-ziplist-value", nullptr, 0, "64", NumericConfig{&server.list_max_ziplist_value, 0, LONG_MAX}},
+    {"hash-max-ziplist-entries", "hash-max-listpack-entries", 0, "512", NumericConfig{&server.hash_max_ziplist_entries, 0, LONG_MAX}},
+    {"hash-max-ziplist-value", "hash-max-listpack-value", 0, "64", NumericConfig{&server.hash_max_ziplist_value, 0, LONG_MAX}},
+    {"set-max-intset-entries", nullptr, 0, "512", NumericConfig{&server.set_max_intset_entries, 0, LONG_MAX}},
+    {"zset-max-ziplist-entries", "zset-max-listpack-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
+    {"zset-max-ziplist-value", "zset-max-listpack-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
 };
 
 const standardConfig *lookupConfig(std::string_view name) {

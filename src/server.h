@@ -333,6 +333,12 @@ struct redisServer {
     /* Lists (t_list.cpp): a ziplist becomes a linkedlist past either limit. */
     long long list_max_ziplist_entries = 512;
     long long list_max_ziplist_value = 64;  /* bytes */
+    /* Hashes, sets, sorted sets: the compact encoding's limits likewise. */
+    long long hash_max_ziplist_entries = 512;
+    long long hash_max_ziplist_value = 64;  /* bytes */
+    long long set_max_intset_entries = 512;
+    long long zset_max_ziplist_entries = 128;
+    long long zset_max_ziplist_value = 64;  /* bytes */
 
     /* Time, cached once per event-loop iteration as Redis does. */
     time_t unixtime = 0;
@@ -500,6 +506,80 @@ void brpopCommand(client *c);
 void brpoplpushCommand(client *c);
 void blmoveCommand(client *c);
 void blmpopCommand(client *c);
+
+/* t_hash.cpp — the hash commands (the Hash Type API is in t_hash.h). */
+void hsetCommand(client *c);
+void hsetnxCommand(client *c);
+void hmsetCommand(client *c);
+void hgetCommand(client *c);
+void hmgetCommand(client *c);
+void hdelCommand(client *c);
+void hlenCommand(client *c);
+void hstrlenCommand(client *c);
+void hexistsCommand(client *c);
+void hgetallCommand(client *c);
+void hkeysCommand(client *c);
+void hvalsCommand(client *c);
+void hincrbyCommand(client *c);
+void hincrbyfloatCommand(client *c);
+void hrandfieldCommand(client *c);
+void hscanCommand(client *c);
+
+/* t_set.cpp — the set commands (the Set Type API is in t_set.h). */
+void saddCommand(client *c);
+void sremCommand(client *c);
+void scardCommand(client *c);
+void sismemberCommand(client *c);
+void smismemberCommand(client *c);
+void smembersCommand(client *c);
+void spopCommand(client *c);
+void srandmemberCommand(client *c);
+void smoveCommand(client *c);
+void sinterCommand(client *c);
+void sinterstoreCommand(client *c);
+void sunionCommand(client *c);
+void sunionstoreCommand(client *c);
+void sdiffCommand(client *c);
+void sdiffstoreCommand(client *c);
+void sintercardCommand(client *c);
+void sscanCommand(client *c);
+
+/* t_zset.cpp — the sorted-set commands (the Sorted Set API is in t_zset.h). */
+void zaddCommand(client *c);
+void zincrbyCommand(client *c);
+void zremCommand(client *c);
+void zscoreCommand(client *c);
+void zmscoreCommand(client *c);
+void zcardCommand(client *c);
+void zcountCommand(client *c);
+void zrankCommand(client *c);
+void zrevrankCommand(client *c);
+void zrangeCommand(client *c);
+void zrangebyscoreCommand(client *c);
+void zrevrangebyscoreCommand(client *c);
+void zrangebylexCommand(client *c);
+void zrevrangebylexCommand(client *c);
+void zrevrangeCommand(client *c);
+void zremrangebyscoreCommand(client *c);
+void zremrangebyrankCommand(client *c);
+void zremrangebylexCommand(client *c);
+void zlexcountCommand(client *c);
+void zpopminCommand(client *c);
+void zpopmaxCommand(client *c);
+void zrangestoreCommand(client *c);
+void zunionstoreCommand(client *c);
+void zinterstoreCommand(client *c);
+void zunionCommand(client *c);
+void zinterCommand(client *c);
+void zdiffCommand(client *c);
+void zdiffstoreCommand(client *c);
+void zintercardCommand(client *c);
+void zrandmemberCommand(client *c);
+void zmpopCommand(client *c);
+void zscanCommand(client *c);
+void bzpopminCommand(client *c);
+void bzpopmaxCommand(client *c);
+void bzmpopCommand(client *c);
 
 /* ------------------------------------------------------------------------
  * multi.cpp — MULTI/EXEC and WATCH.

@@ -1,0 +1,56 @@
+/* replies.h — the RESP2 bytes integration tests expect, in one place, so a
+ * test reads as the reply it wants (`integer(3)`, `bulks({"a", "b"})`,
+ * `WRONGTYPE`) and every suite spells Redis's error texts the same way.
+ *
+ * Each error text here is Redis 7.0's, byte for byte; a suite adds the
+ * errors only it needs next to its tests. */
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "integration/harness.h"
+
+namespace itest {
+
+inline const std::string OK = "+OK\r\n";
+inline const std::string NIL = "$-1\r\n";              /* null bulk */
+inline const std::string NIL_ARRAY = "*-1\r\n";        /* null array */
+inline const std::string EMPTY_ARRAY = "*0\r\n";
+inline const std::string SYNTAX = "-ERR syntax error\r\n";
+inline const std::string NOT_INT = "-ERR value is not an integer or out of range\r\n";
+inline const std::string NOT_FLOAT = "-ERR value is not a valid float\r\n";
+inline const std::string WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
+inline const std::string NO_KEY = "-ERR no such key\r\n";
+inline const std::string OUT_OF_RANGE = "-ERR index out of range\r\n";
+inline const std::string NOT_POSITIVE = "-ERR value is out of range, must be positive\r\n";
+
+inline std::string bulk(std::string_view s) {
+    return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n";
+}
+inline std::string integer(long long n) { return ":" + std::to_string(n) + "\r\n"; }
+inline std::string err(std::string_view text) { return "-" + std::string(text) + "\r\n"; }
+inline std::string arityErr(std::string_view cmd) {
+    return err("ERR wrong number of arguments for '" + std::string(cmd) + "' command");
+}
+/* An array of already-encoded replies. */
+inline std::string array(const std::vector<std::string> &items) {
+    std::string out = "*" + std::to_string(items.size()) + "\r\n";
+    for (const std::string &item : items) out += item;
+    return out;
+}
+/* An array of bulk strings. */
+inline std::string bulks(const std::vector<std::string> &values) {
+    std::vector<std::string> items;
+    for (const std::string &v : values) items.push_back(bulk(v));
+    return array(items);
+}
+/* A request, printable in a failure message. */
+inline std::string describe(const Args &args) {
+    std::string s;
+    for (const std::string &a : args) s += escape(a, 60) + " ";
+    return s;
+}
+
+}  // namespace itest
