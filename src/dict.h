@@ -20,6 +20,11 @@
  *    running (pauserehash > 0), so deleting the entry just returned is safe.
  *    An unsafe iterator allows no change at all, not even the rehash step a
  *    find performs; it checks a fingerprint of the tables to catch misuse.
+ *  - Growing a big table (dict_prefault_min_bytes or more of buckets) first
+ *    faults its pages in (pending_, no entries in it): from 3/4 full on, each
+ *    insert touches its share of the pages, so that when ht[0] is full the
+ *    new table is resident and the rehash writes to it without a page
+ *    fault storm. Until then pending_ is invisible to every operation.
  *  - Hashes are keyed SipHash-1-2 with a seed chosen at start-up, so clients
  *    cannot craft keys that collide (hash flooding).
  */
@@ -71,6 +76,14 @@ constexpr size_t dict_force_resize_ratio = 5;
 constexpr size_t DICT_HT_INITIAL_SIZE = 4;
 /* Below this fill (percent) serverCron shrinks a table (htNeedsResize). */
 constexpr size_t HASHTABLE_MIN_FILL = 10;
+/* Bucket arrays this big are faulted in before the rehash into them starts:
+ * the rehash and the inserts write to them at random, and a fresh 128 MB
+ * array written at random costs a page fault on almost every write for the
+ * first tens of thousands of them — about 15 ms per 1,000 inserts on the
+ * 2-core VM of bench/README.md, where serving stalls. Smaller arrays fault
+ * in quickly enough, and are left as Redis leaves them (a 1M-key keyspace
+ * never allocates early). */
+inline size_t dict_prefault_min_bytes = size_t{32} << 20; /* tests lower it */
 /* fairRandomEntry picks among a sample of this many entries. */
 constexpr size_t GETFAIR_NUM_ENTRIES = 15;
 
@@ -166,6 +179,7 @@ public:
     size_t size() const { return ht_[0].used + ht_[1].used; }     /* dictSize */
     size_t buckets() const { return ht_[0].size + ht_[1].size; }  /* dictSlots */
     bool isRehashing() const { return rehashidx_ != -1; }
+    size_t pendingBuckets() const { return pending_.size; } /* the next table, being faulted in */
 
     /* dictFind */
     entry *find(lookup_type key) {
@@ -180,6 +194,7 @@ public:
      * entry. The key is moved from only when it is inserted. */
     entry *addRaw(Key &&key, entry **existing = nullptr) {
         rehashStep();
+        prefaultStep();
         expandIfNeeded();
         uint64_t h = Traits::hash(key);
         if (auto [link, table] = locate(key, h); link) {
@@ -226,14 +241,14 @@ public:
         if (isRehashing() || ht_[0].used > size) return false;
         size_t realsize = std::bit_ceil(std::max(size, DICT_HT_INITIAL_SIZE));
         if (realsize == ht_[0].size) return false;
-        dictht fresh = allocTable(realsize);
-        if (ht_[0].size == 0) { /* the first table: nothing to move */
-            ht_[0] = std::move(fresh);
-        } else {
-            ht_[1] = std::move(fresh);
-            rehashidx_ = 0;
-            released_ = 0;
+        if (pending_.size == realsize) { /* faulted in already (prefaultStep) */
+            startRehash(std::exchange(pending_, dictht{}));
+            return true;
         }
+        pending_ = dictht{};
+        dictht fresh = allocTable(realsize);
+        if (ht_[0].size == 0) ht_[0] = std::move(fresh); /* the first table: nothing to move */
+        else startRehash(std::move(fresh));
         return true;
     }
 
@@ -400,6 +415,7 @@ public:
         assert(pauserehash_ == 0 && "dict cleared during a safe iteration or a scan");
         for (dictht &ht : ht_) clearTable(ht, callback);
         rehashidx_ = -1;
+        pending_ = dictht{};
     }
     void clear() {
         clear([] {});
@@ -410,6 +426,8 @@ public:
         std::swap(ht_, o.ht_);
         std::swap(rehashidx_, o.rehashidx_);
         std::swap(released_, o.released_);
+        std::swap(pending_, o.pending_);
+        std::swap(prefaulted_, o.prefaulted_);
     }
 
 private:
@@ -435,6 +453,37 @@ private:
     static dictht allocTable(size_t size) {
         auto *buckets = static_cast<entry **>(dict_detail::callocBuckets(size, sizeof(entry *)));
         return dictht{std::unique_ptr<entry *[], dict_detail::Free>(buckets), size, 0};
+    }
+
+    void startRehash(dictht &&to) {
+        ht_[1] = std::move(to);
+        rehashidx_ = 0;
+        released_ = 0;
+    }
+
+    /* The table ht[0] grows into when full, and whether it is big enough
+     * to fault in ahead (dict_prefault_min_bytes). */
+    size_t nextSize() const { return ht_[0].size * 2; }
+    bool prefaultsNext() const {
+        return dict_can_resize && nextSize() * sizeof(entry *) >= dict_prefault_min_bytes;
+    }
+
+    /* From 3/4 full on, each insert faults in the pages of the next table
+     * that its share of the last quarter calls for: all of them by the
+     * time ht[0] is full, at about one page per 64 inserts. */
+    void prefaultStep() {
+        if (isRehashing() || !prefaultsNext()) return;
+        size_t start = ht_[0].size / 4 * 3;
+        if (ht_[0].used < start) return;
+        if (pending_.size != nextSize()) {
+            pending_ = allocTable(nextSize());
+            prefaulted_ = 0;
+        }
+        constexpr size_t page = 4096;
+        size_t pages = (pending_.size * sizeof(entry *) + page - 1) / page;
+        size_t due = std::min(pages, pages * (ht_[0].used - start) / (ht_[0].size - start) + 1);
+        auto *bytes = reinterpret_cast<volatile char *>(pending_.table.get());
+        for (; prefaulted_ < due; prefaulted_++) bytes[prefaulted_ * page] = 0; /* a write fault maps the page */
     }
 
     /* _dictRehashStep: the bit of rehashing every operation pays for. */
@@ -553,6 +602,8 @@ private:
     dictht ht_[2];
     long rehashidx_ = -1; /* next ht[0] bucket to move; -1 when not rehashing */
     size_t released_ = 0; /* bytes at the start of ht[0] given back to the kernel */
+    dictht pending_;        /* the next table, being faulted in (prefaultStep) */
+    size_t prefaulted_ = 0; /* its pages touched so far */
     int pauserehash_ = 0; /* running safe iterators and scans */
 };
 

@@ -154,6 +154,61 @@ TEST(Dict, OnlyForcedExpandWhileResizeDisabled) {
     for (int i = 0; i < 25; i++) EXPECT_NE(d.find(keyName("k", i)), nullptr);
 }
 
+/* Sets dict_prefault_min_bytes for one test: every table of at least
+ * `bytes` of buckets is faulted in before the rehash into it. */
+struct PrefaultFrom {
+    explicit PrefaultFrom(size_t bytes) : saved(std::exchange(dict_prefault_min_bytes, bytes)) {}
+    ~PrefaultFrom() { dict_prefault_min_bytes = saved; }
+    size_t saved;
+};
+
+TEST(Dict, BigTableIsFaultedInBeforeTheRehashIntoIt) {
+    PrefaultFrom prefault(1024 * sizeof(void *)); /* tables of 1024+ buckets */
+    StrDict d;
+    addKeys(d, "k", 512);
+    finishRehash(d);
+    ASSERT_EQ(d.buckets(), 512u);
+    /* The 1024-bucket table qualifies: prepared from 384 keys on, it is the
+     * one the 513th key's rehash moves into. */
+    addKeys(d, "a", 256);
+    finishRehash(d);
+    ASSERT_EQ(d.buckets(), 1024u);
+    EXPECT_EQ(d.pendingBuckets(), 0u) << "768 keys: not yet 3/4 of 1024 when last inserted";
+    ASSERT_NE(d.add(sds("b0"sv), 0), nullptr); /* inserted at 3/4: the 2048 table is prepared */
+    EXPECT_EQ(d.pendingBuckets(), 2048u);
+    addKeys(d, "c", 255); /* 1024 keys: full */
+    EXPECT_FALSE(d.isRehashing());
+    EXPECT_EQ(d.buckets(), 1024u) << "the pending table is not in use yet";
+    ASSERT_NE(d.add(sds("over"sv), 0), nullptr); /* the rehash starts, into the pending table */
+    EXPECT_TRUE(d.isRehashing());
+    EXPECT_EQ(d.pendingBuckets(), 0u);
+    EXPECT_EQ(d.buckets(), 1024u + 2048u);
+    finishRehash(d);
+    EXPECT_EQ(d.size(), 1025u);
+    for (int i = 0; i < 512; i++) EXPECT_NE(d.find(keyName("k", i)), nullptr);
+    for (int i = 0; i < 255; i++) EXPECT_NE(d.find(keyName("c", i)), nullptr);
+}
+
+TEST(Dict, SmallTablesAreNotPreparedAhead) {
+    StrDict d; /* the default threshold: 32 MB of buckets */
+    addKeys(d, "k", 1000);
+    EXPECT_EQ(d.pendingBuckets(), 0u);
+}
+
+TEST(Dict, ShrinkDropsAPendingTable) {
+    PrefaultFrom prefault(1024 * sizeof(void *));
+    StrDict d;
+    addKeys(d, "k", 900);
+    finishRehash(d);
+    ASSERT_EQ(d.pendingBuckets(), 2048u);
+    for (int i = 0; i < 900; i++) d.erase(keyName("k", i));
+    ASSERT_TRUE(d.needsShrink());
+    ASSERT_TRUE(d.resizeToFit());
+    EXPECT_EQ(d.pendingBuckets(), 0u);
+    finishRehash(d);
+    EXPECT_EQ(d.buckets(), DICT_HT_INITIAL_SIZE);
+}
+
 TEST(Dict, EveryOperationRehashesOneStep) {
     const std::function<void(StrDict &)> ops[] = {
         [](StrDict &d) { d.find("absent"); },
