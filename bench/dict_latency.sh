@@ -12,10 +12,13 @@
 #
 # Run it as root (or with CAP_SYS_NICE) so that the tool's prober thread
 # gets SCHED_FIFO (its output says prober=fifo): otherwise its own loader
-# thread delays it. The servers keep the normal scheduler.
+# thread delays it. For the same reason both servers run at nice
+# SERVER_NICE: on a shared machine a compiler on core 0 would otherwise
+# take time slices of several milliseconds from the server being measured,
+# and the figure is about the server's own stalls.
 #
 # Usage: bench/dict_latency.sh
-# Environment: KEYS [10000000], BATCH [1000], ROUNDS [1],
+# Environment: KEYS [10000000], BATCH [1000], ROUNDS [1], SERVER_NICE [-20],
 #              CPPREDIS_BIN [build/cppredis-server], REDIS_BIN [redis-server]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,24 +28,22 @@ KEYS=${KEYS:-10000000}
 BATCH=${BATCH:-1000}
 ROUNDS=${ROUNDS:-1}
 TOOL=build/bench/dict_latency
-make --no-print-directory "$TOOL" >&2
-bench_init
+SERVER_CPU=(nice -n "${SERVER_NICE:--20}" "${SERVER_CPU[@]}")
+bench_init "$TOOL"
 
 declare -A RUNS
-for round in $(seq "$ROUNDS"); do
-    if ((round % 2)); then order=(cppredis redis); else order=(redis cppredis); fi
-    for name in "${order[@]}"; do
-        if [[ $name == cppredis ]]; then start_server cppredis "$CPPREDIS_BIN"
-        else start_server redis "$REDIS_BIN" "${REDIS_DEFAULT_ARGS[@]}"; fi
-        line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$name]}" -n "$KEYS" -b "$BATCH")
-        stop_server "$name"
-        echo "round $round/$ROUNDS $name: $line" >&2
-        RUNS[$name]+="$line"$'\n'
-    done
-done
+dict_run() {  # ROUND KEYS NAME
+    local line
+    start_named "$3"
+    line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$3]}" -n "$2" -b "$BATCH")
+    stop_server "$3"
+    echo "round $1/$ROUNDS $3: $line" >&2
+    RUNS[$3]+="$line"$'\n'
+}
+for_each_run dict_run "$KEYS"
 
 echo
-echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+machine_line
 echo "$KEYS keys, SET pipelines of $BATCH, $ROUNDS round(s); PING round trips seen by a concurrent client"
 echo
 printf '%-9s %12s %14s %14s %12s %12s\n' server "worst max ms" "median max ms" "median p99.9" "load s" "SETs/s"

@@ -1,42 +1,70 @@
 #!/usr/bin/env bash
-# bench/list_memory.sh — bytes of memory per list element, cppredis against Redis 7.
+# bench/element_memory.sh — bytes of memory per element of each aggregate
+# type, cppredis against Redis 7 in the same run.
 #
-# Two loads, each into a fresh server (cppredis, then Redis, in the same run),
-# each sent as one pipelined `redis-cli --pipe` stream of RPUSHes:
-#   small  LISTS lists "list:%06d" of 10 ten-byte values "val:%06d": small
-#          lists, a ziplist each in cppredis, a quicklist of one listpack in
-#          Redis 7
-#   big    one list of BIG ten-byte values "v%09d", 100 per RPUSH: a
-#          linkedlist in cppredis, a quicklist of many listpacks in Redis 7
+# Each load goes into a fresh server (cppredis, then Redis), sent as one
+# pipelined `redis-cli --pipe` stream:
+#   list-small  N lists "list:%06d" of 10 ten-byte values (RPUSH): a ziplist
+#               each in cppredis, a quicklist of one listpack in Redis 7
+#   list-big    one list of BIG ten-byte values "v%09d", 100 per RPUSH: a
+#               linkedlist in cppredis, a quicklist of many listpacks in Redis 7
+#   hash        N hashes of 10 fields "f0".."f9" with ten-byte values (HSET):
+#               ziplist / listpack
+#   set-int     N sets of 10 integers (SADD): intset in both
+#   set-str     N sets of 10 ten-byte strings: hashtable in both (Redis 7.0
+#               has no listpack sets)
+#   zset        N sorted sets of 10 ten-byte members with integer scores
+#               (ZADD): ziplist / listpack
 # and reports how much the process grew per element: from its resident set
 # (VmRSS in /proc/PID/status, what the machine pays) and from INFO's
-# used_memory (what the allocator hands out). The small load includes each
-# list's key and dict entry, shared by its 10 elements.
+# used_memory (what the allocator hands out). Each key and its dict entry are
+# included, shared by the key's elements.
 #
-# Usage: bench/list_memory.sh
-# Environment: LISTS [100000], BIG [1000000], CPPREDIS_BIN [build/cppredis-server],
+# Usage: bench/element_memory.sh
+# Environment: LOADS ["list-small list-big hash set-int set-str zset"],
+#              N [100000], BIG [1000000], CPPREDIS_BIN [build/cppredis-server],
 #              REDIS_BIN [redis-server], run with --save '' --appendonly no
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-LISTS=${LISTS:-100000}
+LOADS=${LOADS:-list-small list-big hash set-int set-str zset}
+N=${N:-100000}
 BIG=${BIG:-1000000}
 bench_init
 
-# The two RESP streams, generated once and fed to both servers.
-python3 - "$LISTS" "$BIG" "$BENCH_WORK" <<'EOF'
+# The RESP streams, generated once and fed to both servers, and for each
+# load a .meta line: "<elements> <replies> <key to ask OBJECT ENCODING>".
+python3 - "$N" "$BIG" "$BENCH_WORK" $LOADS <<'EOF'
 import sys
-lists, big, work = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+n, big, work, loads = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
 def bulk(s): return "$%d\r\n%s\r\n" % (len(s), s)
-with open(work + "/small.resp", "w") as out:
-    for i in range(lists):
-        out.write("*12\r\n$5\r\nRPUSH\r\n" + bulk("list:%06d" % i) +
-                  "".join(bulk("val:%06d" % (i * 10 + j)) for j in range(10)))
-with open(work + "/big.resp", "w") as out:
-    for start in range(0, big, 100):
-        values = ["v%09d" % i for i in range(start, min(start + 100, big))]
-        out.write("*%d\r\n$5\r\nRPUSH\r\n$7\r\nbiglist\r\n" % (len(values) + 2) + "".join(map(bulk, values)))
+def cmd(*args): return "*%d\r\n" % len(args) + "".join(map(bulk, args))
+def write(load, elements, commands, key):
+    with open("%s/%s.resp" % (work, load), "w") as out:
+        out.writelines(commands)
+    with open("%s/%s.meta" % (work, load), "w") as meta:
+        meta.write("%d %d %s\n" % (elements, len(commands), key))
+def small(load, verb, prefix, members):
+    write(load, n * 10, [cmd(verb, "%s:%06d" % (prefix, i), *members(i)) for i in range(n)], prefix + ":000000")
+def pairs(a, b): return [x for p in zip(a, b) for x in p]
+def tens(i, fmt): return [fmt % (i * 10 + j) for j in range(10)]
+for load in loads:
+    if load == "list-small":
+        small(load, "RPUSH", "list", lambda i: tens(i, "val:%06d"))
+    elif load == "list-big":
+        write(load, big, [cmd("RPUSH", "biglist", *["v%09d" % k for k in range(s, min(s + 100, big))])
+                          for s in range(0, big, 100)], "biglist")
+    elif load == "hash":
+        small(load, "HSET", "hash", lambda i: pairs(["f%d" % j for j in range(10)], tens(i, "val:%06d")))
+    elif load == "set-int":
+        small(load, "SADD", "iset", lambda i: tens(i, "%d"))
+    elif load == "set-str":
+        small(load, "SADD", "sset", lambda i: tens(i, "mem:%06d"))
+    elif load == "zset":
+        small(load, "ZADD", "zset", lambda i: pairs([str(j) for j in range(10)], tens(i, "mem:%06d")))
+    else:
+        sys.exit("unknown load " + load)
 EOF
 
 rss_bytes() { awk '/^VmRSS:/ { print $2 * 1024 }' /proc/"$1"/status; }
@@ -57,12 +85,10 @@ settled_rss() {
 }
 
 declare -A RSS_PER_ELEMENT USED_PER_ELEMENT ENCODING
-for load in small big; do
-    if [[ $load == small ]]; then elements=$((LISTS * 10)) key=list:000000 replies=$LISTS
-    else elements=$BIG key=biglist replies=$(((BIG + 99) / 100)); fi
+for load in $LOADS; do
+    read -r elements replies key <"$BENCH_WORK/$load.meta"
     for name in cppredis redis; do
-        if [[ $name == cppredis ]]; then start_server cppredis "$CPPREDIS_BIN"
-        else start_server redis "$REDIS_BIN" "${REDIS_DEFAULT_ARGS[@]}"; fi
+        start_named "$name"
         port=${SERVER_PORT[$name]}
         pid=${SERVER_PID[$name]}
         rss0=$(settled_rss "$pid") used0=$(used_memory "$port")
@@ -76,18 +102,19 @@ for load in small big; do
         RSS_PER_ELEMENT[$load,$name]=$(awk -v a="$rss0" -v b="$rss1" -v n="$elements" 'BEGIN { printf "%.1f", (b - a) / n }')
         USED_PER_ELEMENT[$load,$name]=$(awk -v a="$used0" -v b="$used1" -v n="$elements" 'BEGIN { printf "%.1f", (b - a) / n }')
         awk -v s="$name" -v l="$load" -v r0="$rss0" -v r1="$rss1" -v u0="$used0" -v u1="$used1" 'BEGIN {
-            printf "%-8s %-5s RSS %7.1f -> %7.1f MB, used_memory %7.1f -> %7.1f MB\n", s, l, r0 / 2^20, r1 / 2^20, u0 / 2^20, u1 / 2^20
+            printf "%-8s %-10s RSS %7.1f -> %7.1f MB, used_memory %7.1f -> %7.1f MB\n", s, l, r0 / 2^20, r1 / 2^20, u0 / 2^20, u1 / 2^20
         }' >&2
         stop_server "$name"
     done
 done
 
 echo
-echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "small: $LISTS lists of 10 ten-byte values; big: one list of $BIG ten-byte values"
+machine_line
+servers_lines
+echo "$N keys of 10 elements each (list-big: one list of $BIG); ten-byte values"
 echo
 printf "%-28s %10s %10s %7s   %s\n" "bytes per element" cppredis redis ratio "encodings (cppredis / redis)"
-for load in small big; do
+for load in $LOADS; do
     for measure in RSS used_memory; do
         if [[ $measure == RSS ]]; then
             c=${RSS_PER_ELEMENT[$load,cppredis]} r=${RSS_PER_ELEMENT[$load,redis]}

@@ -1,17 +1,32 @@
 # bench/lib.sh — what the benchmark scripts share: free ports, starting a
-# server in a scratch directory and stopping it by pid. Source it from a
+# server in a scratch directory and stopping it by pid, the alternation of
+# the two servers over rounds, and the report's header. Source it from a
 # script that runs in the repository root with `set -euo pipefail`.
 #
-#   bench_init                      scratch dir $BENCH_WORK, removed on exit
+#   bench_init [TOOL]               builds TOOL (make) if given; scratch dir
+#                                   $BENCH_WORK, removed on exit
 #   start_server NAME BIN ARGS...   starts it on a free port ($SERVER_PORT[NAME],
 #                                   pid $SERVER_PID[NAME]) and waits for PING
+#   start_named cppredis|redis      start_server with its binary and arguments
+#   start_both                      both of them
 #   stop_server NAME                SIGTERM, then waits for it to exit
+#   for_each_run FN VARIANT...      FN ROUND VARIANT NAME for every round, variant
+#                                   and server, the servers' order flipping each round
+#   run_tool ROUND LABEL NAME ARGS...  $TOOL against server NAME, its line into $RESULTS
+#   new_results PREFIX SUFFIX       $RESULTS = bench/results/PREFIX<timestamp>SUFFIX
+#   machine_line, servers_lines     the header of a report
 #   CPPREDIS_BIN / REDIS_BIN        absolute paths (cppredis built with make if missing)
+#   CPPREDIS_ARGS / REDIS_ARGS      the servers' arguments: $EXTRA_ARGS_CPPREDIS,
+#                                   and Redis's defaults then $EXTRA_ARGS_REDIS
+#                                   (a script may add its own)
 
 CPPREDIS_BIN=${CPPREDIS_BIN:-build/cppredis-server}
 REDIS_BIN=${REDIS_BIN:-redis-server}
-# Debian's redis-server, as the tests and compare.sh run it: no persistence.
+# Debian's redis-server, as the tests run it: no persistence.
 REDIS_DEFAULT_ARGS=(--save '' --appendonly no)
+# The extra options are shell-quoted so that '' can pass an empty argument.
+eval "CPPREDIS_ARGS=(${EXTRA_ARGS_CPPREDIS:-})"
+eval "REDIS_ARGS=(\"\${REDIS_DEFAULT_ARGS[@]}\" ${EXTRA_ARGS_REDIS:-})"
 # Taskset prefix for servers (core 0) and the load generators (core 1), so
 # that a client never steals its server's core. Empty on a single core.
 if (($(nproc) > 1)); then SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1); else SERVER_CPU=() CLIENT_CPU=(); fi
@@ -22,7 +37,8 @@ declare -A SERVER_PID SERVER_PORT
 # keeps symlinks, as redis-server is one whose name tells the binary its role.
 abspath() { if [[ $1 == */* ]]; then realpath -s "$1"; else command -v "$1"; fi; }
 
-bench_init() {
+bench_init() {  # [TOOL]
+    if [[ -n ${1:-} ]]; then make --no-print-directory "$1" >&2; fi
     if [[ $CPPREDIS_BIN == build/cppredis-server && ! -x $CPPREDIS_BIN ]]; then make; fi
     CPPREDIS_BIN=$(abspath "$CPPREDIS_BIN")
     REDIS_BIN=$(abspath "$REDIS_BIN")
@@ -81,10 +97,66 @@ start_server() {  # NAME BIN ARGS...
     exit 1
 }
 
+start_named() {  # cppredis|redis
+    if [[ $1 == cppredis ]]; then start_server cppredis "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
+    else start_server redis "$REDIS_BIN" "${REDIS_ARGS[@]}"; fi
+}
+
+start_both() {
+    start_named cppredis
+    start_named redis
+}
+
 stop_server() {  # NAME
     local pid=${SERVER_PID[$1]:-}
     [[ -n $pid ]] || return 0
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     unset "SERVER_PID[$1]"
+}
+
+# Calls FN ROUND VARIANT NAME for each of $ROUNDS rounds, each VARIANT (a
+# mode, a size ...) and both servers. The order of the servers flips every
+# round (cppredis first in odd ones), so that a drift in the machine's load
+# or a first-run warm-up does not always favour the same side.
+for_each_run() {  # FN VARIANT...
+    local fn=$1 round variant name order
+    shift
+    for round in $(seq "$ROUNDS"); do
+        if ((round % 2)); then order=(cppredis redis); else order=(redis cppredis); fi
+        for variant in "$@"; do
+            for name in "${order[@]}"; do "$fn" "$round" "$variant" "$name"; done
+        done
+    done
+}
+
+# Runs the bench tool $TOOL against server NAME on the client core; the one
+# line of key=value figures it prints goes to $RESULTS after round= and
+# server=, and to stderr as progress. A failed run stops the script.
+run_tool() {  # ROUND LABEL NAME TOOL-ARGS...
+    local round=$1 label=$2 name=$3 line
+    shift 3
+    if ! line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$name]}" --server-pid "${SERVER_PID[$name]}" "$@"); then
+        echo "FAILED: $TOOL against $name (round $round, $label): $line" >&2
+        exit 1
+    fi
+    echo "round=$round server=$name $line" >>"$RESULTS"
+    echo "round $round/$ROUNDS $label $name: $line" >&2
+}
+
+# Every run is kept: $RESULTS, a new empty file under bench/results.
+new_results() {  # PREFIX SUFFIX
+    mkdir -p bench/results
+    RESULTS=bench/results/$1$(date +%Y%m%d-%H%M%S)$2
+    : >"$RESULTS"
+}
+
+machine_line() {
+    echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+}
+
+# Both servers as they ran: binary, arguments (shell-quoted), Redis's version.
+servers_lines() {
+    echo "cppredis:" "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]@Q}"
+    echo "redis:   " "$REDIS_BIN" "${REDIS_ARGS[@]@Q}" "($("$REDIS_BIN" --version | grep -o 'v=[0-9.]*'))"
 }

@@ -48,8 +48,7 @@ settled_memory() {  # PID PORT MIN
 
 declare -A RSS_PER_KEY USED_PER_KEY
 for name in cppredis redis; do
-    if [[ $name == cppredis ]]; then start_server cppredis "$CPPREDIS_BIN"
-    else start_server redis "$REDIS_BIN" "${REDIS_DEFAULT_ARGS[@]}"; fi
+    start_named "$name"
     port=${SERVER_PORT[$name]}
     pid=${SERVER_PID[$name]}
     read -r rss0 used0 < <(settled_memory "$pid" "$port" 0)
@@ -70,7 +69,7 @@ for name in cppredis redis; do
 done
 
 echo
-echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+machine_line
 echo "$KEYS keys of 14 bytes with 16-byte string values (embstr)"
 echo
 awk -v rc="${RSS_PER_KEY[cppredis]}" -v rr="${RSS_PER_KEY[redis]}" \

@@ -42,43 +42,26 @@ RATE_SECS=${RATE_SECS:-6}
 SAT_MSGS=${SAT_MSGS:-200000}
 SAT_DEPTH=${SAT_DEPTH:-16}
 SAT_WINDOW=${SAT_WINDOW:-64}
-eval "CPPREDIS_ARGS=(${EXTRA_ARGS_CPPREDIS:-})"
-eval "REDIS_ARGS=(\"\${REDIS_DEFAULT_ARGS[@]}\" ${EXTRA_ARGS_REDIS:-})"
 TOOL=build/bench/queue_bench
-make --no-print-directory "$TOOL" >&2
-bench_init
+bench_init "$TOOL"
 
-start_server cppredis "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
-start_server redis "$REDIS_BIN" "${REDIS_ARGS[@]}"
+start_both
+new_results queue- .txt
 
-mkdir -p bench/results
-RESULTS=bench/results/queue-$(date +%Y%m%d-%H%M%S).txt
-: >"$RESULTS"
-
-for round in $(seq "$ROUNDS"); do
-    if ((round % 2)); then order=(cppredis redis); else order=(redis cppredis); fi
-    for mode in $MODES; do
-        case $mode in
-        rate) args=(-r "$RATE" -n $((RATE * RATE_SECS))) ;;
-        saturation) args=(-r 0 -n "$SAT_MSGS" -d "$SAT_DEPTH" -w "$SAT_WINDOW") ;;
-        *) echo "unknown mode $mode (rate, saturation)" >&2; exit 2 ;;
-        esac
-        for name in "${order[@]}"; do
-            if ! line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$name]}" --server-pid "${SERVER_PID[$name]}" \
-                -P "$PRODUCERS" -C "$CONSUMERS" -K "$KEYS" -t "$TIMEOUT" "${args[@]}"); then
-                echo "FAILED: queue_bench against $name (round $round, $mode): $line" >&2
-                exit 1
-            fi
-            echo "round=$round server=$name $line" >>"$RESULTS"
-            echo "round $round/$ROUNDS $mode $name: $line" >&2
-        done
-    done
-done
+queue_run() {  # ROUND MODE NAME
+    local args
+    case $2 in
+    rate) args=(-r "$RATE" -n $((RATE * RATE_SECS))) ;;
+    saturation) args=(-r 0 -n "$SAT_MSGS" -d "$SAT_DEPTH" -w "$SAT_WINDOW") ;;
+    *) echo "unknown mode $2 (rate, saturation)" >&2; exit 2 ;;
+    esac
+    run_tool "$1" "$2" "$3" -P "$PRODUCERS" -C "$CONSUMERS" -K "$KEYS" -t "$TIMEOUT" "${args[@]}"
+}
+for_each_run queue_run $MODES
 
 echo
-echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "cppredis: $CPPREDIS_BIN ${CPPREDIS_ARGS[*]@Q}"
-echo "redis:    $REDIS_BIN ${REDIS_ARGS[*]@Q} ($("$REDIS_BIN" --version | grep -o 'v=[0-9.]*'))"
+machine_line
+servers_lines
 echo "$ROUNDS rounds; $PRODUCERS producers, $CONSUMERS consumers, $KEYS keys, BRPOP timeout $TIMEOUT s;" \
     "rate: $RATE msgs/s for $RATE_SECS s; saturation: $SAT_MSGS msgs, depth $SAT_DEPTH, window $SAT_WINDOW"
 echo "raw runs: $RESULTS; every run: 0 lost, 0 duplicated"

@@ -34,45 +34,30 @@ TMIN=${TMIN:-1}
 TMAX=${TMAX:-3}
 IDLE_WINDOW=${IDLE_WINDOW:-2}
 SEND_RATE=${SEND_RATE:-20000}
-eval "CPPREDIS_ARGS=(--maxclients 20000 ${EXTRA_ARGS_CPPREDIS:-})"
-eval "REDIS_ARGS=(\"\${REDIS_DEFAULT_ARGS[@]}\" --maxclients 20000 ${EXTRA_ARGS_REDIS:-})"
+CPPREDIS_ARGS=(--maxclients 20000 "${CPPREDIS_ARGS[@]}")
+REDIS_ARGS=(--maxclients 20000 "${REDIS_ARGS[@]}")
 TOOL=build/bench/waiters_bench
 # The tool's noise-floor probes run on the servers' core and its own (see
 # waiters_bench.cpp).
 PROBE=()
 if ((${#SERVER_CPU[@]})); then PROBE=(--probe-cpus "${SERVER_CPU[2]},${CLIENT_CPU[2]}"); fi
-make --no-print-directory "$TOOL" >&2
-bench_init
+bench_init "$TOOL"
 
 # The servers raise their own file limit to fit maxclients, up to the hard
 # limit this shell passes on; the tool raises its own.
-start_server cppredis "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
-start_server redis "$REDIS_BIN" "${REDIS_ARGS[@]}"
+start_both
+new_results waiters- .txt
 
-mkdir -p bench/results
-RESULTS=bench/results/waiters-$(date +%Y%m%d-%H%M%S).txt
-: >"$RESULTS"
-
-for round in $(seq "$ROUNDS"); do
-    if ((round % 2)); then order=(cppredis redis); else order=(redis cppredis); fi
-    for n in $SIZES; do
-        for name in "${order[@]}"; do
-            if ! line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$name]}" --server-pid "${SERVER_PID[$name]}" \
-                -n "$n" --tmin "$TMIN" --tmax "$TMAX" --idle-window "$IDLE_WINDOW" --seed "$round" --send-rate "$SEND_RATE" "${PROBE[@]}"); then
-                echo "FAILED: waiters_bench against $name (round $round, n=$n)" >&2
-                exit 1
-            fi
-            echo "round=$round server=$name $line" >>"$RESULTS"
-            echo "round $round/$ROUNDS $name: $line" >&2
-            sleep 0.5  # let the server finish closing the connections
-        done
-    done
-done
+waiters_run() {  # ROUND N NAME
+    run_tool "$1" "n=$2" "$3" -n "$2" --tmin "$TMIN" --tmax "$TMAX" --idle-window "$IDLE_WINDOW" --seed "$1" \
+        --send-rate "$SEND_RATE" "${PROBE[@]}"
+    sleep 0.5  # let the server finish closing the connections
+}
+for_each_run waiters_run $SIZES
 
 echo
-echo "$(date -Is)  $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "cppredis: $CPPREDIS_BIN ${CPPREDIS_ARGS[*]@Q}"
-echo "redis:    $REDIS_BIN ${REDIS_ARGS[*]@Q} ($("$REDIS_BIN" --version | grep -o 'v=[0-9.]*'))"
+machine_line
+servers_lines
 echo "$ROUNDS rounds; BLPOP timeouts uniform over [$TMIN, $TMAX] s, $SEND_RATE BLPOPs/s; idle window $IDLE_WINDOW s (all waiting, timeout 30 s)"
 echo "raw runs: $RESULTS"
 echo

@@ -21,18 +21,13 @@
  * (2^n keys), scheduling noise does not.
  * Plain sockets and the C++ library only, so it builds anywhere.
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,36 +36,32 @@
 #include <thread>
 #include <vector>
 
+#include "bench_util.h"
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using bench::die, bench::nowNs;
 
-[[noreturn]] void die(const std::string &msg) {
-    fprintf(stderr, "dict_latency: %s\n", msg.c_str());
-    exit(1);
-}
-
-struct Options {
-    std::string host = "127.0.0.1";
-    int port = 6379;
+struct Options : bench::ServerAddress {
     long keys = 10'000'000;
     long batch = 1000;
     int valsize = 16;
 };
 
+void usage() {
+    fprintf(stderr, "usage: dict_latency -p PORT [-h HOST] [-n keys] [-b batch] [-d value_size]\n");
+    exit(2);
+}
+
 Options parseOptions(int argc, char **argv) {
     Options o;
-    for (int i = 1; i < argc; i++) {
-        std::string_view a = argv[i];
-        if (i + 1 == argc) die("missing value after " + std::string(a));
-        const char *v = argv[++i];
-        if (a == "-h") o.host = v;
-        else if (a == "-p") o.port = atoi(v);
-        else if (a == "-n") o.keys = atol(v);
+    bench::parseCommandLine(argc, argv, usage, o, [&](std::string_view a, const char *v) {
+        if (a == "-n") o.keys = atol(v);
         else if (a == "-b") o.batch = atol(v);
         else if (a == "-d") o.valsize = atoi(v);
-        else die("unknown option " + std::string(a) + " (options: -h -p -n -b -d)");
-    }
+        else return false;
+        return true;
+    });
     if (o.keys <= 0 || o.batch <= 0 || o.port <= 0) die("bad option value");
     /* "val:" + the largest index must fit the value size exactly. */
     if (o.valsize > 60 || o.valsize - 4 < static_cast<int>(std::to_string(o.keys - 1).size()))
@@ -81,17 +72,7 @@ Options parseOptions(int argc, char **argv) {
 /* A blocking connection that reads simple-string replies. */
 class Conn {
 public:
-    Conn(const std::string &host, int port) {
-        fd_ = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(static_cast<uint16_t>(port));
-        if (fd_ < 0 || inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1 ||
-            connect(fd_, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) != 0)
-            die("cannot connect to " + host + ":" + std::to_string(port) + ": " + strerror(errno));
-        int one = 1;
-        setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    }
+    Conn(const std::string &host, int port) : fd_(bench::connectTo(host, port)) {}
     ~Conn() { close(fd_); }
     Conn(const Conn &) = delete;
     Conn &operator=(const Conn &) = delete;
@@ -153,7 +134,7 @@ void appendSets(std::string &out, long first, long count, int valsize) {
     }
 }
 
-double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double msSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e6; }
 
 }  // namespace
 
@@ -177,15 +158,15 @@ int main(int argc, char **argv) {
         constexpr std::string_view ping = "*1\r\n$4\r\nPING\r\n";
         while (!done.load(std::memory_order_relaxed)) {
             long at = loaded.load(std::memory_order_relaxed);
-            auto t0 = Clock::now();
+            int64_t t0 = nowNs();
             prober.sendAll(ping);
             prober.expectReplies(1, "+PONG");
-            probes.push_back({ms(Clock::now() - t0), at});
+            probes.push_back({msSince(t0), at});
         }
     });
 
     std::string batch;
-    auto start = Clock::now();
+    int64_t start = nowNs();
     for (long first = 0; first < opt.keys; first += opt.batch) {
         long count = std::min(opt.batch, opt.keys - first);
         batch.clear();
@@ -194,7 +175,7 @@ int main(int argc, char **argv) {
         loader.expectReplies(count, "+OK");
         loaded.store(first + count, std::memory_order_relaxed);
     }
-    double load_ms = ms(Clock::now() - start);
+    double load_ms = msSince(start);
     done = true;
     probe.join();
 

@@ -40,13 +40,9 @@
  * before the first message and right after the last one is consumed.
  * Plain sockets and the C++ library only.
  */
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/epoll.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,11 +62,9 @@
 
 namespace {
 
-using bench::die, bench::nowNs, bench::cpuNs, bench::loadAverage;
+using bench::die, bench::nowNs, bench::cpuNs, bench::loadAverage, bench::connectTo, bench::appendBulk, bench::command;
 
-struct Options {
-    std::string host = "127.0.0.1";
-    int port = 6379;
+struct Options : bench::ServerAddress {
     int producers = 4, consumers = 8, keys = 4;
     long messages = 50'000;
     double rate = 5000;  // msgs/s over all producers; 0 = saturation
@@ -92,14 +86,8 @@ void usage() {
 
 Options parseOptions(int argc, char **argv) {
     Options o;
-    for (int i = 1; i < argc; i++) {
-        std::string_view a = argv[i];
-        if (a == "--help") usage();
-        if (i + 1 == argc) die("missing value after " + std::string(a));
-        const char *v = argv[++i];
-        if (a == "-h") o.host = v;
-        else if (a == "-p") o.port = atoi(v);
-        else if (a == "-P") o.producers = atoi(v);
+    bench::parseCommandLine(argc, argv, usage, o, [&](std::string_view a, const char *v) {
+        if (a == "-P") o.producers = atoi(v);
         else if (a == "-C") o.consumers = atoi(v);
         else if (a == "-K") o.keys = atoi(v);
         else if (a == "-n") o.messages = atol(v);
@@ -110,8 +98,9 @@ Options parseOptions(int argc, char **argv) {
         else if (a == "--server-pid") o.server_pid = atol(v);
         else if (a == "--prefix") o.prefix = v;
         else if (a == "--stall") o.stall_s = atof(v);
-        else usage();
-    }
+        else return false;
+        return true;
+    });
     if (o.port <= 0 || o.producers <= 0 || o.consumers <= 0 || o.keys <= 0 || o.messages <= 0 ||
         o.rate < 0 || o.depth <= 0 || o.window < 0 || o.stall_s <= 0)
         die("bad option value");
@@ -121,20 +110,6 @@ Options parseOptions(int argc, char **argv) {
 }
 
 /* ---- RESP ------------------------------------------------------------- */
-
-void appendBulk(std::string &out, std::string_view s) {
-    out += '$';
-    out += std::to_string(s.size());
-    out += "\r\n";
-    out += s;
-    out += "\r\n";
-}
-
-std::string command(const std::vector<std::string> &args) {
-    std::string out = "*" + std::to_string(args.size()) + "\r\n";
-    for (const auto &a : args) appendBulk(out, a);
-    return out;
-}
 
 /* One reply: a simple string, error, integer, bulk (or null), or a flat array
  * of bulks (or null). Views point into the read buffer. */
@@ -218,19 +193,6 @@ size_t parseReply(std::string_view buf, size_t pos, Reply &r) {
     default:
         die("unexpected reply type '" + std::string(1, r.type) + "'");
     }
-}
-
-int connectTo(const std::string &host, int port) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(static_cast<uint16_t>(port));
-    if (fd < 0 || inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1 ||
-        connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) != 0)
-        die("cannot connect to " + host + ":" + std::to_string(port) + ": " + strerror(errno));
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    return fd;
 }
 
 /* A blocking connection for set-up and final checks: one command, one reply. */

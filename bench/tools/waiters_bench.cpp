@@ -69,11 +69,9 @@
 
 namespace {
 
-using bench::die, bench::nowNs, bench::cpuNs, bench::loadAverage;
+using bench::die, bench::nowNs, bench::cpuNs, bench::loadAverage, bench::command;
 
-struct Options {
-    std::string host = "127.0.0.1";
-    int port = 6379;
+struct Options : bench::ServerAddress {
     int n = 1000;
     double tmin = 1, tmax = 3;
     int idle_timeout = 30;
@@ -94,14 +92,8 @@ void usage() {
 
 Options parseOptions(int argc, char **argv) {
     Options o;
-    for (int i = 1; i < argc; i++) {
-        std::string_view a = argv[i];
-        if (a == "--help") usage();
-        if (i + 1 == argc) die("missing value after " + std::string(a));
-        const char *v = argv[++i];
-        if (a == "-h") o.host = v;
-        else if (a == "-p") o.port = atoi(v);
-        else if (a == "-n") o.n = atoi(v);
+    bench::parseCommandLine(argc, argv, usage, o, [&](std::string_view a, const char *v) {
+        if (a == "-n") o.n = atoi(v);
         else if (a == "--tmin") o.tmin = atof(v);
         else if (a == "--tmax") o.tmax = atof(v);
         else if (a == "--idle-timeout") o.idle_timeout = atoi(v);
@@ -117,18 +109,13 @@ Options parseOptions(int argc, char **argv) {
             }
         }
         else if (a == "--send-rate") o.send_rate = atof(v);
-        else usage();
-    }
+        else return false;
+        return true;
+    });
     if (o.port <= 0 || o.n <= 0 || o.tmin <= 0 || o.tmax < o.tmin || o.idle_timeout <= 0 || o.idle_window <= 0)
         die("bad option value");
     if (o.idle_timeout < o.tmax + o.idle_window + 5) die("--idle-timeout must be well past --tmax + --idle-window");
     return o;
-}
-
-std::string command(const std::vector<std::string> &args) {
-    std::string out = "*" + std::to_string(args.size()) + "\r\n";
-    for (const auto &a : args) out += "$" + std::to_string(a.size()) + "\r\n" + a + "\r\n";
-    return out;
 }
 
 void writeAll(int fd, std::string_view data) {
@@ -144,15 +131,7 @@ void writeAll(int fd, std::string_view data) {
 /* The control connection: blocking; sends INFO clients and returns the bulk. */
 class ControlConn {
 public:
-    ControlConn(const std::string &host, int port) {
-        fd_ = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(static_cast<uint16_t>(port));
-        if (fd_ < 0 || inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1 ||
-            connect(fd_, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) != 0)
-            die("cannot connect to " + host + ":" + std::to_string(port) + ": " + strerror(errno));
-    }
+    ControlConn(const std::string &host, int port) : fd_(bench::connectTo(host, port)) {}
     ~ControlConn() { close(fd_); }
 
     /* blocked_clients from INFO clients, or -1 if the server does not say. */
