@@ -424,9 +424,12 @@ std::vector<std::pair<std::string, std::string>> configGet(std::span<const std::
             if (config && !seen(pattern)) found.emplace_back(pattern, getConfigValue(*config));
             continue;
         }
+        /* A pattern matches names and aliases alike, and Redis lists each
+         * one that matches (hash-max-ziplist-entries and its Redis 7 alias
+         * hash-max-listpack-entries both answer "hash*"). */
         for (const standardConfig &config : configs) {
             for (const char *name : {config.name, config.alias}) {
-                if (!name || seen(config.name)) continue;
+                if (!name || seen(name)) continue;
                 if (stringmatchlen(pattern, name, true)) found.emplace_back(name, getConfigValue(config));
             }
         }

@@ -31,37 +31,15 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-const std::string OK = "+OK\r\n", NIL = "$-1\r\n", NIL_ARRAY = "*-1\r\n", QUEUED = "+QUEUED\r\n";
-const std::string WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
-
-std::string bulk(std::string_view s) { return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n"; }
-std::string integer(long long n) { return ":" + std::to_string(n) + "\r\n"; }
-std::string array(const std::vector<std::string> &items) {
-    std::string out = "*" + std::to_string(items.size()) + "\r\n";
-    for (const std::string &item : items) out += item;
-    return out;
-}
-std::string bulks(const std::vector<std::string> &values) {
-    std::vector<std::string> items;
-    for (const std::string &v : values) items.push_back(bulk(v));
-    return array(items);
-}
 /* What BLPOP/BRPOP answer: [key, value]. */
 std::string popped(std::string_view key, std::string_view value) { return bulks({std::string(key), std::string(value)}); }
-
-/* The value of `field` in an INFO reply, or "" if absent. */
-std::string infoField(const std::string &info, const std::string &field) {
-    size_t at = info.find("\r\n" + field + ":");
-    if (at == std::string::npos) return "";
-    at += field.size() + 3;
-    return info.substr(at, info.find("\r\n", at) - at);
-}
 
 enum class Impl { Cppredis, Redis };
 
@@ -80,15 +58,11 @@ protected:
     RespConn connect(Ms timeout = kDefaultTimeout) { return srv->connect(timeout); }
     std::string call(const Args &args) { return admin().call(args).raw; }
 
-    long long blockedClients() {
-        return std::stoll(infoField(admin().call({"INFO", "clients"}).str, "blocked_clients"));
-    }
+    long long blockedClients() { return infoNumber(admin(), "clients", "blocked_clients"); }
     /* Polls INFO until exactly n clients are blocked (5 s at most). */
     void waitBlocked(long long n) {
-        auto deadline = Clock::now() + kDefaultTimeout;
         long long now = -1;
-        while ((now = blockedClients()) != n && Clock::now() < deadline)
-            std::this_thread::sleep_for(Ms{1});
+        pollUntil([&] { return (now = blockedClients()) == n; });
         ASSERT_EQ(now, n) << "blocked_clients never reached " << n;
     }
     /* Sends a blocking command on `c` and waits until the server counts it
@@ -559,18 +533,18 @@ TEST_P(Blocking, InfoAndClientListShowBlockedClients) {
     RespConn c = connect();
     long long id = clientId(c);
     block(c, {"BLPOP", "k", "100"}, 1);
-    std::string info = admin().call({"INFO", "clients"}).str;
-    EXPECT_EQ(infoField(info, "blocked_clients"), "1");
-    EXPECT_EQ(infoField(info, "clients_in_timeout_table"), "1");
+    Info in = info(admin(), {"clients"});
+    EXPECT_EQ(in.fields["blocked_clients"], "1");
+    EXPECT_EQ(in.fields["clients_in_timeout_table"], "1");
     std::string line = admin().call({"CLIENT", "LIST", "ID", std::to_string(id)}).str;
     EXPECT_NE(line.find(" flags=b "), std::string::npos) << line;
     EXPECT_NE(line.find(" cmd=blpop "), std::string::npos) << line;
 
     EXPECT_EQ(call({"RPUSH", "k", "v"}), integer(1));
     EXPECT_EQ(c.readReply().raw, popped("k", "v"));
-    info = admin().call({"INFO", "clients"}).str;
-    EXPECT_EQ(infoField(info, "blocked_clients"), "0");
-    EXPECT_EQ(infoField(info, "clients_in_timeout_table"), "0");
+    in = info(admin(), {"clients"});
+    EXPECT_EQ(in.fields["blocked_clients"], "0");
+    EXPECT_EQ(in.fields["clients_in_timeout_table"], "0");
     line = admin().call({"CLIENT", "LIST", "ID", std::to_string(id)}).str;
     EXPECT_NE(line.find(" flags=N "), std::string::npos) << line;
 }
@@ -708,7 +682,7 @@ TEST_F(BlockingTimeouts, ManyWaitersWithSpreadDeadlines) {
         EXPECT_LT(ms, timeoutMs[i] + 50.0) << "waiter " << i;
     }
     EXPECT_EQ(blockedClients(), 0);
-    EXPECT_EQ(infoField(admin().call({"INFO", "clients"}).str, "clients_in_timeout_table"), "0");
+    EXPECT_EQ(infoField(admin(), "clients", "clients_in_timeout_table"), "0");
 }
 
 }  // namespace

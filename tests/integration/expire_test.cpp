@@ -10,102 +10,34 @@
  * /usr/bin/redis-server. Times: 4102444800 is 2100-01-01, far enough never to pass. */
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <map>
-#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-const std::string OK = "+OK\r\n";
-const std::string NIL = "$-1\r\n";
-const std::string NOTINT = "-ERR value is not an integer or out of range\r\n";
 const std::string NX_CONFLICT = "-ERR NX and XX, GT or LT options at the same time are not compatible\r\n";
 const std::string GT_LT_CONFLICT = "-ERR GT and LT options at the same time are not compatible\r\n";
 
-std::string integer(long long v) { return ":" + std::to_string(v) + "\r\n"; }
-std::string arityErr(const std::string &cmd) {
-    return "-ERR wrong number of arguments for '" + cmd + "' command\r\n";
-}
-std::string badTime(const std::string &cmd) { return "-ERR invalid expire time in '" + cmd + "' command\r\n"; }
-
-/* Sends every command in one write, then reads every reply. */
-void pipeline(RespConn &c, const std::vector<Args> &cmds) {
-    std::string out;
-    for (const Args &a : cmds) out += encodeCommand(a);
-    c.send(out);
-    for (size_t i = 0; i < cmds.size(); i++) {
-        Reply r = c.readReply();
-        ASSERT_FALSE(r.isError()) << toString(r) << " for " << cmds[i][0];
+/* Sets `prefix`0 .. `prefix`<n-1>, each followed by `expire` (a command
+ * name) with `when`, in one pipeline. */
+void setExpiring(RespConn &c, const std::string &prefix, int n, const std::string &expire, const std::string &when) {
+    std::vector<Args> cmds;
+    for (int i = 0; i < n; i++) {
+        cmds.push_back({"SET", prefix + std::to_string(i), "v"});
+        cmds.push_back({expire, prefix + std::to_string(i), when});
     }
-}
-
-/* One field of INFO (any section). */
-std::string infoField(RespConn &c, const std::string &section, const std::string &name) {
-    std::string info = c.call({"INFO", section}).str;
-    size_t at = info.find("\r\n" + name + ":");
-    if (at == std::string::npos) return "";
-    at += name.size() + 3;
-    return info.substr(at, info.find("\r\n", at) - at);
-}
-
-long long infoNumber(RespConn &c, const std::string &section, const std::string &name) {
-    std::string v = infoField(c, section, name);
-    EXPECT_FALSE(v.empty()) << "INFO " << section << " lacks " << name;
-    return v.empty() ? -1 : std::stoll(v);
-}
-
-void waitMs(int ms) {
-    auto until = Clock::now() + std::chrono::milliseconds(ms);
-    while (Clock::now() < until) std::this_thread::yield();
-}
-
-/* Polls `cond` until it holds or `limit` passes; returns its last value. */
-template <typename Cond>
-bool pollUntil(Cond cond, std::chrono::milliseconds limit) {
-    auto deadline = Clock::now() + limit;
-    while (!cond()) {
-        if (Clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return true;
+    pipeline(c, cmds);
 }
 
 }  // namespace
 
-class Expire : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        try {
-            server_ = std::make_unique<TestServer>();
-        } catch (const HarnessError &e) {
-            startError_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { server_.reset(); }
-
-    void SetUp() override {
-        if (!server_) GTEST_FAIL() << "the shared server did not start: " << startError_;
-        RespConn c = conn();
-        ASSERT_EQ(c.call({"FLUSHALL"}).raw, OK);
-    }
-    void TearDown() override {
-        if (!server_) return;
-        ASSERT_TRUE(server_->running()) << "the server died during this test; log:\n" << server_->log();
-    }
-
-    static RespConn conn() { return server_->connect(); }
-
-    static inline std::unique_ptr<TestServer> server_;
-    static inline std::string startError_;
-};
+/* One shared server; each test starts from an empty keyspace. */
+class Expire : public SharedServerTest {};
 
 TEST_F(Expire, SetsAndReadsBackTheDeadline) {
     RespConn c = conn();
@@ -214,9 +146,9 @@ TEST_F(Expire, OptionErrors) {
         /* Options are checked before the time, and before the key. */
         EXPECT_EQ(c.call({cmd, "k", "abc", "foo"}).raw, "-ERR Unsupported option foo\r\n") << cmd;
         EXPECT_EQ(c.call({cmd, "nokey", "100", "NX", "XX"}).raw, NX_CONFLICT) << cmd;
-        EXPECT_EQ(c.call({cmd, "k", "abc"}).raw, NOTINT) << cmd;
-        EXPECT_EQ(c.call({cmd, "k", "1.5"}).raw, NOTINT) << cmd;
-        EXPECT_EQ(c.call({cmd, "k", ""}).raw, NOTINT) << cmd;
+        EXPECT_EQ(c.call({cmd, "k", "abc"}).raw, NOT_INT) << cmd;
+        EXPECT_EQ(c.call({cmd, "k", "1.5"}).raw, NOT_INT) << cmd;
+        EXPECT_EQ(c.call({cmd, "k", ""}).raw, NOT_INT) << cmd;
         EXPECT_EQ(c.call({cmd, "k"}).raw, arityErr(cmd));
     }
     EXPECT_EQ(c.call({"TTL", "k"}).raw, integer(-1)) << "a refused command changed the TTL";
@@ -226,14 +158,14 @@ TEST_F(Expire, OptionErrors) {
 TEST_F(Expire, OverflowIsAnInvalidExpireTime) {
     RespConn c = conn();
     ASSERT_EQ(c.call({"SET", "k", "v"}).raw, OK);
-    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854775807"}).raw, badTime("expire"));
-    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854776"}).raw, badTime("expire"));
-    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854775"}).raw, badTime("expire")) << "overflows adding now";
-    EXPECT_EQ(c.call({"EXPIRE", "k", "-9223372036854776"}).raw, badTime("expire"));
-    EXPECT_EQ(c.call({"PEXPIRE", "k", "9223372036854775807"}).raw, badTime("pexpire"));
-    EXPECT_EQ(c.call({"EXPIREAT", "k", "9223372036854776"}).raw, badTime("expireat"));
-    EXPECT_EQ(c.call({"EXPIREAT", "k", "-9223372036854776"}).raw, badTime("expireat"));
-    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854775808"}).raw, NOTINT);
+    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854775807"}).raw, expireTimeErr("expire"));
+    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854776"}).raw, expireTimeErr("expire"));
+    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854775"}).raw, expireTimeErr("expire")) << "overflows adding now";
+    EXPECT_EQ(c.call({"EXPIRE", "k", "-9223372036854776"}).raw, expireTimeErr("expire"));
+    EXPECT_EQ(c.call({"PEXPIRE", "k", "9223372036854775807"}).raw, expireTimeErr("pexpire"));
+    EXPECT_EQ(c.call({"EXPIREAT", "k", "9223372036854776"}).raw, expireTimeErr("expireat"));
+    EXPECT_EQ(c.call({"EXPIREAT", "k", "-9223372036854776"}).raw, expireTimeErr("expireat"));
+    EXPECT_EQ(c.call({"EXPIRE", "k", "9223372036854775808"}).raw, NOT_INT);
     EXPECT_EQ(c.call({"TTL", "k"}).raw, integer(-1));
     /* The largest times that fit are accepted. */
     EXPECT_EQ(c.call({"PEXPIREAT", "k", "9223372036854775807"}).raw, integer(1));
@@ -250,14 +182,9 @@ TEST_F(Expire, OverflowIsAnInvalidExpireTime) {
 TEST(ExpireActive, HugeDeadlinesAreSampledSafely) {
     TestServer s({"--hz", "100"});
     RespConn c = s.connect();
-    std::vector<Args> cmds;
-    for (int i = 0; i < 50; i++) {
-        cmds.push_back({"SET", "k" + std::to_string(i), "v"});
-        cmds.push_back({"PEXPIREAT", "k" + std::to_string(i), "9223372036854775807"});
-    }
-    pipeline(c, cmds);
+    setExpiring(c, "k", 50, "PEXPIREAT", "9223372036854775807");
     bool sampled = pollUntil([&] { return infoField(c, "keyspace", "db0").find("avg_ttl=0") == std::string::npos; },
-                             std::chrono::milliseconds(3000));
+                             Ms{3000});
     EXPECT_TRUE(sampled) << infoField(c, "keyspace", "db0");
     EXPECT_EQ(c.call({"DBSIZE"}).raw, integer(50));
 }
@@ -316,18 +243,13 @@ TEST(ExpireLazy, AccessDeletesAnExpiredKey) {
 TEST(ExpireActive, UntouchedKeysAreReclaimed) {
     TestServer s;
     RespConn c = s.connect();
-    std::vector<Args> cmds;
-    for (int i = 0; i < 1000; i++) {
-        cmds.push_back({"SET", "tmp:" + std::to_string(i), "v"});
-        cmds.push_back({"PEXPIRE", "tmp:" + std::to_string(i), "100"});
-    }
-    cmds.push_back({"SET", "keep", "v"});
-    pipeline(c, cmds);
+    setExpiring(c, "tmp:", 1000, "PEXPIRE", "100");
+    ASSERT_EQ(c.call({"SET", "keep", "v"}).raw, OK);
     EXPECT_EQ(infoField(c, "keyspace", "db0").rfind("keys=1001,expires=1000,", 0), 0u)
         << infoField(c, "keyspace", "db0");
 
     bool reclaimed = pollUntil([&] { return infoField(c, "keyspace", "db0") == "keys=1,expires=0,avg_ttl=0"; },
-                               std::chrono::milliseconds(3000));
+                               Ms{3000});
     EXPECT_TRUE(reclaimed) << "INFO keyspace still shows " << infoField(c, "keyspace", "db0");
     EXPECT_EQ(c.call({"DBSIZE"}).raw, integer(1));
     EXPECT_EQ(infoNumber(c, "stats", "expired_keys"), 1000);
@@ -339,12 +261,7 @@ TEST(ExpireActive, UntouchedKeysAreReclaimed) {
 TEST(ExpireActive, AvgTtlIsSampled) {
     TestServer s({"--hz", "100"});
     RespConn c = s.connect();
-    std::vector<Args> cmds;
-    for (int i = 0; i < 100; i++) {
-        cmds.push_back({"SET", "k" + std::to_string(i), "v"});
-        cmds.push_back({"EXPIRE", "k" + std::to_string(i), "1000"});
-    }
-    pipeline(c, cmds);
+    setExpiring(c, "k", 100, "EXPIRE", "1000");
     long long avg = 0;
     bool sampled = pollUntil(
         [&] {
@@ -352,7 +269,7 @@ TEST(ExpireActive, AvgTtlIsSampled) {
             avg = std::stoll(db0.substr(db0.find("avg_ttl=") + 8));
             return avg != 0;
         },
-        std::chrono::milliseconds(3000));
+        Ms{3000});
     EXPECT_TRUE(sampled);
     EXPECT_GT(avg, 990000);
     EXPECT_LE(avg, 1000000);
@@ -423,7 +340,7 @@ TEST(ExpireDifferential, SameRepliesAsRedis) {
         {"TTL"}, {"PTTL", "a", "b"}, {"PERSIST"}, {"EXPIRETIME"}, {"PEXPIRETIME", "a", "b"},
     };
     script.insert(script.end(), rest.begin(), rest.end());
-    for (const Args &cmd : script) expectSameReplies(a, b, encodeCommand(cmd));
+    expectSameScript(a, b, script);
     for (const char *f : {"keyspace_hits", "keyspace_misses", "expired_keys"})
-        EXPECT_EQ(infoField(a, "stats", f), infoField(b, "stats", f)) << f;
+        EXPECT_EQ(infoNumber(a, "stats", f), infoNumber(b, "stats", f)) << f;
 }

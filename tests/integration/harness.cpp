@@ -789,4 +789,187 @@ TempFile::TempFile(std::string_view contents, std::string_view suffix) {
 
 TempFile::~TempFile() { ::unlink(path_.c_str()); }
 
+/* ------------------------------------------------------------------------
+ * Driving a connection.
+ * ---------------------------------------------------------------------- */
+void pipeline(RespConn &c, const std::vector<Args> &cmds) {
+    std::string out;
+    for (const Args &a : cmds) out += encodeCommand(a);
+    c.send(out);
+    for (size_t i = 0; i < cmds.size(); i++) {
+        Reply r = c.readReply();
+        ASSERT_FALSE(r.isError()) << toString(r) << " for " << cmds[i][0];
+    }
+}
+
+std::vector<std::string> scanAll(RespConn &c, const Args &command, const Args &options) {
+    std::vector<std::string> seen;
+    std::string cursor = "0";
+    for (int calls = 0; calls < 100000; calls++) {
+        Args args = command;
+        args.push_back(cursor);
+        args.insert(args.end(), options.begin(), options.end());
+        Reply r = c.call(args);
+        EXPECT_EQ(r.type, Reply::Type::Array) << r;
+        if (r.elements.size() != 2) return seen;
+        for (const Reply &e : r.elements[1].elements) seen.push_back(e.str);
+        cursor = r.elements[0].str;
+        if (cursor == "0") return seen;
+    }
+    ADD_FAILURE() << command[0] << " never returned cursor 0";
+    return seen;
+}
+
+void waitMs(int ms) {
+    auto until = Clock::now() + Ms(ms);
+    while (Clock::now() < until) std::this_thread::yield();
+}
+
+bool isDigits(std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+/* ------------------------------------------------------------------------
+ * INFO and CLIENT LIST.
+ * ---------------------------------------------------------------------- */
+Info parseInfo(std::string_view text) {
+    Info info;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find("\r\n", pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string line(text.substr(pos, end - pos));
+        pos = end + 2;
+        if (line.empty()) continue;
+        if (line[0] == '#') {
+            info.sections.push_back(line);
+            continue;
+        }
+        size_t colon = line.find(':');
+        EXPECT_NE(colon, std::string::npos) << "INFO line without a colon: " << line;
+        if (colon != std::string::npos) info.fields[line.substr(0, colon)] = line.substr(colon + 1);
+    }
+    return info;
+}
+
+Info info(RespConn &c, const Args &sections) {
+    Args args{"INFO"};
+    args.insert(args.end(), sections.begin(), sections.end());
+    Reply r = c.call(args);
+    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
+    return parseInfo(r.str);
+}
+
+std::string infoField(RespConn &c, const std::string &section, const std::string &field) {
+    Info in = info(c, {section});
+    auto it = in.fields.find(field);
+    return it == in.fields.end() ? "" : it->second;
+}
+
+long long infoNumber(RespConn &c, const std::string &section, const std::string &field) {
+    std::string v = infoField(c, section, field);
+    if (v.empty()) {
+        ADD_FAILURE() << "INFO " << section << " has no " << field;
+        return -1;
+    }
+    return std::stoll(v);
+}
+
+std::vector<ClientFields> parseClientList(std::string_view text) {
+    std::vector<ClientFields> out;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        EXPECT_NE(end, std::string_view::npos) << "client line not ended by \\n: " << escape(text.substr(pos));
+        if (end == std::string_view::npos) break;
+        ClientFields fields;
+        std::string_view line = text.substr(pos, end - pos);
+        size_t p = 0;
+        while (p <= line.size()) {
+            size_t sp = line.find(' ', p);
+            if (sp == std::string_view::npos) sp = line.size();
+            std::string_view kv = line.substr(p, sp - p);
+            size_t eq = kv.find('=');
+            EXPECT_NE(eq, std::string_view::npos) << "field without '=' in: " << line;
+            if (eq != std::string_view::npos) fields.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+            p = sp + 1;
+        }
+        out.push_back(std::move(fields));
+        pos = end + 1;
+    }
+    return out;
+}
+
+std::string clientField(const ClientFields &line, std::string_view key) {
+    for (const auto &[k, v] : line)
+        if (k == key) return v;
+    ADD_FAILURE() << "no field " << key;
+    return {};
+}
+
+ClientFields clientListLine(RespConn &asker, std::string_view key, std::string_view value) {
+    Reply r = asker.call({"CLIENT", "LIST"});
+    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
+    for (ClientFields &line : parseClientList(r.str))
+        for (const auto &[k, v] : line)
+            if (k == key && v == value) return std::move(line);
+    ADD_FAILURE() << "no CLIENT LIST line with " << key << "=" << value << " in:\n" << r.str;
+    return {};
+}
+
+/* ------------------------------------------------------------------------
+ * Against the reference.
+ * ---------------------------------------------------------------------- */
+void expectSameScript(RespConn &ours, RespConn &ref, const std::vector<Args> &script) {
+    for (const Args &cmd : script) expectSameReplies(ours, ref, encodeCommand(cmd));
+}
+
+/* ------------------------------------------------------------------------
+ * Fixtures.
+ * ---------------------------------------------------------------------- */
+void SharedServerTest::startSharedServer(SharedServerOptions opts) {
+    flushBeforeEachTest_ = opts.flushBeforeEachTest;
+    startError_.clear();
+    try {
+        server_ = std::make_unique<TestServer>(opts.args);
+        if (opts.withReference && RedisReference::available())
+            ref_ = std::make_unique<RedisReference>(opts.args);
+    } catch (const HarnessError &e) {
+        startError_ = e.what();
+    }
+}
+
+void SharedServerTest::TearDownTestSuite() {
+    server_.reset();
+    ref_.reset();
+}
+
+void SharedServerTest::SetUp() {
+    if (!server_ || !startError_.empty()) GTEST_FAIL() << "the shared server did not start: " << startError_;
+    if (flushBeforeEachTest_) {
+        RespConn c = conn();
+        ASSERT_EQ(c.call({"FLUSHALL"}).raw, "+OK\r\n");
+    }
+}
+
+void SharedServerTest::TearDown() {
+    if (!server_) return;
+    ASSERT_TRUE(server_->running()) << "the server died during this test; log:\n" << server_->log();
+    RespConn probe = conn();
+    EXPECT_EQ(probe.call({"PING"}).raw, "+PONG\r\n") << "the server stopped answering";
+}
+
+void SharedServerTest::expectSameAsRedis(const std::vector<Args> &commands) {
+    RespConn ours = conn(), ref = refConn();
+    expectSameScript(ours, ref, commands);
+}
+
+std::string FreshServerTest::debugField(const std::string &key, const std::string &field) {
+    std::string line = c.call({"DEBUG", "OBJECT", key}).str;
+    size_t at = line.find(field + ":");
+    if (at == std::string::npos) return "";
+    at += field.size() + 1;
+    return line.substr(at, line.find(' ', at) - at);
+}
+
 }  // namespace itest

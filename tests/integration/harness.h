@@ -12,6 +12,16 @@
  *                   to completion and captures stdout and stderr.
  *   TempFile        a file (a config file, say) removed when the test ends.
  *
+ * And what many suites do with them:
+ *   pipeline, scanAll, waitMs, pollUntil   driving a connection
+ *   info, infoField, infoNumber            reading INFO
+ *   parseClientList, clientListLine        reading CLIENT LIST
+ *   expectSameScript                       a script against cppredis and Redis
+ *   SharedServerTest  a fixture: one server (and a reference) per suite
+ *   FreshServerTest   a fixture: a server with DEBUG per test, and OBJECT/DEBUG
+ *                     OBJECT readers
+ * The replies tests expect are spelled in replies.h.
+ *
  * Fatal problems (timeout, server gone, unparsable reply) throw HarnessError:
  * GoogleTest reports the exception as a failure of the running test, with the
  * message, which includes the bytes received or the server's log.
@@ -24,8 +34,12 @@
 
 #include <sys/types.h>
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <condition_variable>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <stdexcept>
@@ -255,6 +269,126 @@ public:
 
 private:
     std::string path_;
+};
+
+/* ------------------------------------------------------------------------
+ * Driving a connection.
+ * ---------------------------------------------------------------------- */
+/* Sends every command in one write, then reads every reply; an error reply
+ * fails the test. */
+void pipeline(RespConn &c, const std::vector<Args> &cmds);
+
+/* A whole SCAN-family iteration: `command` ({"SCAN"}, {"HSCAN", key} ...),
+ * the cursor, then `options`, from cursor 0 until it is 0 again. Every
+ * element of every batch, in order, repeats included. */
+std::vector<std::string> scanAll(RespConn &c, const Args &command, const Args &options = {});
+
+/* Spins (no sleep) until `ms` milliseconds have passed: lets a deadline of
+ * a few ms pass on the server's clock. */
+void waitMs(int ms);
+
+/* Polls `cond` every millisecond until it holds (true) or `limit` passes
+ * (false): for what the server does on its own time (serverCron). */
+template <typename Cond>
+bool pollUntil(Cond cond, Ms limit = kDefaultTimeout) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!cond()) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(Ms{1});
+    }
+    return true;
+}
+
+/* Non-empty and nothing but 0-9. */
+bool isDigits(std::string_view s);
+
+/* ------------------------------------------------------------------------
+ * INFO and CLIENT LIST.
+ * ---------------------------------------------------------------------- */
+/* INFO's payload as field -> value, and its "# Section" headers in order.
+ * A line that is neither fails the test. */
+struct Info {
+    std::map<std::string, std::string> fields;
+    std::vector<std::string> sections;
+};
+Info parseInfo(std::string_view text);
+/* INFO [section ...]; a reply other than a bulk fails the test. */
+Info info(RespConn &c, const Args &sections = {});
+/* One field of INFO `section`, or "" if absent. */
+std::string infoField(RespConn &c, const std::string &section, const std::string &field);
+/* One numeric field of INFO `section`; absent, it fails the test (-1). */
+long long infoNumber(RespConn &c, const std::string &section, const std::string &field);
+
+/* A CLIENT LIST / CLIENT INFO line: its k=v fields in order. */
+using ClientFields = std::vector<std::pair<std::string, std::string>>;
+/* Every line of a CLIENT LIST reply; a line not ended by \n or a word
+ * without '=' fails the test. */
+std::vector<ClientFields> parseClientList(std::string_view text);
+/* The value of `key` in the line; absent, it fails the test (""). */
+std::string clientField(const ClientFields &line, std::string_view key);
+/* The line of CLIENT LIST, asked on `asker`, whose field `key` is `value`
+ * ("addr" and a RespConn::localAddr(), say); none fails the test ({}). */
+ClientFields clientListLine(RespConn &asker, std::string_view key, std::string_view value);
+
+/* ------------------------------------------------------------------------
+ * Against the reference.
+ * ---------------------------------------------------------------------- */
+/* Sends each command of `script` to both servers in turn and EXPECTs
+ * byte-identical replies (expectSameReplies, one command at a time). */
+void expectSameScript(RespConn &ours, RespConn &ref, const std::vector<Args> &script);
+
+/* ------------------------------------------------------------------------
+ * Fixtures.
+ * ---------------------------------------------------------------------- */
+struct SharedServerOptions {
+    std::vector<std::string> args{};   /* for cppredis and the reference */
+    bool flushBeforeEachTest = true;   /* FLUSHALL in SetUp */
+    bool withReference = false;        /* a RedisReference too, when installed */
+};
+
+/* One server for a whole suite, started before its first test, for suites of
+ * many small tests. A suite with options defines its own SetUpTestSuite()
+ * calling startSharedServer(opts). SetUp fails the test if the server did not
+ * start (every test then says why) and, by default, empties it; TearDown
+ * checks that the server still runs and answers PING, so that a crash is
+ * blamed on the test that caused it. Suites run one after another, so they
+ * can share the one static slot. */
+class SharedServerTest : public ::testing::Test {
+protected:
+    static void startSharedServer(SharedServerOptions opts = {});
+    static void SetUpTestSuite() { startSharedServer(); }
+    static void TearDownTestSuite();
+    void SetUp() override;
+    void TearDown() override;
+
+    static TestServer &srv() { return *server_; }
+    static RespConn conn() { return server_->connect(); }
+    /* Whether the reference runs (withReference, and Redis installed). */
+    static bool haveRef() { return ref_ != nullptr; }
+    /* Only when haveRef(). */
+    static RespConn refConn() { return ref_->connect(); }
+    /* Only when haveRef(): sends each command to both servers, expecting
+     * identical bytes. */
+    static void expectSameAsRedis(const std::vector<Args> &commands);
+
+private:
+    static inline std::unique_ptr<TestServer> server_;
+    static inline std::unique_ptr<RedisReference> ref_;
+    static inline std::string startError_;
+    static inline bool flushBeforeEachTest_ = true;
+};
+
+/* A server of its own for every test, DEBUG enabled, and a connection `c`. */
+class FreshServerTest : public ::testing::Test {
+protected:
+    TestServer srv{{"--enable-debug-command", "yes"}};
+    RespConn c = srv.connect();
+
+    /* The raw reply. */
+    std::string call(const Args &args) { return c.call(args).raw; }
+    std::string encoding(const std::string &key) { return c.call({"OBJECT", "ENCODING", key}).str; }
+    /* One field of DEBUG OBJECT ("at", "serializedlength" ...), or "". */
+    std::string debugField(const std::string &key, const std::string &field);
 };
 
 }  // namespace itest

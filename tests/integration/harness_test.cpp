@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <map>
 #include <thread>
 
 #include "integration/harness.h"
@@ -43,6 +44,17 @@ public:
             if (n <= 0) return;
             s.remove_prefix(static_cast<size_t>(n));
         }
+    }
+    /* Exactly n bytes the client sent (blocking). */
+    std::string read(size_t n) {
+        std::string in(n, '\0');
+        size_t got = 0;
+        while (got < n) {
+            ssize_t r = ::recv(peer_, in.data() + got, n - got, 0);
+            if (r <= 0) break;
+            got += static_cast<size_t>(r);
+        }
+        return in.substr(0, got);
     }
     void closePeer() {
         if (peer_ >= 0) ::close(peer_);
@@ -215,4 +227,44 @@ TEST(Harness, RunProcessCapturesBothStreamsAndStdin) {
     EXPECT_THROW(runProcess({"sleep", "30"}, {}, Ms{100}), HarnessError);
     EXPECT_TRUE(haveProgram("sh"));
     EXPECT_FALSE(haveProgram("no-such-program-xyz"));
+}
+
+/* ------------------------------------------------------------------------
+ * The helpers suites share.
+ * ---------------------------------------------------------------------- */
+TEST(Harness, ScanAllFollowsTheCursorBackToZero) {
+    FakePeer peer;
+    RespConn c(peer.port());
+    peer.accept();
+    peer.write("*2\r\n$2\r\n17\r\n*2\r\n$1\r\na\r\n$1\r\nb\r\n"
+               "*2\r\n$1\r\n0\r\n*1\r\n$1\r\na\r\n");
+    EXPECT_EQ(scanAll(c, {"HSCAN", "h"}, {"COUNT", "2"}), (std::vector<std::string>{"a", "b", "a"}));
+    const std::string sent = encodeCommand({"HSCAN", "h", "0", "COUNT", "2"}) +
+                             encodeCommand({"HSCAN", "h", "17", "COUNT", "2"});
+    EXPECT_EQ(peer.read(sent.size()), sent);
+}
+
+TEST(Harness, ParsesInfoSectionsAndFields) {
+    Info in = parseInfo("# Server\r\nredis_version:7.0.15\r\nhz:10\r\n\r\n# Keyspace\r\ndb0:keys=1,expires=0\r\n");
+    EXPECT_EQ(in.sections, (std::vector<std::string>{"# Server", "# Keyspace"}));
+    EXPECT_EQ(in.fields, (std::map<std::string, std::string>{
+                             {"redis_version", "7.0.15"}, {"hz", "10"}, {"db0", "keys=1,expires=0"}}));
+    EXPECT_NONFATAL_FAILURE(parseInfo("no colon\r\n"), "INFO line without a colon");
+}
+
+TEST(Harness, ParsesClientListLinesInOrder) {
+    auto lines = parseClientList("id=3 addr=127.0.0.1:5 name= cmd=client|list\nid=4 name=y\n");
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], (ClientFields{{"id", "3"}, {"addr", "127.0.0.1:5"}, {"name", ""}, {"cmd", "client|list"}}));
+    EXPECT_EQ(clientField(lines[1], "name"), "y");
+    EXPECT_NONFATAL_FAILURE(clientField(lines[1], "db"), "no field db");
+    EXPECT_NONFATAL_FAILURE(parseClientList("id=3"), "not ended by");
+    EXPECT_NONFATAL_FAILURE(parseClientList("id=3 oops\n"), "field without '='");
+}
+
+TEST(Harness, PollUntilStopsWhenTheConditionHoldsOrTimeRunsOut) {
+    int calls = 0;
+    EXPECT_TRUE(pollUntil([&] { return ++calls == 3; }));
+    EXPECT_EQ(calls, 3);
+    EXPECT_FALSE(pollUntil([] { return false; }, Ms{20}));
 }

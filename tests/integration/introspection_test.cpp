@@ -11,65 +11,32 @@
 
 #include <algorithm>
 #include <map>
-#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
 
 namespace {
 
-std::string err(std::string_view text) { return "-" + std::string(text) + "\r\n"; }
-
-/* "k1:v1 k2:v2 ..." (DEBUG OBJECT) or "k1=v1 k2=v2 ..." (CLIENT LIST) as a map. */
-std::map<std::string, std::string> parseFields(std::string_view line, char sep) {
+/* "k1:v1 k2:v2 ..." (DEBUG OBJECT's words after "Value ") as a map. */
+std::map<std::string, std::string> debugFields(std::string_view line) {
     std::map<std::string, std::string> out;
     size_t pos = 0;
     while (pos < line.size()) {
         size_t end = line.find(' ', pos);
         if (end == std::string_view::npos) end = line.size();
         std::string_view word = line.substr(pos, end - pos);
-        size_t eq = word.find(sep);
-        EXPECT_NE(eq, std::string_view::npos) << "field without '" << sep << "': " << word;
-        if (eq != std::string_view::npos) out[std::string(word.substr(0, eq))] = std::string(word.substr(eq + 1));
+        size_t colon = word.find(':');
+        EXPECT_NE(colon, std::string_view::npos) << "field without ':': " << word;
+        if (colon != std::string_view::npos)
+            out[std::string(word.substr(0, colon))] = std::string(word.substr(colon + 1));
         pos = end + 1;
     }
     return out;
-}
-
-bool isDecimal(std::string_view s) {
-    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
-/* INFO's "field:value" lines (sections merged). */
-std::map<std::string, std::string> info(RespConn &c, const std::string &section) {
-    Reply r = c.call({"INFO", section});
-    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
-    std::map<std::string, std::string> out;
-    size_t pos = 0;
-    while (pos < r.str.size()) {
-        size_t end = r.str.find("\r\n", pos);
-        if (end == std::string::npos) end = r.str.size();
-        std::string line = r.str.substr(pos, end - pos);
-        pos = end + 2;
-        size_t colon = line.find(':');
-        if (!line.empty() && line[0] != '#' && colon != std::string::npos)
-            out[line.substr(0, colon)] = line.substr(colon + 1);
-    }
-    return out;
-}
-
-long long infoNumber(RespConn &c, const std::string &section, const std::string &field) {
-    auto fields = info(c, section);
-    auto it = fields.find(field);
-    if (it == fields.end()) {
-        ADD_FAILURE() << "INFO " << section << " has no " << field;
-        return -1;
-    }
-    return std::stoll(it->second);
 }
 
 /* 64 distinct characters: no 3-byte sequence repeats, so Redis's LZF cannot
@@ -93,49 +60,14 @@ const char *const kFreqError =
 
 }  // namespace
 
-/* ------------------------------------------------------------------------
- * One cppredis (and, when installed, one Redis) for the whole suite; tests
- * use their own keys, and the server must still answer after each test.
- * ---------------------------------------------------------------------- */
-class Introspection : public ::testing::Test {
+/* One cppredis (and, when installed, one Redis) for the whole suite; tests
+ * use their own keys, and the server must still answer after each test. */
+class Introspection : public SharedServerTest {
 protected:
     static void SetUpTestSuite() {
-        try {
-            server_ = std::make_unique<TestServer>(std::vector<std::string>{"--enable-debug-command", "yes"});
-            if (RedisReference::available())
-                ref_ = std::make_unique<RedisReference>(std::vector<std::string>{"--enable-debug-command", "yes"});
-        } catch (const HarnessError &e) {
-            startError_ = e.what();
-        }
+        startSharedServer({.args = {"--enable-debug-command", "yes"}, .flushBeforeEachTest = false,
+                           .withReference = true});
     }
-    static void TearDownTestSuite() {
-        server_.reset();
-        ref_.reset();
-    }
-    void SetUp() override {
-        if (!server_) GTEST_FAIL() << "the shared server did not start: " << startError_;
-    }
-    void TearDown() override {
-        if (!server_) return;
-        ASSERT_TRUE(server_->running()) << "the server died during this test; log:\n" << server_->log();
-        RespConn probe = server_->connect();
-        EXPECT_EQ(probe.call({"PING"}).raw, "+PONG\r\n") << "the server stopped answering";
-    }
-
-    static RespConn conn() { return server_->connect(); }
-    /* Only when haveRef(). */
-    static RespConn refConn() { return ref_->connect(); }
-    static bool haveRef() { return ref_ != nullptr; }
-
-    /* Sends each command to both servers, expecting identical bytes. */
-    static void expectSameAsRedis(const std::vector<Args> &commands) {
-        RespConn ours = conn(), ref = refConn();
-        for (const Args &cmd : commands) expectSameReplies(ours, ref, encodeCommand(cmd));
-    }
-
-    static inline std::unique_ptr<TestServer> server_;
-    static inline std::unique_ptr<RedisReference> ref_;
-    static inline std::string startError_;
 };
 
 /* ------------------------------------------------------------------------
@@ -246,7 +178,7 @@ std::map<std::string, std::string> debugObject(RespConn &c, const std::string &k
     std::string_view line = r.str;
     EXPECT_TRUE(line.starts_with("Value ")) << r;
     if (line.starts_with("Value ")) line.remove_prefix(6);
-    auto fields = parseFields(line, ':');
+    auto fields = debugFields(line);
     std::vector<std::string> names;
     for (const auto &kv : fields) names.push_back(kv.first);
     EXPECT_EQ(names, (std::vector<std::string>{"at", "encoding", "lru", "lru_seconds_idle", "refcount",
@@ -257,7 +189,7 @@ std::map<std::string, std::string> debugObject(RespConn &c, const std::string &k
                 at.find_first_not_of("0123456789abcdef", 2) == std::string::npos)
         << "address " << at;
     for (const char *n : {"refcount", "serializedlength", "lru", "lru_seconds_idle"})
-        EXPECT_TRUE(isDecimal(fields[n])) << n << " = " << fields[n];
+        EXPECT_TRUE(isDigits(fields[n])) << n << " = " << fields[n];
     return fields;
 }
 
@@ -393,7 +325,7 @@ TEST_F(Introspection, MemoryArgumentErrorsAndHelp) {
 TEST_F(Introspection, MemoryUsageMatchesRedisUnderJemalloc) {
     if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
     RespConn probe = conn();
-    std::string ours = info(probe, "memory")["mem_allocator"];
+    std::string ours = info(probe, {"memory"}).fields["mem_allocator"];
     if (!ours.starts_with("jemalloc")) GTEST_SKIP() << "cppredis runs on " << ours << ", sizes differ from jemalloc's";
     std::vector<Args> commands;
     int i = 0;
@@ -417,14 +349,14 @@ TEST_F(Introspection, MemoryUsageMatchesRedisUnderJemalloc) {
 TEST_F(Introspection, InfoStatsCountCommandsHitsAndMisses) {
     RespConn c = conn();
     ASSERT_EQ(c.call({"SET", "info:k", "v"}).raw, "+OK\r\n");
-    auto before = info(c, "stats");
+    auto before = info(c, {"stats"}).fields;
     for (const char *f : {"total_commands_processed", "instantaneous_ops_per_sec", "keyspace_hits",
                           "keyspace_misses", "expired_keys"})
-        ASSERT_TRUE(before.count(f) && isDecimal(before[f])) << "INFO stats lacks " << f;
+        ASSERT_TRUE(before.count(f) && isDigits(before[f])) << "INFO stats lacks " << f;
     c.call({"GET", "info:k"});
     c.call({"GET", "info:k"});
     c.call({"GET", "info:missing"});
-    auto after = info(c, "stats");
+    auto after = info(c, {"stats"}).fields;
     EXPECT_EQ(std::stoll(after["keyspace_hits"]) - std::stoll(before["keyspace_hits"]), 2);
     EXPECT_EQ(std::stoll(after["keyspace_misses"]) - std::stoll(before["keyspace_misses"]), 1);
     /* The three GETs and the INFO before them (other tests run nothing meanwhile). */
@@ -435,13 +367,13 @@ TEST_F(Introspection, InfoKeyspaceListsNonEmptyDatabases) {
     RespConn c = conn();
     ASSERT_EQ(c.call({"SELECT", "9"}).raw, "+OK\r\n");
     ASSERT_EQ(c.call({"FLUSHDB"}).raw, "+OK\r\n");
-    EXPECT_EQ(info(c, "keyspace").count("db9"), 0u) << "an empty database is not listed";
+    EXPECT_EQ(info(c, {"keyspace"}).fields.count("db9"), 0u) << "an empty database is not listed";
     ASSERT_EQ(c.call({"SET", "ks:a", "1"}).raw, "+OK\r\n");
     ASSERT_EQ(c.call({"SET", "ks:b", "2"}).raw, "+OK\r\n");
     ASSERT_EQ(c.call({"EXPIRE", "ks:b", "1000"}).raw, ":1\r\n");
-    std::string db9 = info(c, "keyspace")["db9"];
+    std::string db9 = info(c, {"keyspace"}).fields["db9"];
     EXPECT_TRUE(db9.starts_with("keys=2,expires=1,avg_ttl=")) << db9;
-    EXPECT_TRUE(isDecimal(db9.substr(db9.find("avg_ttl=") + 8))) << db9;
+    EXPECT_TRUE(isDigits(db9.substr(db9.find("avg_ttl=") + 8))) << db9;
     ASSERT_EQ(c.call({"FLUSHDB"}).raw, "+OK\r\n");
 }
 
@@ -466,39 +398,27 @@ TEST_F(Introspection, InfoUsedMemoryFollowsRealAllocations) {
  * ---------------------------------------------------------------------- */
 
 /* The CLIENT LIST line of the connection whose local address is `addr`. */
-std::map<std::string, std::string> clientLine(RespConn &asker, const std::string &addr) {
-    Reply r = asker.call({"CLIENT", "LIST"});
-    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
-    size_t pos = 0;
-    while (pos < r.str.size()) {
-        size_t end = r.str.find('\n', pos);
-        if (end == std::string::npos) end = r.str.size();
-        auto fields = parseFields(std::string_view(r.str).substr(pos, end - pos), '=');
-        if (fields["addr"] == addr) return fields;
-        pos = end + 1;
-    }
-    ADD_FAILURE() << "no CLIENT LIST line for " << addr << " in:\n" << r.str;
-    return {};
-}
+ClientFields clientLine(RespConn &asker, const std::string &addr) { return clientListLine(asker, "addr", addr); }
 
 TEST_F(Introspection, ClientListShowsDbCmdAgeAndIdle) {
     RespConn asker = conn(), other = conn();
     ASSERT_EQ(other.call({"PING"}).raw, "+PONG\r\n"); /* accepted and counted */
     auto fresh = clientLine(asker, other.localAddr());
-    EXPECT_EQ(fresh["cmd"], "ping");
-    EXPECT_EQ(fresh["db"], "0");
-    EXPECT_TRUE(isDecimal(fresh["age"]) && isDecimal(fresh["idle"])) << fresh["age"] << " " << fresh["idle"];
+    EXPECT_EQ(clientField(fresh, "cmd"), "ping");
+    EXPECT_EQ(clientField(fresh, "db"), "0");
+    const std::string age = clientField(fresh, "age"), idle = clientField(fresh, "idle");
+    EXPECT_TRUE(isDigits(age) && isDigits(idle)) << age << " " << idle;
 
     ASSERT_EQ(other.call({"SELECT", "3"}).raw, "+OK\r\n");
     ASSERT_EQ(other.call({"GET", "cl:nothing"}).raw, "$-1\r\n");
     auto line = clientLine(asker, other.localAddr());
-    EXPECT_EQ(line["db"], "3");
-    EXPECT_EQ(line["cmd"], "get");
+    EXPECT_EQ(clientField(line, "db"), "3");
+    EXPECT_EQ(clientField(line, "cmd"), "get");
 
     /* Subcommands show as container|sub, the asker's own line included. */
     ASSERT_EQ(other.call({"OBJECT", "ENCODING", "cl:nothing"}).raw, "$-1\r\n");
-    EXPECT_EQ(clientLine(asker, other.localAddr())["cmd"], "object|encoding");
-    EXPECT_EQ(clientLine(asker, asker.localAddr())["cmd"], "client|list");
+    EXPECT_EQ(clientField(clientLine(asker, other.localAddr()), "cmd"), "object|encoding");
+    EXPECT_EQ(clientField(clientLine(asker, asker.localAddr()), "cmd"), "client|list");
 }
 
 TEST_F(Introspection, ClientListIdleCountsSecondsSinceLastCommand) {
@@ -507,7 +427,7 @@ TEST_F(Introspection, ClientListIdleCountsSecondsSinceLastCommand) {
     /* DEBUG SLEEP stops the server's clock-reading loop for 1.1 s. */
     ASSERT_EQ(asker.call({"DEBUG", "SLEEP", "1.1"}).raw, "+OK\r\n");
     auto line = clientLine(asker, other.localAddr());
-    EXPECT_GE(std::stoll(line["idle"]), 1);
-    EXPECT_GE(std::stoll(line["age"]), 1);
-    EXPECT_EQ(clientLine(asker, asker.localAddr())["idle"], "0");
+    EXPECT_GE(std::stoll(clientField(line, "idle")), 1);
+    EXPECT_GE(std::stoll(clientField(line, "age")), 1);
+    EXPECT_EQ(clientField(clientLine(asker, asker.localAddr()), "idle"), "0");
 }

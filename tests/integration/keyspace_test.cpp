@@ -10,46 +10,20 @@
  * /usr/bin/redis-server. */
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <chrono>
 #include <map>
-#include <memory>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-const std::string OK = "+OK\r\n";
-const std::string NIL = "$-1\r\n";
-const std::string SYNTAX = "-ERR syntax error\r\n";
-const std::string NOKEY = "-ERR no such key\r\n";
 const std::string BADDB = "-ERR DB index is out of range\r\n";
 const std::string SAMEOBJ = "-ERR source and destination objects are the same\r\n";
-const std::string NOTINT = "-ERR value is not an integer or out of range\r\n";
-
-std::string bulk(std::string_view s) { return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n"; }
-std::string integer(long long v) { return ":" + std::to_string(v) + "\r\n"; }
-std::string arityErr(const std::string &cmd) {
-    return "-ERR wrong number of arguments for '" + cmd + "' command\r\n";
-}
-
-/* Sends every command in one write, then reads every reply. */
-void pipeline(RespConn &c, const std::vector<Args> &cmds) {
-    std::string out;
-    for (const Args &a : cmds) out += encodeCommand(a);
-    c.send(out);
-    for (size_t i = 0; i < cmds.size(); i++) {
-        Reply r = c.readReply();
-        ASSERT_FALSE(r.isError()) << toString(r) << " for " << cmds[i][0];
-    }
-}
 
 std::vector<std::string> strings(const Reply &r) {
     std::vector<std::string> out;
@@ -65,81 +39,20 @@ std::set<std::string> keySet(RespConn &c, const std::string &pattern) {
     return {v.begin(), v.end()};
 }
 
-/* A full SCAN iteration: every key returned (with repeats merged). */
-std::set<std::string> scanAll(RespConn &c, const Args &options) {
-    std::set<std::string> seen;
-    std::string cursor = "0";
-    for (int calls = 0; calls < 100000; calls++) {
-        Args args{"SCAN", cursor};
-        args.insert(args.end(), options.begin(), options.end());
-        Reply r = c.call(args);
-        EXPECT_EQ(r.type, Reply::Type::Array) << r;
-        if (r.elements.size() != 2) return seen;
-        for (const Reply &k : r.elements[1].elements) seen.insert(k.str);
-        cursor = r.elements[0].str;
-        if (cursor == "0") return seen;
-    }
-    ADD_FAILURE() << "SCAN never returned cursor 0";
-    return seen;
+/* Every key a full SCAN returns (with repeats merged). */
+std::set<std::string> scanKeys(RespConn &c, const Args &options) {
+    auto v = scanAll(c, {"SCAN"}, options);
+    return {v.begin(), v.end()};
 }
 
-/* INFO keyspace as db -> "keys=N,expires=M,avg_ttl=T". */
-std::map<std::string, std::string> infoKeyspace(RespConn &c) {
-    Reply r = c.call({"INFO", "keyspace"});
-    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
-    std::map<std::string, std::string> out;
-    size_t pos = 0;
-    while (pos < r.str.size()) {
-        size_t end = r.str.find("\r\n", pos);
-        if (end == std::string::npos) end = r.str.size();
-        std::string line = r.str.substr(pos, end - pos);
-        pos = end + 2;
-        size_t colon = line.find(':');
-        if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
-        out[line.substr(0, colon)] = line.substr(colon + 1);
-    }
-    return out;
-}
+std::map<std::string, std::string> infoKeyspace(RespConn &c) { return info(c, {"keyspace"}).fields; }
 
-/* Waits until the server's clock has passed `ms` milliseconds from now. */
-void waitMs(int ms) {
-    auto until = Clock::now() + std::chrono::milliseconds(ms);
-    while (Clock::now() < until) std::this_thread::yield();
-}
+long long usedMemory(RespConn &c) { return infoNumber(c, "memory", "used_memory"); }
 
 }  // namespace
 
-/* ------------------------------------------------------------------------
- * One shared server; each test starts from an empty keyspace.
- * ---------------------------------------------------------------------- */
-class Keyspace : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        try {
-            server_ = std::make_unique<TestServer>();
-        } catch (const HarnessError &e) {
-            startError_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { server_.reset(); }
-
-    void SetUp() override {
-        if (!server_) GTEST_FAIL() << "the shared server did not start: " << startError_;
-        RespConn c = conn();
-        ASSERT_EQ(c.call({"FLUSHALL"}).raw, OK);
-    }
-    void TearDown() override {
-        if (!server_) return;
-        ASSERT_TRUE(server_->running()) << "the server died during this test; log:\n" << server_->log();
-        RespConn probe = conn();
-        EXPECT_EQ(probe.call({"PING"}).raw, "+PONG\r\n");
-    }
-
-    static RespConn conn() { return server_->connect(); }
-
-    static inline std::unique_ptr<TestServer> server_;
-    static inline std::string startError_;
-};
+/* One shared server; each test starts from an empty keyspace. */
+class Keyspace : public SharedServerTest {};
 
 TEST_F(Keyspace, DelAndUnlinkCountWhatTheyDeleted) {
     RespConn c = conn();
@@ -219,9 +132,9 @@ TEST_F(Keyspace, SelectErrors) {
     RespConn c = conn();
     EXPECT_EQ(c.call({"SELECT", "16"}).raw, BADDB);
     EXPECT_EQ(c.call({"SELECT", "-1"}).raw, BADDB);
-    EXPECT_EQ(c.call({"SELECT", "abc"}).raw, NOTINT);
-    EXPECT_EQ(c.call({"SELECT", "1.5"}).raw, NOTINT);
-    EXPECT_EQ(c.call({"SELECT", ""}).raw, NOTINT);
+    EXPECT_EQ(c.call({"SELECT", "abc"}).raw, NOT_INT);
+    EXPECT_EQ(c.call({"SELECT", "1.5"}).raw, NOT_INT);
+    EXPECT_EQ(c.call({"SELECT", ""}).raw, NOT_INT);
     EXPECT_EQ(c.call({"SELECT", "2147483648"}).raw,
               "-ERR value is out of range, value must between -2147483648 and 2147483647\r\n");
     EXPECT_EQ(c.call({"SELECT"}).raw, arityErr("select"));
@@ -279,7 +192,7 @@ TEST_F(Keyspace, KeysAndScanSkipExpiredKeys) {
     waitMs(5);
     /* Whether the active cycle or these commands delete it, it never shows. */
     EXPECT_EQ(keySet(c, "*"), std::set<std::string>{"live"});
-    EXPECT_EQ(scanAll(c, {}), std::set<std::string>{"live"});
+    EXPECT_EQ(scanKeys(c, {}), std::set<std::string>{"live"});
     EXPECT_EQ(c.call({"DBSIZE"}).raw, integer(1)) << "SCAN deletes the expired keys it meets";
 }
 
@@ -315,21 +228,21 @@ TEST_F(Keyspace, ScanMatchAndType) {
     RespConn c = conn();
     pipeline(c, {{"SET", "user:1", "a"}, {"SET", "user:2", "b"}, {"SET", "item:1", "c"}, {"SET", "", "empty"}});
     using S = std::set<std::string>;
-    EXPECT_EQ(scanAll(c, {"MATCH", "user:*"}), (S{"user:1", "user:2"}));
-    EXPECT_EQ(scanAll(c, {"match", "*:1", "count", "1"}), (S{"user:1", "item:1"}));
-    EXPECT_EQ(scanAll(c, {"MATCH", "*"}), (S{"user:1", "user:2", "item:1", ""}));
-    EXPECT_EQ(scanAll(c, {"MATCH", ""}), S{""}) << "an empty pattern matches the empty key only";
-    EXPECT_EQ(scanAll(c, {"TYPE", "string"}), (S{"user:1", "user:2", "item:1", ""}));
-    EXPECT_EQ(scanAll(c, {"TYPE", "STRING", "MATCH", "item*"}), S{"item:1"});
-    EXPECT_EQ(scanAll(c, {"TYPE", "list"}), S{});
+    EXPECT_EQ(scanKeys(c, {"MATCH", "user:*"}), (S{"user:1", "user:2"}));
+    EXPECT_EQ(scanKeys(c, {"match", "*:1", "count", "1"}), (S{"user:1", "item:1"}));
+    EXPECT_EQ(scanKeys(c, {"MATCH", "*"}), (S{"user:1", "user:2", "item:1", ""}));
+    EXPECT_EQ(scanKeys(c, {"MATCH", ""}), S{""}) << "an empty pattern matches the empty key only";
+    EXPECT_EQ(scanKeys(c, {"TYPE", "string"}), (S{"user:1", "user:2", "item:1", ""}));
+    EXPECT_EQ(scanKeys(c, {"TYPE", "STRING", "MATCH", "item*"}), S{"item:1"});
+    EXPECT_EQ(scanKeys(c, {"TYPE", "list"}), S{});
     ASSERT_EQ(c.call({"RPUSH", "queue", "job"}).raw, ":1\r\n");
-    EXPECT_EQ(scanAll(c, {"TYPE", "list"}), S{"queue"});
-    EXPECT_EQ(scanAll(c, {"TYPE", "List", "COUNT", "1"}), S{"queue"});
-    EXPECT_EQ(scanAll(c, {"TYPE", "string", "MATCH", "q*"}), S{});
-    EXPECT_EQ(scanAll(c, {"TYPE", "nosuchtype"}), S{});
-    EXPECT_EQ(scanAll(c, {"TYPE", ""}), S{});
+    EXPECT_EQ(scanKeys(c, {"TYPE", "list"}), S{"queue"});
+    EXPECT_EQ(scanKeys(c, {"TYPE", "List", "COUNT", "1"}), S{"queue"});
+    EXPECT_EQ(scanKeys(c, {"TYPE", "string", "MATCH", "q*"}), S{});
+    EXPECT_EQ(scanKeys(c, {"TYPE", "nosuchtype"}), S{});
+    EXPECT_EQ(scanKeys(c, {"TYPE", ""}), S{});
     /* The last of a repeated option wins. */
-    EXPECT_EQ(scanAll(c, {"MATCH", "user:*", "MATCH", "item:*"}), S{"item:1"});
+    EXPECT_EQ(scanKeys(c, {"MATCH", "user:*", "MATCH", "item:*"}), S{"item:1"});
 }
 
 TEST_F(Keyspace, ScanErrors) {
@@ -350,23 +263,16 @@ TEST_F(Keyspace, ScanErrors) {
     }
 
     EXPECT_EQ(c.call({"SCAN", "0", "COUNT", "9223372036854775807"}).raw, "*2\r\n$1\r\n0\r\n*1\r\n$1\r\nk\r\n");
-    EXPECT_EQ(c.call({"SCAN", "0", "COUNT", "9223372036854775808"}).raw, NOTINT);
+    EXPECT_EQ(c.call({"SCAN", "0", "COUNT", "9223372036854775808"}).raw, NOT_INT);
     EXPECT_EQ(c.call({"SCAN", "0", "COUNT", "0"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"SCAN", "0", "COUNT", "-1"}).raw, SYNTAX);
-    EXPECT_EQ(c.call({"SCAN", "0", "COUNT", "abc"}).raw, NOTINT);
+    EXPECT_EQ(c.call({"SCAN", "0", "COUNT", "abc"}).raw, NOT_INT);
     EXPECT_EQ(c.call({"SCAN", "0", "COUNT"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"SCAN", "0", "MATCH"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"SCAN", "0", "TYPE"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"SCAN", "0", "foo", "bar"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"SCAN", "0", "MATCH", "*", "extra"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"SCAN"}).raw, arityErr("scan"));
-}
-
-long long usedMemory(RespConn &c) {
-    std::string info = c.call({"INFO", "memory"}).str;
-    size_t at = info.find("\r\nused_memory:");
-    EXPECT_NE(at, std::string::npos);
-    return std::stoll(info.substr(at + 14));
 }
 
 /* The SCAN guarantee: a key present from the first call to the last is
@@ -409,8 +315,7 @@ TEST(KeyspaceScan, GuaranteeHoldsWhileTheTableGrowsAndShrinks) {
         pipeline(c, cmds);
         if (added == deleted) {
             /* The last 900 keys free ~50 KB; the shrink frees 120 KB more. */
-            auto deadline = Clock::now() + std::chrono::seconds(5);
-            while (usedMemory(c) > baseline - 100000 && Clock::now() < deadline) std::this_thread::yield();
+            pollUntil([&] { return usedMemory(c) <= baseline - 100000; });
             EXPECT_LT(usedMemory(c), baseline - 100000) << "the emptied table did not shrink";
             shrinks++;
         }
@@ -467,8 +372,8 @@ TEST_F(Keyspace, RenameMovesValueAndTtl) {
     EXPECT_EQ(c.call({"RENAME", "plain", "dst"}).raw, OK);
     EXPECT_EQ(c.call({"TTL", "dst"}).raw, integer(-1));
 
-    EXPECT_EQ(c.call({"RENAME", "nokey", "x"}).raw, NOKEY);
-    EXPECT_EQ(c.call({"RENAME", "nokey", "nokey"}).raw, NOKEY);
+    EXPECT_EQ(c.call({"RENAME", "nokey", "x"}).raw, NO_KEY);
+    EXPECT_EQ(c.call({"RENAME", "nokey", "nokey"}).raw, NO_KEY);
     EXPECT_EQ(c.call({"RENAME", "a"}).raw, arityErr("rename"));
 }
 
@@ -479,7 +384,7 @@ TEST_F(Keyspace, RenameOntoItselfKeepsTheKey) {
     EXPECT_EQ(c.call({"RENAMENX", "k", "k"}).raw, integer(0));
     EXPECT_EQ(c.call({"GET", "k"}).raw, bulk("v"));
     EXPECT_EQ(c.call({"PEXPIRETIME", "k"}).raw, integer(4102444800123));
-    EXPECT_EQ(c.call({"RENAMENX", "nokey", "nokey"}).raw, NOKEY);
+    EXPECT_EQ(c.call({"RENAMENX", "nokey", "nokey"}).raw, NO_KEY);
 }
 
 TEST_F(Keyspace, RenamenxOnlyToAFreeName) {
@@ -491,7 +396,7 @@ TEST_F(Keyspace, RenamenxOnlyToAFreeName) {
     EXPECT_EQ(c.call({"RENAMENX", "a", "c"}).raw, integer(1));
     EXPECT_EQ(c.call({"GET", "c"}).raw, bulk("1"));
     EXPECT_EQ(c.call({"EXISTS", "a"}).raw, integer(0));
-    EXPECT_EQ(c.call({"RENAMENX", "nokey", "d"}).raw, NOKEY);
+    EXPECT_EQ(c.call({"RENAMENX", "nokey", "d"}).raw, NO_KEY);
 }
 
 TEST_F(Keyspace, MoveBetweenDatabases) {
@@ -514,7 +419,7 @@ TEST_F(Keyspace, MoveBetweenDatabases) {
     EXPECT_EQ(c.call({"MOVE", "nokey", "0"}).raw, SAMEOBJ);
     EXPECT_EQ(c.call({"MOVE", "k", "16"}).raw, BADDB);
     EXPECT_EQ(c.call({"MOVE", "k", "-1"}).raw, BADDB);
-    EXPECT_EQ(c.call({"MOVE", "k", "abc"}).raw, NOTINT);
+    EXPECT_EQ(c.call({"MOVE", "k", "abc"}).raw, NOT_INT);
     EXPECT_EQ(c.call({"MOVE", "k"}).raw, arityErr("move"));
 }
 
@@ -562,7 +467,7 @@ TEST_F(Keyspace, CopyErrors) {
     EXPECT_EQ(c.call({"COPY", "a", "a", "DB", "0"}).raw, SAMEOBJ);
     EXPECT_EQ(c.call({"COPY", "a", "b", "DB"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"COPY", "a", "b", "DB", "16"}).raw, BADDB);
-    EXPECT_EQ(c.call({"COPY", "a", "b", "DB", "abc"}).raw, NOTINT);
+    EXPECT_EQ(c.call({"COPY", "a", "b", "DB", "abc"}).raw, NOT_INT);
     EXPECT_EQ(c.call({"COPY", "a", "b", "foo"}).raw, SYNTAX);
     EXPECT_EQ(c.call({"COPY", "a", "b", "REPLACE", "REPLACE"}).raw, integer(1));
     EXPECT_EQ(c.call({"COPY", "a"}).raw, arityErr("copy"));
@@ -691,15 +596,9 @@ TEST(KeyspaceDifferential, SameRepliesAsRedis) {
         {"FLUSHDB", "x"}, {"FLUSHDB", "ASYNC", "SYNC"}, {"FLUSHALL", "x"}, {"FLUSHDB", "sync"}, {"DBSIZE"},
         {"SET", "k", "v"}, {"FLUSHALL", "async"}, {"DBSIZE"}, {"FLUSHALL"}, {"FLUSHDB"},
     };
-    for (const Args &cmd : script) expectSameReplies(a, b, encodeCommand(cmd));
+    expectSameScript(a, b, script);
 
     /* The statistics these commands feed match too. */
-    auto field = [](RespConn &c, const std::string &name) {
-        std::string info = c.call({"INFO", "stats"}).str;
-        size_t at = info.find("\r\n" + name + ":");
-        EXPECT_NE(at, std::string::npos) << name;
-        return info.substr(at + 2, info.find("\r\n", at + 2) - at - 2);
-    };
     for (const char *f : {"keyspace_hits", "keyspace_misses", "expired_keys"})
-        EXPECT_EQ(field(a, f), field(b, f)) << f;
+        EXPECT_EQ(infoNumber(a, "stats", f), infoNumber(b, "stats", f)) << f;
 }

@@ -16,58 +16,20 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
 
 namespace {
 
-const std::string OK = "+OK\r\n", NIL = "$-1\r\n", NIL_ARRAY = "*-1\r\n", EMPTY_ARRAY = "*0\r\n";
-const std::string SYNTAX = "-ERR syntax error\r\n";
-const std::string NOT_INT = "-ERR value is not an integer or out of range\r\n";
-const std::string WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
-const std::string NO_KEY = "-ERR no such key\r\n";
-const std::string OUT_OF_RANGE = "-ERR index out of range\r\n";
-const std::string NOT_POSITIVE = "-ERR value is out of range, must be positive\r\n";
-
-std::string bulk(std::string_view s) { return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n"; }
-std::string integer(long long n) { return ":" + std::to_string(n) + "\r\n"; }
-std::string err(std::string_view text) { return "-" + std::string(text) + "\r\n"; }
-std::string array(const std::vector<std::string> &items) {
-    std::string out = "*" + std::to_string(items.size()) + "\r\n";
-    for (const std::string &item : items) out += item;
-    return out;
-}
-std::string bulks(const std::vector<std::string> &values) {
-    std::vector<std::string> items;
-    for (const std::string &v : values) items.push_back(bulk(v));
-    return array(items);
-}
-std::string describe(const Args &args) {
-    std::string s;
-    for (const std::string &a : args) s += escape(a, 60) + " ";
-    return s;
-}
-
-class Lists : public ::testing::Test {
+class Lists : public FreshServerTest {
 protected:
-    TestServer srv{{"--enable-debug-command", "yes"}};
-    RespConn c = srv.connect();
-
-    std::string call(const Args &args) { return c.call(args).raw; }
-    std::string encoding(const std::string &key) { return c.call({"OBJECT", "ENCODING", key}).str; }
     std::string range(const std::string &key) { return call({"LRANGE", key, "0", "-1"}); }
     /* A new list of n elements "e0".."e<n-1>", pushed by one RPUSH. */
     void fill(const std::string &key, int n, const std::string &prefix = "e") {
         Args args{"RPUSH", key};
         for (int i = 0; i < n; i++) args.push_back(prefix + std::to_string(i));
         ASSERT_EQ(call(args), integer(n)) << "fill " << key;
-    }
-    std::string debugField(const std::string &key, const std::string &field) {
-        std::string line = c.call({"DEBUG", "OBJECT", key}).str;
-        size_t at = line.find(field + ":");
-        if (at == std::string::npos) return "";
-        at += field.size() + 1;
-        return line.substr(at, line.find(' ', at) - at);
     }
 };
 
@@ -609,7 +571,7 @@ TEST(ListsDifferential, ScriptMatchesRedisByteForByte) {
     TestServer ours;
     RedisReference ref;
     RespConn a = ours.connect(), b = ref.connect();
-    for (const Args &args : listScript()) expectSameReplies(a, b, encodeCommand(args));
+    expectSameScript(a, b, listScript());
 }
 
 /* A random stream of list commands on a few keys, values from a pool that

@@ -14,16 +14,14 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
 using namespace std::string_literals;
 
 namespace {
 
-std::string bulk(std::string_view s) { return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n"; }
-
-const std::string kOk = "+OK\r\n", kQueued = "+QUEUED\r\n", kNullArray = "*-1\r\n";
-const std::string kExecAbort = "-EXECABORT Transaction discarded because of previous errors.\r\n";
+const std::string EXEC_ABORT = "-EXECABORT Transaction discarded because of previous errors.\r\n";
 
 /* Sends each command and returns the raw replies, concatenated. */
 std::string run(RespConn &c, const std::vector<Args> &cmds) {
@@ -40,17 +38,17 @@ protected:
 };
 
 TEST_F(Multi, QueuesCommandsAndExecRunsThemInOrder) {
-    EXPECT_EQ(a.call({"MULTI"}).raw, kOk);
-    EXPECT_EQ(a.call({"SET", "k", "1"}).raw, kQueued);
-    EXPECT_EQ(a.call({"INCR", "k"}).raw, kQueued);
-    EXPECT_EQ(a.call({"GET", "k"}).raw, kQueued);
+    EXPECT_EQ(a.call({"MULTI"}).raw, OK);
+    EXPECT_EQ(a.call({"SET", "k", "1"}).raw, QUEUED);
+    EXPECT_EQ(a.call({"INCR", "k"}).raw, QUEUED);
+    EXPECT_EQ(a.call({"GET", "k"}).raw, QUEUED);
     /* Nothing has run yet. */
     EXPECT_EQ(b.call({"GET", "k"}).raw, "$-1\r\n");
     EXPECT_EQ(a.call({"EXEC"}).raw, "*3\r\n+OK\r\n:2\r\n" + bulk("2"));
     EXPECT_EQ(b.call({"GET", "k"}).raw, bulk("2"));
     /* The transaction is over. */
     EXPECT_EQ(a.call({"EXEC"}).raw, "-ERR EXEC without MULTI\r\n");
-    EXPECT_EQ(a.call({"MULTI"}).raw, kOk);
+    EXPECT_EQ(a.call({"MULTI"}).raw, OK);
     EXPECT_EQ(a.call({"EXEC"}).raw, "*0\r\n");
 }
 
@@ -58,8 +56,8 @@ TEST_F(Multi, PipelinedTransactionRunsAsOneBlock) {
     a.send(encodeCommand({"MULTI"}) + encodeCommand({"SET", "x", std::string("bi\0n", 4)}) +
            encodeCommand({"APPEND", "x", std::string(100, 'z')}) + encodeCommand({"GET", "x"}) +
            encodeCommand({"EXEC"}));
-    EXPECT_EQ(a.readReply().raw, kOk);
-    for (int i = 0; i < 3; i++) EXPECT_EQ(a.readReply().raw, kQueued);
+    EXPECT_EQ(a.readReply().raw, OK);
+    for (int i = 0; i < 3; i++) EXPECT_EQ(a.readReply().raw, QUEUED);
     std::string value = std::string("bi\0n", 4) + std::string(100, 'z');
     EXPECT_EQ(a.readReply().raw, "*3\r\n+OK\r\n:104\r\n" + bulk(value));
 }
@@ -71,26 +69,26 @@ TEST_F(Multi, ControlCommandErrors) {
     EXPECT_EQ(a.call({"DISCARD", "x"}).raw, "-ERR wrong number of arguments for 'discard' command\r\n");
     EXPECT_EQ(a.call({"WATCH"}).raw, "-ERR wrong number of arguments for 'watch' command\r\n");
     EXPECT_EQ(a.call({"UNWATCH", "x"}).raw, "-ERR wrong number of arguments for 'unwatch' command\r\n");
-    EXPECT_EQ(a.call({"UNWATCH"}).raw, kOk);
+    EXPECT_EQ(a.call({"UNWATCH"}).raw, OK);
     /* A rejected EXEC is an EXECABORT even outside MULTI, as in Redis. */
     EXPECT_EQ(a.call({"EXEC", "x"}).raw,
               "-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command\r\n");
 }
 
 TEST_F(Multi, NestedMultiAndWatchInsideMultiAreErrorsThatDoNotAbort) {
-    EXPECT_EQ(a.call({"MULTI"}).raw, kOk);
+    EXPECT_EQ(a.call({"MULTI"}).raw, OK);
     EXPECT_EQ(a.call({"MULTI"}).raw, "-ERR MULTI calls can not be nested\r\n");
     EXPECT_EQ(a.call({"WATCH", "k"}).raw, "-ERR WATCH inside MULTI is not allowed\r\n");
-    EXPECT_EQ(a.call({"SET", "k", "v"}).raw, kQueued);
-    EXPECT_EQ(a.call({"UNWATCH"}).raw, kQueued); /* queued like any other command */
+    EXPECT_EQ(a.call({"SET", "k", "v"}).raw, QUEUED);
+    EXPECT_EQ(a.call({"UNWATCH"}).raw, QUEUED); /* queued like any other command */
     EXPECT_EQ(a.call({"EXEC"}).raw, "*2\r\n+OK\r\n+OK\r\n");
 }
 
 TEST_F(Multi, RuntimeErrorFailsOnlyThatCommand) {
-    ASSERT_EQ(a.call({"SET", "s", "abc"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "s", "abc"}).raw, OK);
     EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "before", "1"}, {"INCR", "s"}, {"INCRBY", "before", "x"},
                       {"SET", "after", "2"}, {"GET", "s"}}),
-              kOk + kQueued + kQueued + kQueued + kQueued + kQueued);
+              OK + QUEUED + QUEUED + QUEUED + QUEUED + QUEUED);
     EXPECT_EQ(a.call({"EXEC"}).raw, "*5\r\n+OK\r\n-ERR value is not an integer or out of range\r\n"
                                     "-ERR value is not an integer or out of range\r\n+OK\r\n" +
                                         bulk("abc"));
@@ -98,10 +96,10 @@ TEST_F(Multi, RuntimeErrorFailsOnlyThatCommand) {
 }
 
 TEST_F(Multi, ExecFailsOnlyForItsOwnErrorsInCommandStats) {
-    ASSERT_EQ(a.call({"SET", "s", "abc"}).raw, kOk);
-    ASSERT_EQ(a.call({"CONFIG", "RESETSTAT"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "s", "abc"}).raw, OK);
+    ASSERT_EQ(a.call({"CONFIG", "RESETSTAT"}).raw, OK);
     EXPECT_EQ(run(a, {{"MULTI"}, {"INCR", "s"}, {"EXEC"}}),
-              kOk + kQueued + "*1\r\n-ERR value is not an integer or out of range\r\n");
+              OK + QUEUED + "*1\r\n-ERR value is not an integer or out of range\r\n");
     const std::string stats = a.call({"INFO", "commandstats"}).str;
     auto line = [&](const std::string &cmd) {
         size_t at = stats.find("cmdstat_" + cmd + ":");
@@ -126,11 +124,11 @@ TEST_F(Multi, CommandRejectedWhileQueueingAbortsExec) {
     };
     for (const auto &[cmd, error] : rejected) {
         SCOPED_TRACE(cmd[0]);
-        EXPECT_EQ(a.call({"MULTI"}).raw, kOk);
-        EXPECT_EQ(a.call({"SET", "k", "queued-before"}).raw, kQueued);
+        EXPECT_EQ(a.call({"MULTI"}).raw, OK);
+        EXPECT_EQ(a.call({"SET", "k", "queued-before"}).raw, QUEUED);
         EXPECT_EQ(a.call(cmd).raw, error);
-        EXPECT_EQ(a.call({"SET", "k", "queued-after"}).raw, kQueued);
-        EXPECT_EQ(a.call({"EXEC"}).raw, kExecAbort);
+        EXPECT_EQ(a.call({"SET", "k", "queued-after"}).raw, QUEUED);
+        EXPECT_EQ(a.call({"EXEC"}).raw, EXEC_ABORT);
         EXPECT_EQ(a.call({"GET", "k"}).raw, "$-1\r\n");
         EXPECT_EQ(a.call({"EXEC"}).raw, "-ERR EXEC without MULTI\r\n");
     }
@@ -139,7 +137,7 @@ TEST_F(Multi, CommandRejectedWhileQueueingAbortsExec) {
 }
 
 TEST_F(Multi, RejectedExecEndsTheTransaction) {
-    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "k", "v"}}), kOk + kQueued);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "k", "v"}}), OK + QUEUED);
     EXPECT_EQ(a.call({"EXEC", "now"}).raw,
               "-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command\r\n");
     EXPECT_EQ(a.call({"EXEC"}).raw, "-ERR EXEC without MULTI\r\n");
@@ -147,20 +145,20 @@ TEST_F(Multi, RejectedExecEndsTheTransaction) {
 }
 
 TEST_F(Multi, DiscardDropsTheQueueAndTheWatches) {
-    EXPECT_EQ(run(a, {{"WATCH", "w"}, {"MULTI"}, {"SET", "k", "v"}, {"DISCARD"}}), kOk + kOk + kQueued + kOk);
+    EXPECT_EQ(run(a, {{"WATCH", "w"}, {"MULTI"}, {"SET", "k", "v"}, {"DISCARD"}}), OK + OK + QUEUED + OK);
     EXPECT_EQ(a.call({"GET", "k"}).raw, "$-1\r\n");
     EXPECT_EQ(a.call({"DISCARD"}).raw, "-ERR DISCARD without MULTI\r\n");
     /* DISCARD unwatched w: a write to it no longer matters. */
-    EXPECT_EQ(b.call({"SET", "w", "1"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + "*1\r\n+PONG\r\n");
+    EXPECT_EQ(b.call({"SET", "w", "1"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + "*1\r\n+PONG\r\n");
     /* DISCARD also forgets a queueing error. */
     EXPECT_EQ(run(a, {{"MULTI"}, {"NOSUCH"}, {"DISCARD"}, {"MULTI"}, {"PING"}, {"EXEC"}}),
-              kOk + "-ERR unknown command 'NOSUCH', with args beginning with: \r\n" + kOk + kOk + kQueued +
+              OK + "-ERR unknown command 'NOSUCH', with args beginning with: \r\n" + OK + OK + QUEUED +
                   "*1\r\n+PONG\r\n");
 }
 
 TEST_F(Multi, QuitInsideMultiClosesAtOnce) {
-    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "k", "v"}, {"QUIT"}}), kOk + kQueued + kOk);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "k", "v"}, {"QUIT"}}), OK + QUEUED + OK);
     a.expectClosed();
     EXPECT_EQ(b.call({"GET", "k"}).raw, "$-1\r\n");
 }
@@ -181,22 +179,22 @@ class WatchTouch : public ::testing::TestWithParam<WatchCase> {};
 TEST_P(WatchTouch, WriteFromAnotherClient) {
     TestServer srv;
     RespConn a = srv.connect(), b = srv.connect();
-    ASSERT_EQ(a.call({"SET", "k", "5"}).raw, kOk);
-    ASSERT_EQ(a.call({"WATCH", "k"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "k", "5"}).raw, OK);
+    ASSERT_EQ(a.call({"WATCH", "k"}).raw, OK);
     for (const Args &cmd : GetParam().write) {
         Reply r = b.call(cmd);
         ASSERT_FALSE(r.isError()) << r;
     }
-    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "done", "1"}}), kOk + kQueued);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "done", "1"}}), OK + QUEUED);
     if (GetParam().aborts) {
-        EXPECT_EQ(a.call({"EXEC"}).raw, kNullArray);
+        EXPECT_EQ(a.call({"EXEC"}).raw, NIL_ARRAY);
         EXPECT_EQ(a.call({"EXISTS", "done"}).raw, ":0\r\n");
     } else {
         EXPECT_EQ(a.call({"EXEC"}).raw, "*1\r\n+OK\r\n");
     }
     /* Either way the watch is over: the next transaction runs. */
-    ASSERT_EQ(b.call({"SET", "k", "6"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + "*1\r\n+PONG\r\n");
+    ASSERT_EQ(b.call({"SET", "k", "6"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + "*1\r\n+PONG\r\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -223,84 +221,84 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST_F(Multi, WatchOfAMissingKey) {
     /* Nothing happens to a key that stays missing... */
-    EXPECT_EQ(a.call({"WATCH", "m"}).raw, kOk);
+    EXPECT_EQ(a.call({"WATCH", "m"}).raw, OK);
     EXPECT_EQ(b.call({"DEL", "m"}).raw, ":0\r\n");
-    EXPECT_EQ(b.call({"FLUSHDB"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + "*1\r\n+PONG\r\n");
+    EXPECT_EQ(b.call({"FLUSHDB"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + "*1\r\n+PONG\r\n");
     /* ...but creating it is a change. */
-    EXPECT_EQ(a.call({"WATCH", "m"}).raw, kOk);
-    EXPECT_EQ(b.call({"SET", "m", "1"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + kNullArray);
+    EXPECT_EQ(a.call({"WATCH", "m"}).raw, OK);
+    EXPECT_EQ(b.call({"SET", "m", "1"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + NIL_ARRAY);
 }
 
 TEST_F(Multi, OwnWritesInsideTheTransactionDoNotAbortIt) {
-    ASSERT_EQ(a.call({"SET", "k", "1"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "k", "1"}).raw, OK);
     EXPECT_EQ(run(a, {{"WATCH", "k"}, {"MULTI"}, {"SET", "k", "2"}, {"INCR", "k"}, {"DEL", "k"}, {"SET", "k", "9"}}),
-              kOk + kOk + kQueued + kQueued + kQueued + kQueued);
+              OK + OK + QUEUED + QUEUED + QUEUED + QUEUED);
     EXPECT_EQ(a.call({"EXEC"}).raw, "*4\r\n+OK\r\n:3\r\n:1\r\n+OK\r\n");
     EXPECT_EQ(a.call({"GET", "k"}).raw, bulk("9"));
 }
 
 TEST_F(Multi, OwnWriteBetweenWatchAndExecAborts) {
     EXPECT_EQ(run(a, {{"WATCH", "k"}, {"SET", "k", "1"}, {"MULTI"}, {"SET", "k", "2"}, {"EXEC"}}),
-              kOk + kOk + kOk + kQueued + kNullArray);
+              OK + OK + OK + QUEUED + NIL_ARRAY);
     EXPECT_EQ(a.call({"GET", "k"}).raw, bulk("1"));
 }
 
 TEST_F(Multi, UnwatchForgetsTheChange) {
-    EXPECT_EQ(a.call({"WATCH", "k", "j"}).raw, kOk);
-    EXPECT_EQ(b.call({"SET", "k", "1"}).raw, kOk);
-    EXPECT_EQ(a.call({"UNWATCH"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"GET", "k"}, {"EXEC"}}), kOk + kQueued + "*1\r\n" + bulk("1"));
+    EXPECT_EQ(a.call({"WATCH", "k", "j"}).raw, OK);
+    EXPECT_EQ(b.call({"SET", "k", "1"}).raw, OK);
+    EXPECT_EQ(a.call({"UNWATCH"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"GET", "k"}, {"EXEC"}}), OK + QUEUED + "*1\r\n" + bulk("1"));
 }
 
 TEST_F(Multi, WatchTwiceAndManyKeys) {
-    EXPECT_EQ(a.call({"WATCH", "x", "x", "y"}).raw, kOk);
-    EXPECT_EQ(a.call({"WATCH", "x", "z"}).raw, kOk);
-    EXPECT_EQ(b.call({"SET", "z", "1"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), kOk + kNullArray);
+    EXPECT_EQ(a.call({"WATCH", "x", "x", "y"}).raw, OK);
+    EXPECT_EQ(a.call({"WATCH", "x", "z"}).raw, OK);
+    EXPECT_EQ(b.call({"SET", "z", "1"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), OK + NIL_ARRAY);
     /* All of them were dropped: neither x nor y matters now. */
-    EXPECT_EQ(b.call({"SET", "x", "1"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), kOk + "*0\r\n");
+    EXPECT_EQ(b.call({"SET", "x", "1"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), OK + "*0\r\n");
 }
 
 TEST_F(Multi, WatchIsPerDatabaseOfTheWatcher) {
-    EXPECT_EQ(run(a, {{"SELECT", "2"}, {"SET", "k", "1"}, {"WATCH", "k"}, {"SELECT", "0"}}), kOk + kOk + kOk + kOk);
-    EXPECT_EQ(b.call({"SET", "k", "x"}).raw, kOk); /* db 0: not the watched key */
-    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), kOk + "*0\r\n");
-    EXPECT_EQ(run(a, {{"SELECT", "2"}, {"WATCH", "k"}, {"SELECT", "0"}}), kOk + kOk + kOk);
-    EXPECT_EQ(run(b, {{"SELECT", "2"}, {"INCR", "k"}}), kOk + ":2\r\n");
-    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), kOk + kNullArray);
+    EXPECT_EQ(run(a, {{"SELECT", "2"}, {"SET", "k", "1"}, {"WATCH", "k"}, {"SELECT", "0"}}), OK + OK + OK + OK);
+    EXPECT_EQ(b.call({"SET", "k", "x"}).raw, OK); /* db 0: not the watched key */
+    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), OK + "*0\r\n");
+    EXPECT_EQ(run(a, {{"SELECT", "2"}, {"WATCH", "k"}, {"SELECT", "0"}}), OK + OK + OK);
+    EXPECT_EQ(run(b, {{"SELECT", "2"}, {"INCR", "k"}}), OK + ":2\r\n");
+    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), OK + NIL_ARRAY);
 }
 
 TEST_F(Multi, ManyWatchersOfOneKeyAllAbort) {
     std::vector<RespConn> watchers;
     for (int i = 0; i < 20; i++) {
         watchers.push_back(srv.connect());
-        ASSERT_EQ(watchers.back().call({"WATCH", "shared", "own" + std::to_string(i)}).raw, kOk);
+        ASSERT_EQ(watchers.back().call({"WATCH", "shared", "own" + std::to_string(i)}).raw, OK);
     }
     /* A watcher that leaves must not be left in the key's list. */
     watchers[3].close();
     watchers[17].close();
-    EXPECT_EQ(b.call({"SET", "shared", "1"}).raw, kOk);
+    EXPECT_EQ(b.call({"SET", "shared", "1"}).raw, OK);
     for (int i = 0; i < 20; i++) {
         if (i == 3 || i == 17) continue;
-        EXPECT_EQ(run(watchers[i], {{"MULTI"}, {"EXEC"}}), kOk + kNullArray) << i;
+        EXPECT_EQ(run(watchers[i], {{"MULTI"}, {"EXEC"}}), OK + NIL_ARRAY) << i;
     }
     /* Nobody watches any more; a fresh watch works as new. */
-    EXPECT_EQ(a.call({"WATCH", "shared"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), kOk + "*0\r\n");
+    EXPECT_EQ(a.call({"WATCH", "shared"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"EXEC"}}), OK + "*0\r\n");
 }
 
 TEST_F(Multi, WatchingClientDisconnects) {
     {
         RespConn gone = srv.connect();
-        ASSERT_EQ(gone.call({"WATCH", "k", "j"}).raw, kOk);
-        ASSERT_EQ(run(gone, {{"MULTI"}, {"SET", "k", "1"}}), kOk + kQueued);
+        ASSERT_EQ(gone.call({"WATCH", "k", "j"}).raw, OK);
+        ASSERT_EQ(run(gone, {{"MULTI"}, {"SET", "k", "1"}}), OK + QUEUED);
     }
     /* Touching the keys after the watcher freed must be harmless. */
-    EXPECT_EQ(b.call({"SET", "k", "1"}).raw, kOk);
-    EXPECT_EQ(b.call({"FLUSHALL"}).raw, kOk);
+    EXPECT_EQ(b.call({"SET", "k", "1"}).raw, OK);
+    EXPECT_EQ(b.call({"FLUSHALL"}).raw, OK);
     EXPECT_EQ(b.call({"PING"}).raw, "+PONG\r\n");
 }
 
@@ -329,96 +327,87 @@ long long pexpiretime(RespConn &c, const std::string &key) {
 /* The key expires after WATCH, and nobody reads it: EXEC still sees the
  * change (active expiry, or isWatchedKeyExpired at EXEC). */
 TEST_F(Multi, WatchedKeyThatExpiresAbortsExec) {
-    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "20"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "20"}).raw, OK);
     long long at = pexpiretime(a, "k");
-    ASSERT_EQ(a.call({"WATCH", "k"}).raw, kOk);
+    ASSERT_EQ(a.call({"WATCH", "k"}).raw, OK);
     waitServerTimePast(b, at + 1);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + kNullArray);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + NIL_ARRAY);
 }
 
 /* Another client's read deletes it lazily: the same. */
 TEST_F(Multi, WatchedKeyExpiredByALazyLookupAbortsExec) {
-    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "20"}).raw, kOk);
-    ASSERT_EQ(a.call({"WATCH", "k"}).raw, kOk);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (b.call({"PTTL", "k"}).integer != -2) ASSERT_LT(std::chrono::steady_clock::now(), deadline);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + kNullArray);
+    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "20"}).raw, OK);
+    ASSERT_EQ(a.call({"WATCH", "k"}).raw, OK);
+    ASSERT_TRUE(pollUntil([&] { return b.call({"PTTL", "k"}).integer == -2; }));
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + NIL_ARRAY);
 }
 
 /* A key already expired when watched was "missing" for the watcher; its
  * deletion changes nothing, but writing it afterwards does. */
 TEST_F(Multi, KeyAlreadyExpiredWhenWatched) {
-    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "5"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "5"}).raw, OK);
     waitServerTimePast(b, pexpiretime(a, "k") + 1);
-    ASSERT_EQ(a.call({"WATCH", "k"}).raw, kOk);
+    ASSERT_EQ(a.call({"WATCH", "k"}).raw, OK);
     EXPECT_EQ(b.call({"GET", "k"}).raw, "$-1\r\n"); /* deletes it */
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + "*1\r\n+PONG\r\n");
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + "*1\r\n+PONG\r\n");
 
-    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "5"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "5"}).raw, OK);
     waitServerTimePast(b, pexpiretime(a, "k") + 1);
-    ASSERT_EQ(a.call({"WATCH", "k"}).raw, kOk);
-    EXPECT_EQ(b.call({"SET", "k", "new"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + kNullArray);
+    ASSERT_EQ(a.call({"WATCH", "k"}).raw, OK);
+    EXPECT_EQ(b.call({"SET", "k", "new"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + NIL_ARRAY);
 }
 
 /* A FLUSHDB of an expired watched key is not a change either. */
 TEST_F(Multi, FlushOfAKeyExpiredBeforeWatch) {
-    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "5"}).raw, kOk);
+    ASSERT_EQ(a.call({"SET", "k", "v", "PX", "5"}).raw, OK);
     waitServerTimePast(b, pexpiretime(a, "k") + 1);
-    ASSERT_EQ(a.call({"WATCH", "k"}).raw, kOk);
-    EXPECT_EQ(b.call({"FLUSHDB"}).raw, kOk);
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), kOk + kQueued + "*1\r\n+PONG\r\n");
+    ASSERT_EQ(a.call({"WATCH", "k"}).raw, OK);
+    EXPECT_EQ(b.call({"FLUSHDB"}).raw, OK);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"EXEC"}}), OK + QUEUED + "*1\r\n+PONG\r\n");
 }
 
 /* ------------------------------------------------------------------------
  * CLIENT LIST
  * ---------------------------------------------------------------------- */
 
-/* The fields of the CLIENT LIST line whose name= is `name`. */
+/* A field of the CLIENT LIST line whose name= is `name`, as `viewer` sees it. */
 std::string clientField(RespConn &viewer, const std::string &name, const std::string &field) {
-    std::string list = viewer.call({"CLIENT", "LIST"}).str;
-    size_t line = list.find(" name=" + name + " ");
-    EXPECT_NE(line, std::string::npos) << list;
-    if (line == std::string::npos) return "";
-    size_t end = list.find('\n', line);
-    size_t at = list.find(" " + field + "=", line);
-    if (at == std::string::npos || at > end) return "<missing>";
-    at += field.size() + 2;
-    return list.substr(at, list.find(' ', at) - at);
+    return itest::clientField(clientListLine(viewer, "name", name), field);
 }
 
 TEST_F(Multi, ClientListShowsTheTransaction) {
-    ASSERT_EQ(a.call({"CLIENT", "SETNAME", "tx"}).raw, kOk);
+    ASSERT_EQ(a.call({"CLIENT", "SETNAME", "tx"}).raw, OK);
     EXPECT_EQ(clientField(b, "tx", "multi"), "-1");
     EXPECT_EQ(clientField(b, "tx", "flags"), "N");
     EXPECT_EQ(clientField(b, "tx", "multi-mem"), "0");
 
-    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "x", "yyyyyyyyyyy"}, {"PING"}}), kOk + kQueued + kQueued);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "x", "yyyyyyyyyyy"}, {"PING"}}), OK + QUEUED + QUEUED);
     EXPECT_EQ(clientField(b, "tx", "multi"), "2");
     EXPECT_EQ(clientField(b, "tx", "flags"), "x");
     EXPECT_EQ(clientField(b, "tx", "multi-mem"), "51"); /* argument bytes + a pointer each, as Redis */
-    EXPECT_EQ(a.call({"DISCARD"}).raw, kOk);
+    EXPECT_EQ(a.call({"DISCARD"}).raw, OK);
     EXPECT_EQ(clientField(b, "tx", "multi"), "-1");
 
     /* Dirty CAS: 'd', and nothing more is queued (Redis saves the memory). */
-    EXPECT_EQ(a.call({"WATCH", "k"}).raw, kOk);
-    EXPECT_EQ(b.call({"SET", "k", "1"}).raw, kOk);
+    EXPECT_EQ(a.call({"WATCH", "k"}).raw, OK);
+    EXPECT_EQ(b.call({"SET", "k", "1"}).raw, OK);
     EXPECT_EQ(clientField(b, "tx", "flags"), "d");
-    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}}), kOk + kQueued);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}}), OK + QUEUED);
     EXPECT_EQ(clientField(b, "tx", "flags"), "xd");
     EXPECT_EQ(clientField(b, "tx", "multi"), "0");
-    EXPECT_EQ(a.call({"EXEC"}).raw, kNullArray);
+    EXPECT_EQ(a.call({"EXEC"}).raw, NIL_ARRAY);
     EXPECT_EQ(clientField(b, "tx", "flags"), "N");
 
     /* A queueing error has no letter of its own, and stops queueing too. */
     EXPECT_EQ(run(a, {{"MULTI"}, {"PING"}, {"NOSUCH"}, {"PING"}}),
-              kOk + kQueued + "-ERR unknown command 'NOSUCH', with args beginning with: \r\n" + kQueued);
+              OK + QUEUED + "-ERR unknown command 'NOSUCH', with args beginning with: \r\n" + QUEUED);
     EXPECT_EQ(clientField(b, "tx", "flags"), "x");
     EXPECT_EQ(clientField(b, "tx", "multi"), "1");
 }
 
 TEST_F(Multi, ClientInfoInsideExecSeesTheTransaction) {
-    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "a", "1"}, {"CLIENT", "INFO"}}), kOk + kQueued + kQueued);
+    EXPECT_EQ(run(a, {{"MULTI"}, {"SET", "a", "1"}, {"CLIENT", "INFO"}}), OK + QUEUED + QUEUED);
     Reply r = a.call({"EXEC"});
     ASSERT_EQ(r.elements.size(), 2u) << r;
     EXPECT_NE(r.elements[1].str.find(" flags=x "), std::string::npos) << r;

@@ -15,12 +15,12 @@
 #include <chrono>
 #include <ctime>
 #include <map>
-#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
 using namespace std::string_literals;
@@ -28,84 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string bulk(std::string_view s) {
-    return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n";
-}
-
-std::string err(std::string_view text) { return "-" + std::string(text) + "\r\n"; }
-
-/* INFO's payload as field -> value, and its section headers in order. */
-struct Info {
-    std::map<std::string, std::string> fields;
-    std::vector<std::string> sections;
-};
-
-Info parseInfo(const std::string &text) {
-    Info info;
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t end = text.find("\r\n", pos);
-        if (end == std::string::npos) end = text.size();
-        std::string line = text.substr(pos, end - pos);
-        pos = end + 2;
-        if (line.empty()) continue;
-        if (line[0] == '#') {
-            info.sections.push_back(line);
-            continue;
-        }
-        size_t colon = line.find(':');
-        EXPECT_NE(colon, std::string::npos) << "INFO line without a colon: " << line;
-        if (colon != std::string::npos) info.fields[line.substr(0, colon)] = line.substr(colon + 1);
-    }
-    return info;
-}
-
-Info info(RespConn &c, const Args &sections = {}) {
-    Args args{"INFO"};
-    args.insert(args.end(), sections.begin(), sections.end());
-    Reply r = c.call(args);
-    EXPECT_EQ(r.type, Reply::Type::Bulk) << r;
-    return parseInfo(r.str);
-}
-
-/* CLIENT LIST / CLIENT INFO lines: each "k=v k=v ...\n". */
-using ClientFields = std::vector<std::pair<std::string, std::string>>;
-
-std::vector<ClientFields> parseClientLines(const std::string &text) {
-    std::vector<ClientFields> out;
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t end = text.find('\n', pos);
-        EXPECT_NE(end, std::string::npos) << "client line not ended by \\n: " << escape(text.substr(pos));
-        if (end == std::string::npos) break;
-        ClientFields fields;
-        std::string line = text.substr(pos, end - pos);
-        size_t p = 0;
-        while (p <= line.size()) {
-            size_t sp = line.find(' ', p);
-            if (sp == std::string::npos) sp = line.size();
-            std::string kv = line.substr(p, sp - p);
-            size_t eq = kv.find('=');
-            EXPECT_NE(eq, std::string::npos) << "field without '=' in: " << line;
-            if (eq != std::string::npos) fields.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-            p = sp + 1;
-        }
-        out.push_back(std::move(fields));
-        pos = end + 1;
-    }
-    return out;
-}
-
-std::string field(const ClientFields &f, const std::string &key) {
-    for (const auto &[k, v] : f)
-        if (k == key) return v;
-    ADD_FAILURE() << "no field " << key;
-    return {};
-}
-
-bool isDigits(std::string_view s) {
-    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
-}
 bool isInteger(std::string_view s) { return isDigits(s.substr(!s.empty() && s[0] == '-')); }
 
 /* redis-benchmark -q's final line for a test: "<TEST>: 12345.67 requests per second, ...". */
@@ -134,37 +56,12 @@ std::vector<std::string> keysOf(const ClientFields &f) {
 
 }  // namespace
 
-/* ------------------------------------------------------------------------
- * Most tests share one server; a test needing its own configuration starts
- * its own. After each test the shared server must still answer.
- * ---------------------------------------------------------------------- */
-class Networking : public ::testing::Test {
+/* Most tests share one server (its keys kept from test to test); a test
+ * needing its own configuration starts its own. After each test the shared
+ * server must still answer. */
+class Networking : public SharedServerTest {
 protected:
-    static void SetUpTestSuite() {
-        try {
-            server_ = std::make_unique<TestServer>();
-        } catch (const HarnessError &e) {
-            startError_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { server_.reset(); }
-
-    void SetUp() override {
-        if (!server_) GTEST_FAIL() << "the shared server did not start: " << startError_;
-    }
-    void TearDown() override {
-        if (!server_) return;
-        ASSERT_TRUE(server_->running()) << "the server died during this test; log:\n"
-                                        << server_->log();
-        RespConn probe = server_->connect();
-        EXPECT_EQ(probe.call({"PING"}).raw, "+PONG\r\n") << "the server stopped answering";
-    }
-
-    static TestServer &srv() { return *server_; }
-    static RespConn conn() { return server_->connect(); }
-
-    static inline std::unique_ptr<TestServer> server_;
-    static inline std::string startError_;
+    static void SetUpTestSuite() { startSharedServer({.flushBeforeEachTest = false}); }
 };
 
 /* ------------------------------------------------------------------------
@@ -524,29 +421,29 @@ TEST_F(Networking, ClientListFormat) {
     Reply list = me.call({"CLIENT", "LIST"});
     ASSERT_EQ(list.type, Reply::Type::Bulk) << list;
     bool sawMe = false, sawOther = false;
-    for (const ClientFields &f : parseClientLines(list.str)) {
+    for (const ClientFields &f : parseClientList(list.str)) {
         EXPECT_EQ(keysOf(f), kClientFieldNames);
         for (const char *k : {"id", "fd", "age", "idle", "db", "sub", "psub", "ssub", "multi", "qbuf",
                               "qbuf-free", "argv-mem", "multi-mem", "rbs", "rbp", "obl", "oll", "omem",
                               "tot-mem", "redir", "resp"})
-            EXPECT_TRUE(isInteger(field(f, k))) << k << "=" << field(f, k);
-        const long long id = std::stoll(field(f, "id"));
+            EXPECT_TRUE(isInteger(clientField(f, k))) << k << "=" << clientField(f, k);
+        const long long id = std::stoll(clientField(f, "id"));
         if (id != myId && id != otherId) continue;
         const bool mine = id == myId;
         (mine ? sawMe : sawOther) = true;
         RespConn &c = mine ? me : other;
-        EXPECT_EQ(field(f, "addr"), c.localAddr());
-        EXPECT_EQ(field(f, "laddr"), "127.0.0.1:" + std::to_string(srv().port()));
-        EXPECT_EQ(field(f, "name"), mine ? "" : "other");
-        EXPECT_EQ(field(f, "flags"), "N");
-        EXPECT_EQ(field(f, "db"), "0");
-        EXPECT_EQ(field(f, "multi"), "-1");
-        EXPECT_EQ(field(f, "events"), "r");
-        EXPECT_EQ(field(f, "cmd"), mine ? "client|list" : "ping");
-        EXPECT_EQ(field(f, "user"), "default");
-        EXPECT_EQ(field(f, "redir"), "-1");
-        EXPECT_EQ(field(f, "resp"), "2");
-        EXPECT_LE(std::stoll(field(f, "age")), 5);
+        EXPECT_EQ(clientField(f, "addr"), c.localAddr());
+        EXPECT_EQ(clientField(f, "laddr"), "127.0.0.1:" + std::to_string(srv().port()));
+        EXPECT_EQ(clientField(f, "name"), mine ? "" : "other");
+        EXPECT_EQ(clientField(f, "flags"), "N");
+        EXPECT_EQ(clientField(f, "db"), "0");
+        EXPECT_EQ(clientField(f, "multi"), "-1");
+        EXPECT_EQ(clientField(f, "events"), "r");
+        EXPECT_EQ(clientField(f, "cmd"), mine ? "client|list" : "ping");
+        EXPECT_EQ(clientField(f, "user"), "default");
+        EXPECT_EQ(clientField(f, "redir"), "-1");
+        EXPECT_EQ(clientField(f, "resp"), "2");
+        EXPECT_LE(std::stoll(clientField(f, "age")), 5);
     }
     EXPECT_TRUE(sawMe) << list.str;
     EXPECT_TRUE(sawOther) << list.str;
@@ -558,13 +455,13 @@ TEST_F(Networking, ClientInfoDescribesTheCaller) {
     const long long id = c.call({"CLIENT", "ID"}).integer;
     Reply r = c.call({"CLIENT", "INFO"});
     ASSERT_EQ(r.type, Reply::Type::Bulk) << r;
-    auto lines = parseClientLines(r.str);
+    auto lines = parseClientList(r.str);
     ASSERT_EQ(lines.size(), 1u) << r.str;
     EXPECT_EQ(keysOf(lines[0]), kClientFieldNames);
-    EXPECT_EQ(field(lines[0], "id"), std::to_string(id));
-    EXPECT_EQ(field(lines[0], "addr"), c.localAddr());
-    EXPECT_EQ(field(lines[0], "name"), "me");
-    EXPECT_EQ(field(lines[0], "cmd"), "client|info");
+    EXPECT_EQ(clientField(lines[0], "id"), std::to_string(id));
+    EXPECT_EQ(clientField(lines[0], "addr"), c.localAddr());
+    EXPECT_EQ(clientField(lines[0], "name"), "me");
+    EXPECT_EQ(clientField(lines[0], "cmd"), "client|info");
 }
 
 TEST_F(Networking, ClientKillById) {

@@ -15,6 +15,7 @@
 namespace itest {
 
 inline const std::string OK = "+OK\r\n";
+inline const std::string QUEUED = "+QUEUED\r\n";    /* a command inside MULTI */
 inline const std::string NIL = "$-1\r\n";              /* null bulk */
 inline const std::string NIL_ARRAY = "*-1\r\n";        /* null array */
 inline const std::string EMPTY_ARRAY = "*0\r\n";
@@ -33,6 +34,10 @@ inline std::string integer(long long n) { return ":" + std::to_string(n) + "\r\n
 inline std::string err(std::string_view text) { return "-" + std::string(text) + "\r\n"; }
 inline std::string arityErr(std::string_view cmd) {
     return err("ERR wrong number of arguments for '" + std::string(cmd) + "' command");
+}
+/* SET's EX/PX/EXAT/PXAT and the EXPIRE family: a time out of range. */
+inline std::string expireTimeErr(std::string_view cmd) {
+    return err("ERR invalid expire time in '" + std::string(cmd) + "' command");
 }
 /* An array of already-encoded replies. */
 inline std::string array(const std::vector<std::string> &items) {

@@ -9,36 +9,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <iostream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/replies.h"
 
 using namespace itest;
 using namespace std::string_literals;
 
 namespace {
 
-const std::string OK = "+OK\r\n", NIL = "$-1\r\n", EMPTY = "$0\r\n\r\n";
-const std::string SYNTAX = "-ERR syntax error\r\n";
-const std::string NOT_INT = "-ERR value is not an integer or out of range\r\n";
-const std::string NOT_FLOAT = "-ERR value is not a valid float\r\n";
-const std::string WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
 const std::string TOO_BIG = "-ERR string exceeds maximum allowed size (proto-max-bulk-len)\r\n";
-
-std::string bulk(std::string_view s) { return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n"; }
-std::string integer(long long n) { return ":" + std::to_string(n) + "\r\n"; }
-std::string err(std::string_view text) { return "-" + std::string(text) + "\r\n"; }
-std::string expireErr(std::string_view cmd) { return err("ERR invalid expire time in '" + std::string(cmd) + "' command"); }
-std::string describe(const Args &args) {
-    std::string s;
-    for (const std::string &a : args) s += escape(a, 60) + " ";
-    return s;
-}
 
 /* True when `reply` is the placeholder of a subsystem not written yet (a
  * STUB error or an unknown command). */
@@ -46,22 +30,10 @@ bool notImplemented(const Reply &reply) {
     return reply.isError() && (reply.str.rfind("STUB", 0) == 0 || reply.str.rfind("ERR unknown command", 0) == 0);
 }
 
-class Strings : public ::testing::Test {
+class Strings : public FreshServerTest {
 protected:
-    TestServer srv{{"--enable-debug-command", "yes"}};
-    RespConn c = srv.connect();
-
-    std::string call(const Args &args) { return c.call(args).raw; }
-    std::string encoding(const std::string &key) { return c.call({"OBJECT", "ENCODING", key}).str; }
     /* DEBUG OBJECT's "Value at:0x..." — which robj the key holds. */
     std::string address(const std::string &key) { return debugField(key, "at"); }
-    std::string debugField(const std::string &key, const std::string &field) {
-        std::string line = c.call({"DEBUG", "OBJECT", key}).str;
-        size_t at = line.find(field + ":");
-        if (at == std::string::npos) return "";
-        at += field.size() + 1;
-        return line.substr(at, line.find(' ', at) - at);
-    }
     /* Whether a command of another subsystem answers yet. */
     bool implemented(const Args &probe) { return !notImplemented(c.call(probe)); }
 };
@@ -91,7 +63,7 @@ TEST_F(Strings, SetGetRoundTripIsBinarySafe) {
     EXPECT_EQ(call({"STRLEN", key}), integer(256));
 
     EXPECT_EQ(call({"SET", "empty", ""}), OK);
-    EXPECT_EQ(call({"GET", "empty"}), EMPTY);
+    EXPECT_EQ(call({"GET", "empty"}), bulk(""));
     EXPECT_EQ(call({"STRLEN", "empty"}), integer(0));
 
     std::string big(1 << 20, 'x');
@@ -157,7 +129,7 @@ TEST_F(Strings, SetOptionConflictsAreSyntaxErrors) {
 
 TEST_F(Strings, SetInvalidExpireTimes) {
     EXPECT_EQ(call({"SET", "k", "old"}), OK);
-    const std::string set = expireErr("set");
+    const std::string set = expireTimeErr("set");
     EXPECT_EQ(call({"SET", "k", "v", "EX", "0"}), set);
     EXPECT_EQ(call({"SET", "k", "v", "EX", "-1"}), set);
     EXPECT_EQ(call({"SET", "k", "v", "PX", "0"}), set);
@@ -189,9 +161,7 @@ TEST_F(Strings, SetExpiresLazilyAndWithAbsoluteTimesInThePast) {
     EXPECT_EQ(call({"GET", "past"}), NIL);
 
     EXPECT_EQ(call({"SET", "soon", "v", "PX", "1"}), OK);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (call({"GET", "soon"}) != NIL && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1)); /* poll: expiry is time-driven */
+    pollUntil([&] { return call({"GET", "soon"}) == NIL; }); /* expiry is time-driven */
     EXPECT_EQ(call({"GET", "soon"}), NIL);
 
     EXPECT_EQ(call({"SET", "later", "v", "EX", "100"}), OK);
@@ -235,11 +205,11 @@ TEST_F(Strings, SetnxSetexPsetex) {
     EXPECT_EQ(call({"GET", "k"}), bulk("v"));
     EXPECT_EQ(call({"PSETEX", "k", "100000", "w"}), OK);
     EXPECT_EQ(call({"GET", "k"}), bulk("w"));
-    EXPECT_EQ(call({"SETEX", "k", "0", "x"}), expireErr("setex"));
-    EXPECT_EQ(call({"SETEX", "k", "-10", "x"}), expireErr("setex"));
-    EXPECT_EQ(call({"SETEX", "k", "9223372036854775807", "x"}), expireErr("setex"));
-    EXPECT_EQ(call({"PSETEX", "k", "0", "x"}), expireErr("psetex"));
-    EXPECT_EQ(call({"PSETEX", "k", "9223372036854775807", "x"}), expireErr("psetex"));
+    EXPECT_EQ(call({"SETEX", "k", "0", "x"}), expireTimeErr("setex"));
+    EXPECT_EQ(call({"SETEX", "k", "-10", "x"}), expireTimeErr("setex"));
+    EXPECT_EQ(call({"SETEX", "k", "9223372036854775807", "x"}), expireTimeErr("setex"));
+    EXPECT_EQ(call({"PSETEX", "k", "0", "x"}), expireTimeErr("psetex"));
+    EXPECT_EQ(call({"PSETEX", "k", "9223372036854775807", "x"}), expireTimeErr("psetex"));
     EXPECT_EQ(call({"SETEX", "k", "ten", "x"}), NOT_INT);
     EXPECT_EQ(call({"PSETEX", "k", "", "x"}), NOT_INT);
     EXPECT_EQ(call({"GET", "k"}), bulk("w"));
@@ -285,10 +255,10 @@ TEST_F(Strings, GetexRepliesAndErrors) {
     EXPECT_EQ(call({"SET", "k", "v"}), OK);
     EXPECT_EQ(call({"GETEX", "k"}), bulk("v"));
     EXPECT_EQ(call({"GETEX", "k", "EX", "abc"}), NOT_INT);
-    EXPECT_EQ(call({"GETEX", "k", "EX", "0"}), expireErr("getex"));
-    EXPECT_EQ(call({"GETEX", "k", "PX", "-5"}), expireErr("getex"));
-    EXPECT_EQ(call({"GETEX", "k", "EXAT", "9223372036854776"}), expireErr("getex"));
-    EXPECT_EQ(call({"GETEX", "k", "PX", "9223372036854775807"}), expireErr("getex"));
+    EXPECT_EQ(call({"GETEX", "k", "EX", "0"}), expireTimeErr("getex"));
+    EXPECT_EQ(call({"GETEX", "k", "PX", "-5"}), expireTimeErr("getex"));
+    EXPECT_EQ(call({"GETEX", "k", "EXAT", "9223372036854776"}), expireTimeErr("getex"));
+    EXPECT_EQ(call({"GETEX", "k", "PX", "9223372036854775807"}), expireTimeErr("getex"));
     for (const Args &args : std::vector<Args>{
              {"GETEX", "k", "NX"}, {"GETEX", "k", "XX"}, {"GETEX", "k", "GET"}, {"GETEX", "k", "KEEPTTL"},
              {"GETEX", "k", "EX"}, {"GETEX", "k", "PERSIST", "EX", "10"}, {"GETEX", "k", "EX", "10", "PERSIST"},
@@ -338,7 +308,8 @@ TEST_F(Strings, GetexChangesTheTtl) {
 
 TEST_F(Strings, MgetMsetMsetnx) {
     EXPECT_EQ(call({"MSET", "a", "1", "b", "two", "c", ""}), OK);
-    EXPECT_EQ(call({"MGET", "a", "b", "c", "missing", "a"}), "*5\r\n" + bulk("1") + bulk("two") + EMPTY + NIL + bulk("1"));
+    EXPECT_EQ(call({"MGET", "a", "b", "c", "missing", "a"}),
+              array({bulk("1"), bulk("two"), bulk(""), NIL, bulk("1")}));
     EXPECT_EQ(call({"MGET", "missing"}), "*1\r\n" + NIL);
     /* A key given twice takes its last value. */
     EXPECT_EQ(call({"MSET", "d", "x", "d", "y"}), OK);
@@ -490,7 +461,7 @@ TEST_F(Strings, AppendAndStrlen) {
     EXPECT_EQ(call({"GET", "n"}), bulk("-1234"));
 
     EXPECT_EQ(call({"APPEND", "e", ""}), integer(0)); /* creates an empty string */
-    EXPECT_EQ(call({"GET", "e"}), EMPTY);
+    EXPECT_EQ(call({"GET", "e"}), bulk(""));
 
     std::string chunk(100000, 'c');
     for (int i = 1; i <= 20; i++) EXPECT_EQ(call({"APPEND", "grow", chunk}), integer(100000LL * i));
@@ -514,7 +485,7 @@ TEST_F(Strings, AppendLimitIsProtoMaxBulkLen) {
 }
 
 TEST_F(Strings, Getrange) {
-    EXPECT_EQ(call({"GETRANGE", "missing", "0", "-1"}), EMPTY);
+    EXPECT_EQ(call({"GETRANGE", "missing", "0", "-1"}), bulk(""));
     EXPECT_EQ(call({"SET", "k", "Hello World"}), OK);
     struct Case {
         const char *start, *end, *expect;
@@ -536,8 +507,8 @@ TEST_F(Strings, Getrange) {
     EXPECT_EQ(call({"SET", "n", "1234567"}), OK);
     EXPECT_EQ(call({"GETRANGE", "n", "1", "-2"}), bulk("23456"));
     EXPECT_EQ(call({"SET", "e", ""}), OK);
-    EXPECT_EQ(call({"GETRANGE", "e", "0", "-1"}), EMPTY);
-    EXPECT_EQ(call({"GETRANGE", "e", "-1", "0"}), EMPTY);
+    EXPECT_EQ(call({"GETRANGE", "e", "0", "-1"}), bulk(""));
+    EXPECT_EQ(call({"GETRANGE", "e", "-1", "0"}), bulk(""));
     EXPECT_EQ(call({"GETRANGE", "k", "a", "1"}), NOT_INT);
     EXPECT_EQ(call({"GETRANGE", "k", "0", "1.0"}), NOT_INT);
     EXPECT_EQ(call({"GETRANGE", "missing", "x", "1"}), NOT_INT); /* checked before the lookup */
@@ -691,7 +662,7 @@ TEST_F(Strings, WrongTypeReplies) {
     EXPECT_EQ(call({"INCRBY", "list", "x"}), NOT_INT);
     EXPECT_EQ(call({"GETRANGE", "list", "x", "1"}), NOT_INT);
     EXPECT_EQ(call({"SETRANGE", "list", "-1", "x"}), err("ERR offset is out of range"));
-    EXPECT_EQ(call({"SET", "list", "v", "GET", "EX", "0"}), expireErr("set"));
+    EXPECT_EQ(call({"SET", "list", "v", "GET", "EX", "0"}), expireTimeErr("set"));
     /* Nothing above replaced the list. */
     EXPECT_EQ(call({"GET", "list"}), WRONGTYPE);
     /* MGET reads other types as nil; SETNX/MSETNX see an existing key. */
@@ -806,10 +777,9 @@ TEST(StringsDifferential, ScriptMatchesRedisByteForByte) {
     /* With another type, when one exists. */
     if (notImplemented(a.call({"LPUSH", "list", "x"}))) return;
     b.call({"LPUSH", "list", "x"});
-    for (const Args &args : std::vector<Args>{{"GET", "list"}, {"SET", "list", "v", "GET"}, {"INCR", "list"},
-                                              {"APPEND", "list", "x"}, {"MGET", "list"}, {"SETRANGE", "list", "0", ""},
-                                              {"GETEX", "list", "EX", "0"}, {"SET", "list", "v"}, {"GET", "list"}})
-        expectSameReplies(a, b, encodeCommand(args));
+    expectSameScript(a, b, {{"GET", "list"}, {"SET", "list", "v", "GET"}, {"INCR", "list"}, {"APPEND", "list", "x"},
+                            {"MGET", "list"}, {"SETRANGE", "list", "0", ""}, {"GETEX", "list", "EX", "0"},
+                            {"SET", "list", "v"}, {"GET", "list"}});
 }
 
 }  // namespace

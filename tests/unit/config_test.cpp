@@ -101,6 +101,11 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
     EXPECT_EQ(server.protected_mode, fresh.protected_mode);
     EXPECT_EQ(server.list_max_ziplist_entries, fresh.list_max_ziplist_entries);
     EXPECT_EQ(server.list_max_ziplist_value, fresh.list_max_ziplist_value);
+    EXPECT_EQ(server.hash_max_ziplist_entries, fresh.hash_max_ziplist_entries);
+    EXPECT_EQ(server.hash_max_ziplist_value, fresh.hash_max_ziplist_value);
+    EXPECT_EQ(server.set_max_intset_entries, fresh.set_max_intset_entries);
+    EXPECT_EQ(server.zset_max_ziplist_entries, fresh.zset_max_ziplist_entries);
+    EXPECT_EQ(server.zset_max_ziplist_value, fresh.zset_max_ziplist_value);
 }
 
 /* Values print as Redis prints them: memory as plain bytes, bind joined. */
@@ -113,6 +118,11 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"loglevel", "notice"}, {"logfile", ""}, {"databases", "16"}, {"maxclients", "10000"},
         {"hz", "10"}, {"proto-max-bulk-len", "536870912"}, {"client-query-buffer-limit", "1073741824"},
         {"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
+        {"hash-max-ziplist-entries", "512"}, {"hash-max-listpack-entries", "512"},
+        {"hash-max-ziplist-value", "64"}, {"hash-max-listpack-value", "64"},
+        {"set-max-intset-entries", "512"},
+        {"zset-max-ziplist-entries", "128"}, {"zset-max-listpack-entries", "128"},
+        {"zset-max-ziplist-value", "64"}, {"zset-max-listpack-value", "64"},
     };
     EXPECT_EQ(configGet(all), expected);
 }
@@ -347,18 +357,25 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
-    EXPECT_EQ(get({"*max*"}), (Pairs{{"maxclients", "10000"}, {"proto-max-bulk-len", "536870912"},
-                                     {"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"}}));
+    EXPECT_EQ(get({"*max*"}).size(), 13u);
+    EXPECT_EQ(get({"*max-z*"}), (Pairs{{"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
+                                      {"hash-max-ziplist-entries", "512"}, {"hash-max-ziplist-value", "64"},
+                                      {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"}}));
     EXPECT_EQ(get({"tcp-*"}), (Pairs{{"tcp-backlog", "511"}, {"tcp-keepalive", "300"}}));
-    EXPECT_EQ(get({"[D-H]*"}),
-              (Pairs{{"enable-debug-command", "no"}, {"daemonize", "no"}, {"databases", "16"}, {"hz", "10"}}));
+    EXPECT_EQ(get({"[D-G]*"}), (Pairs{{"enable-debug-command", "no"}, {"daemonize", "no"}, {"databases", "16"}}));
     EXPECT_EQ(get({"nosuch"}), Pairs{});
     EXPECT_EQ(get({"nosuch*"}), Pairs{});
 }
 
 TEST_F(ConfigTest, GetReturnsEachConfigOnce) {
-    EXPECT_EQ(get({"hz", "HZ", "h*", "port"}), (Pairs{{"hz", "10"}, {"port", "6379"}}));
-    EXPECT_EQ(get({"HZ", "h*"}), (Pairs{{"HZ", "10"}}));
+    const Pairs hash = {{"hash-max-ziplist-entries", "512"}, {"hash-max-listpack-entries", "512"},
+                        {"hash-max-ziplist-value", "64"}, {"hash-max-listpack-value", "64"}};
+    Pairs expected{{"hz", "10"}};
+    expected.insert(expected.end(), hash.begin(), hash.end());
+    expected.push_back({"port", "6379"});
+    EXPECT_EQ(get({"hz", "HZ", "h*", "port"}), expected);
+    EXPECT_EQ(get({"HZ", "h*"}).size(), 1 + hash.size());
+    EXPECT_EQ(get({"hash*", "hash-max-ziplist-entries"}), hash) << "an alias matches a pattern too";
     EXPECT_EQ(get({"*", "*"}).size(), get({"*"}).size());
 }
 
