@@ -14,7 +14,10 @@
 #include <vector>
 
 #include "server.h"
+#include "t_hash.h"
 #include "t_list.h"
+#include "t_set.h"
+#include "t_zset.h"
 #include "util.h"
 
 /* ========================================================================
@@ -385,6 +388,9 @@ static ObjRef objectDup(const robj *o) {
     switch (o->type) {
     case OBJ_STRING: return dupStringObject(o);
     case OBJ_LIST: return listTypeDup(o);
+    case OBJ_SET: return setTypeDup(o);
+    case OBJ_HASH: return hashTypeDup(o);
+    case OBJ_ZSET: return zsetDup(o);
     default: return {};
     }
 }
@@ -513,10 +519,47 @@ static unsigned long scanDict(Dict &d, unsigned long cursor, long count, ScanBat
  * with cursor 0). */
 static unsigned long scanCollect(client *c, robj *o, unsigned long cursor, const ScanOptions &opt,
                                  ScanBatch &batch) {
-    assert(o == nullptr && "no collection type implements SCAN yet");
-    (void)o;
-    return scanDict(c->db->dict, cursor, opt.count, batch,
-                    [](auto &de, std::vector<sds> &items) { items.push_back(de.key.dup()); });
+    auto emitKey = [](auto &de, std::vector<sds> &items) { items.push_back(de.key.dup()); };
+    if (!o) return scanDict(c->db->dict, cursor, opt.count, batch, emitKey);
+    if (o->type == OBJ_SET) {
+        if (o->encoding == OBJ_ENCODING_HT) return scanDict(objectSetDict(o), cursor, opt.count, batch, emitKey);
+        setTypeIterator si(o);
+        setTypeValue v;
+        char buf[LONG_STR_SIZE];
+        while (setTypeNext(&si, &v)) batch.items.emplace_back(setTypeValueView(v, buf));
+        return 0;
+    }
+    if (o->type == OBJ_HASH) {
+        batch.pairs = true;
+        if (o->encoding == OBJ_ENCODING_HT)
+            return scanDict(objectHashDict(o), cursor, opt.count, batch, [](hashDict::entry &de, std::vector<sds> &items) {
+                items.push_back(de.key.dup());
+                items.push_back(de.val.dup());
+            });
+        char buf[LONG_STR_SIZE];
+        for (hashTypeIterator hi(o); hashTypeNext(&hi);) {
+            batch.items.emplace_back(hashTypeValueView(hashTypeCurrent(&hi, OBJ_HASH_KEY), buf));
+            batch.items.emplace_back(hashTypeValueView(hashTypeCurrent(&hi, OBJ_HASH_VALUE), buf));
+        }
+        return 0;
+    }
+    if (o->type == OBJ_ZSET) {
+        batch.pairs = true;
+        char buf[MAX_D2STRING_CHARS];
+        if (o->encoding == OBJ_ENCODING_SKIPLIST)
+            return scanDict(objectZset(o).dict, cursor, opt.count, batch, [&buf](zsetDict::entry &de, std::vector<sds> &items) {
+                items.emplace_back(de.key.node->ele());
+                items.emplace_back(std::string_view(buf, d2string(buf, sizeof(buf), de.key.node->score)));
+            });
+        /* A ziplist: members and scores as stored (a whole score as an
+         * integer), as Redis 7 returns them from its listpack. */
+        const ziplist &zl = objectZiplist(o);
+        char entrybuf[LONG_STR_SIZE];
+        for (zlpos p = zl.index(0); p; p = zl.next(p)) batch.items.emplace_back(listTypeValueView(zl.get(p), entrybuf));
+        return 0;
+    }
+    assert(false && "SCAN of a type that does not implement it");
+    return 0;
 }
 
 /* Step 3, common to all types: false for an element to leave out — not

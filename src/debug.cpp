@@ -4,10 +4,14 @@
  */
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 
 #include "server.h"
+#include "t_hash.h"
 #include "t_list.h"
+#include "t_set.h"
+#include "t_zset.h"
 #include "util.h"
 
 static void debugHelp(client *c) {
@@ -61,16 +65,61 @@ static size_t rdbSavedStringObjectLen(const robj *o) {
     return rdbSavedStringLen(objectStringView(o, buf));
 }
 
-/* Redis 2.6's list types: a ziplist is saved as its blob (one string), a
- * linkedlist as its length then each element as a string. */
+/* A ziplist (a small list, hash or sorted set) is saved as its blob: one
+ * string. */
+static size_t rdbSavedZiplistLen(const ziplist &zl) {
+    return rdbSavedStringLen({reinterpret_cast<const char *>(zl.data()), zl.blobLen()});
+}
+
+/* Redis 2.6's list types: a ziplist is saved as its blob, a linkedlist as
+ * its length then each element as a string. */
 static size_t rdbSavedListLen(const robj *o) {
-    if (o->encoding == OBJ_ENCODING_ZIPLIST) {
-        const ziplist &zl = objectZiplist(o);
-        return rdbSavedStringLen({reinterpret_cast<const char *>(zl.data()), zl.blobLen()});
-    }
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) return rdbSavedZiplistLen(objectZiplist(o));
     const list &l = objectLinkedList(o);
     size_t len = rdbSavedLenLen(l.length());
     for (listNode *ln = l.first(); ln; ln = ln->next()) len += rdbSavedStringLen(ln->value());
+    return len;
+}
+
+/* Redis 2.6's set types likewise: an intset is saved as its blob, a hash
+ * table as its size then each member as a string. */
+static size_t rdbSavedSetLen(const robj *o) {
+    if (o->encoding == OBJ_ENCODING_INTSET) {
+        const intset &is = objectIntset(o);
+        return rdbSavedStringLen({reinterpret_cast<const char *>(is.data()), is.blobLen()});
+    }
+    setDict &d = objectSetDict(o);
+    size_t len = rdbSavedLenLen(d.size());
+    for (auto &de : d) len += rdbSavedStringLen(de.key);
+    return len;
+}
+
+/* rdbSaveDoubleValue: one byte for inf and -inf, else a length byte and
+ * the digits (an integral score as an integer, so -0 as "0"). */
+static size_t rdbSavedDoubleLen(double v) {
+    if (!std::isfinite(v)) return 1;
+    char buf[MAX_D2STRING_CHARS];
+    return 1 + static_cast<size_t>(d2string(buf, sizeof(buf), v == 0 ? 0.0 : v));
+}
+
+/* Redis 2.6's sorted set types: a ziplist as its blob, a skiplist as its
+ * length then each member as a string and its score as a double. */
+static size_t rdbSavedZsetLen(const robj *o) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) return rdbSavedZiplistLen(objectZiplist(o));
+    const zskiplist &zsl = objectZset(o).zsl;
+    size_t len = rdbSavedLenLen(zsl.length);
+    for (const zskiplistNode *node = zsl.header->level[0].forward; node; node = node->level[0].forward)
+        len += rdbSavedStringLen(node->ele()) + rdbSavedDoubleLen(node->score);
+    return len;
+}
+
+/* Redis 2.6's hash types: a ziplist as its blob, a hash table as its size
+ * then each field and its value as strings. */
+static size_t rdbSavedHashLen(const robj *o) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) return rdbSavedZiplistLen(objectZiplist(o));
+    hashDict &d = objectHashDict(o);
+    size_t len = rdbSavedLenLen(d.size());
+    for (auto &de : d) len += rdbSavedStringLen(de.key) + rdbSavedStringLen(de.val);
     return len;
 }
 
@@ -79,6 +128,9 @@ static size_t rdbSavedObjectLen(const robj *o) {
     switch (o->type) {
     case OBJ_STRING: return rdbSavedStringObjectLen(o);
     case OBJ_LIST: return rdbSavedListLen(o);
+    case OBJ_SET: return rdbSavedSetLen(o);
+    case OBJ_HASH: return rdbSavedHashLen(o);
+    case OBJ_ZSET: return rdbSavedZsetLen(o);
     default: return 0;
     }
 }
@@ -97,7 +149,7 @@ static void debugObject(client *c) {
     addReplyStatus(c, line);
 }
 
-/* DEBUG ZIPLIST <key>: every entry of a ziplist-encoded list (offset,
+/* DEBUG ZIPLIST <key>: every entry of a ziplist-encoded value (offset,
  * prevlen, encoding, header bytes, value) goes to the log, for readers of
  * the ziplist chapter. Redis 2.6 had no such subcommand; Redis 3.2 to 6.2
  * printed the same table on stdout, which is where cppredis's log goes

@@ -11,7 +11,10 @@
 #include <new>
 
 #include "server.h"
+#include "t_hash.h"
 #include "t_list.h"
+#include "t_set.h"
+#include "t_zset.h"
 #include "util.h"
 
 /* ========================================================================
@@ -62,6 +65,12 @@ static void freeObjectValue(robj *o) {
     case OBJ_ENCODING_EMBSTR: break; /* nothing outside the robj block */
     case OBJ_ENCODING_ZIPLIST: objectZiplist(o).~ziplist(); break;
     case OBJ_ENCODING_LINKEDLIST: delete &objectLinkedList(o); break;
+    case OBJ_ENCODING_INTSET: objectIntset(o).~intset(); break;
+    case OBJ_ENCODING_HT:
+        if (o->type == OBJ_SET) delete &objectSetDict(o);
+        else if (o->type == OBJ_HASH) delete &objectHashDict(o);
+        break;
+    case OBJ_ENCODING_SKIPLIST: delete &objectZset(o); break;
     default: break;
     }
 }
@@ -177,17 +186,68 @@ bool getLongDoubleFromObject(const robj *o, long double *value) {
  * List objects (the list type itself is in t_list.cpp)
  * ====================================================================== */
 
-/* An empty ziplist, held in the ptr slot itself (see t_list.h). */
-ObjRef createZiplistObject() {
-    robj *o = allocObject(OBJ_LIST, OBJ_ENCODING_ZIPLIST, 0);
+/* An empty ziplist of `type` (a small list, hash...), held in the ptr slot
+ * itself (see t_list.h). */
+static ObjRef createZiplistObjectOfType(unsigned type) {
+    robj *o = allocObject(type, OBJ_ENCODING_ZIPLIST, 0);
     new (&o->ptr) ziplist();
     return ObjRef(o);
+}
+
+ObjRef createZiplistObject() { return createZiplistObjectOfType(OBJ_LIST); }
+
+/* A copy of any ziplist-encoded value, of the same type (COPY). */
+ObjRef dupZiplistObject(const robj *o) {
+    const ziplist &zl = objectZiplist(o);
+    ObjRef copy = createZiplistObjectOfType(o->type);
+    objectZiplist(copy.get()) =
+        std::move(*ziplist::fromBlob({reinterpret_cast<const char *>(zl.data()), zl.blobLen()}));
+    return copy;
 }
 
 /* An empty linkedlist, which ptr owns. */
 ObjRef createListObject() {
     robj *o = allocObject(OBJ_LIST, OBJ_ENCODING_LINKEDLIST, 0);
     o->ptr = new list();
+    return ObjRef(o);
+}
+
+/* ========================================================================
+ * Set objects (the set type itself is in t_set.cpp)
+ * ====================================================================== */
+
+/* An empty intset, held in the ptr slot itself (see t_set.h). */
+ObjRef createIntsetObject() {
+    robj *o = allocObject(OBJ_SET, OBJ_ENCODING_INTSET, 0);
+    new (&o->ptr) intset();
+    return ObjRef(o);
+}
+
+/* An empty hash table, which ptr owns. */
+ObjRef createSetObject() {
+    robj *o = allocObject(OBJ_SET, OBJ_ENCODING_HT, 0);
+    o->ptr = new setDict();
+    return ObjRef(o);
+}
+
+/* ========================================================================
+ * Hash objects (the hash type itself is in t_hash.cpp)
+ * ====================================================================== */
+
+/* An empty hash: a ziplist, as a small list (t_hash.h). */
+ObjRef createHashObject() { return createZiplistObjectOfType(OBJ_HASH); }
+
+/* ========================================================================
+ * Sorted set objects (the sorted set type itself is in t_zset.cpp)
+ * ====================================================================== */
+
+/* An empty ziplist, as a small list's (t_zset.h). */
+ObjRef createZsetZiplistObject() { return createZiplistObjectOfType(OBJ_ZSET); }
+
+/* An empty skiplist and dict, which ptr owns. */
+ObjRef createZsetObject() {
+    robj *o = allocObject(OBJ_ZSET, OBJ_ENCODING_SKIPLIST, 0);
+    o->ptr = new zset();
     return ObjRef(o);
 }
 
@@ -282,6 +342,37 @@ static size_t linkedListComputeSize(const list &l, size_t samples) {
     return size;
 }
 
+/* A hash table: the dict, its buckets and its entries, of which the first
+ * `samples` are measured (entrySize(entry): the entry's block and what it
+ * owns) and the average stands for all, as for a linkedlist. */
+template <typename Dict, typename EntrySize>
+static size_t dictComputeSize(Dict &d, size_t samples, EntrySize entrySize) {
+    size_t size = malloc_usable_size(&d) + d.buckets() * sizeof(typename Dict::entry *), elesize = 0, measured = 0;
+    for (auto &de : d) {
+        if (samples != 0 && measured == samples) break;
+        elesize += entrySize(de);
+        measured++;
+    }
+    if (measured) size += static_cast<size_t>(static_cast<double>(elesize) / measured * d.size());
+    return size;
+}
+
+static size_t setComputeSize(const robj *o, size_t samples) {
+    if (o->encoding == OBJ_ENCODING_INTSET)
+        return malloc_usable_size(const_cast<unsigned char *>(objectIntset(o).data()));
+    return dictComputeSize(objectSetDict(o), samples,
+                           [](setDict::entry &de) { return malloc_usable_size(&de) + de.key.allocSize(); });
+}
+
+/* A skiplist sorted set: the zset block (dictComputeSize measures it at the
+ * dict's address, its first member), the header node, the dict's buckets
+ * and entries and the nodes, which hold the members. */
+static size_t zsetComputeSize(zset &zs, size_t samples) {
+    return malloc_usable_size(zs.zsl.header) + dictComputeSize(zs.dict, samples, [](zsetDict::entry &de) {
+               return malloc_usable_size(&de) + malloc_usable_size(de.key.node);
+           });
+}
+
 /* Bytes the value occupies, as the allocator sees them. */
 size_t objectComputeSize(const robj *o, size_t samples) {
     if (o->refcount == OBJ_SHARED_REFCOUNT) return sizeof(robj); /* static, not allocated */
@@ -291,6 +382,12 @@ size_t objectComputeSize(const robj *o, size_t samples) {
     case OBJ_ENCODING_ZIPLIST: size += malloc_usable_size(const_cast<unsigned char *>(objectZiplist(o).data())); break;
     case OBJ_ENCODING_LINKEDLIST: size += linkedListComputeSize(objectLinkedList(o), samples); break;
     }
+    if (o->type == OBJ_SET) size += setComputeSize(o, samples);
+    if (o->type == OBJ_HASH && o->encoding == OBJ_ENCODING_HT)
+        size += dictComputeSize(objectHashDict(o), samples, [](hashDict::entry &de) {
+            return malloc_usable_size(&de) + de.key.allocSize() + de.val.allocSize();
+        });
+    if (o->encoding == OBJ_ENCODING_SKIPLIST) size += zsetComputeSize(objectZset(o), samples);
     return size;
 }
 

@@ -8,7 +8,8 @@
  *                        allocation (an sdshdr8 + bytes, up to 44 bytes, so
  *                        the whole object fits a 64-byte allocator class)
  *   OBJ_ENCODING_RAW     ptr *is* an sds (the sds object lives in the slot)
- *   OBJ_ENCODING_ZIPLIST ptr *is* a ziplist, likewise (t_list.h)
+ *   OBJ_ENCODING_ZIPLIST ptr *is* a ziplist, likewise (t_list.h, t_hash.h)
+ *   OBJ_ENCODING_INTSET  ptr *is* an intset, likewise (t_set.h)
  *   other encodings      ptr owns the structure (list, dict...)
  * Invariants:
  *  - Only ObjRef handles own references: copying one is incrRefCount,
@@ -104,7 +105,19 @@ bool getLongDoubleFromObject(const robj *o, long double *value);
 
 /* ---- list objects (the list type is t_list.h) ------------------------ */
 ObjRef createZiplistObject(); /* an empty ziplist-encoded list */
+ObjRef dupZiplistObject(const robj *o); /* a copy of a ziplist-encoded list, hash or sorted set */
 ObjRef createListObject();    /* an empty linkedlist-encoded list */
+
+/* ---- set objects (the set type is t_set.h) --------------------------- */
+ObjRef createIntsetObject(); /* an empty intset-encoded set */
+ObjRef createSetObject();    /* an empty hashtable-encoded set */
+
+/* ---- hash objects (the hash type is t_hash.h) ------------------------ */
+ObjRef createHashObject(); /* an empty ziplist-encoded hash */
+
+/* ---- sorted set objects (the sorted set type is t_zset.h) ------------ */
+ObjRef createZsetZiplistObject(); /* an empty ziplist-encoded sorted set */
+ObjRef createZsetObject();        /* an empty skiplist-encoded sorted set */
 
 /* Argument parsing that replies Redis's error on failure. */
 bool getLongLongFromObjectOrReply(client *c, std::string_view arg, long long *value, const char *msg = nullptr);

@@ -650,4 +650,6 @@ inline constexpr std::string_view wrongtypeerr =
     "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
 inline constexpr std::string_view nokeyerr = "-ERR no such key\r\n";
 inline constexpr std::string_view outofrangeerr = "-ERR index out of range\r\n";
+/* HSCAN/SSCAN/ZSCAN of a missing key: cursor 0, no elements. */
+inline constexpr std::string_view emptyscan = "*2\r\n$1\r\n0\r\n*0\r\n";
 }  // namespace shared

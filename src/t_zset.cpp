@@ -1,39 +1,1711 @@
-/* t_zset.cpp — STUB: being written (issue 6). Every command replies an error
- * until its implementation lands. */
-#include "server.h"
+/* t_zset.cpp — the sorted set type: Redis's t_zset.c (a skiplist plus a
+ * dict, or a ziplist while small, behind one "Sorted Set API") serving
+ * Redis 7.0's sorted-set commands, with their options, replies and error
+ * texts. See t_zset.h for the encodings and their invariants.
+ *
+ * Invariants kept here:
+ *  - Every command reads and writes through the Sorted Set API or the
+ *    range walkers below, which handle both encodings; replies stream from
+ *    the encoding into the reply buffer without copying the members first.
+ *  - A command that empties a sorted set deletes the key; a new sorted set
+ *    enters the keyspace through dbAdd (ZADD, ZINCRBY) or setKey (the
+ *    *STORE commands), as in Redis, so blocked BZPOP clients are told.
+ *  - Every write calls signalModifiedKey and adds to server.dirty as Redis
+ *    does.
+ *  - Scores are replied as Redis 7.0 prints them (addReplyDouble: "inf",
+ *    integers without ".0", else 17 significant digits).
+ */
+#include "t_zset.h"
 
-void zaddCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zincrbyCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zremCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zscoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zmscoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zcardCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zcountCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrankCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrevrankCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrangeCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrangebyscoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrevrangebyscoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrangebylexCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrevrangebylexCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrevrangeCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zremrangebyscoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zremrangebyrankCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zremrangebylexCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zlexcountCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zpopminCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zpopmaxCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrangestoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zunionstoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zinterstoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zunionCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zinterCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zdiffCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zdiffstoreCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zintercardCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zrandmemberCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zmpopCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void zscanCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "server.h"
+#include "t_list.h" /* objectZiplist, and a ziplist entry's bytes */
+#include "t_set.h"  /* plain sets are valid inputs of ZUNION and friends */
+
+/* Skiplist levels and ZRANDMEMBER's picks. Not for anything secret. */
+static uint64_t zsetRandom() {
+    static std::mt19937_64 generator{std::random_device{}()};
+    return generator();
+}
+
+/* ========================================================================
+ * The skiplist
+ * ====================================================================== */
+
+zskiplistNode::zskiplistNode(int height, double score, uint32_t elelen)
+    : score(score), backward(nullptr), elelen_(elelen), height_(static_cast<uint8_t>(height)) {
+    for (int i = 0; i < height; i++) level[i] = {nullptr, 0};
+}
+
+zskiplistNode *zskiplistNode::create(int height, double score, std::string_view ele) {
+    if (ele.size() > UINT32_MAX) throw std::length_error("sorted set member larger than 4 GiB");
+    size_t bytes = sizeof(zskiplistNode) + height * sizeof(zskiplistLevel) + ele.size();
+    auto *node = new (::operator new(bytes)) zskiplistNode(height, score, static_cast<uint32_t>(ele.size()));
+    if (!ele.empty()) memcpy(reinterpret_cast<char *>(node->level + height), ele.data(), ele.size());
+    return node;
+}
+
+void zskiplistNode::destroy(zskiplistNode *node) {
+    node->~zskiplistNode();
+    ::operator delete(node);
+}
+
+zskiplist::zskiplist() : header(zskiplistNode::create(ZSKIPLIST_MAXLEVEL, 0, {})) {}
+
+/* Iterative, so millions of nodes cannot overflow the stack. */
+zskiplist::~zskiplist() {
+    for (zskiplistNode *x = header; x;) {
+        zskiplistNode *next = x->level[0].forward;
+        zskiplistNode::destroy(x);
+        x = next;
+    }
+}
+
+/* 1 to ZSKIPLIST_MAXLEVEL with P(level > n) = P^n: a quarter of the nodes
+ * reach level 2, so a search skips about 3 nodes of 4 at each level. */
+static int zslRandomLevel() {
+    int level = 1;
+    while ((zsetRandom() & 0xFFFF) < static_cast<uint64_t>(ZSKIPLIST_P * 0xFFFF)) level++;
+    return std::min(level, ZSKIPLIST_MAXLEVEL);
+}
+
+/* Does node x sort before (score, ele)? */
+static bool zslNodeBefore(const zskiplistNode *x, double score, std::string_view ele) {
+    return x->score < score || (x->score == score && x->ele() < ele);
+}
+
+/* The search path of (score, ele): update[i] is the last node at level i
+ * that sorts before it, rank[i] that node's rank. Returns the node after
+ * update[0], where (score, ele) is or would go. */
+static zskiplistNode *zslSearchPath(zskiplist *zsl, double score, std::string_view ele,
+                                    zskiplistNode **update, unsigned long *rank) {
+    zskiplistNode *x = zsl->header;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        rank[i] = i == zsl->level - 1 ? 0 : rank[i + 1];
+        while (x->level[i].forward && zslNodeBefore(x->level[i].forward, score, ele)) {
+            rank[i] += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        update[i] = x;
+    }
+    return x->level[0].forward;
+}
+
+/* Links node x, at its own height, after the search path found for it. */
+static void zslLinkNode(zskiplist *zsl, zskiplistNode *x, zskiplistNode **update, unsigned long *rank) {
+    int level = x->height();
+    if (level > zsl->level) {
+        for (int i = zsl->level; i < level; i++) {
+            rank[i] = 0;
+            update[i] = zsl->header;
+            update[i]->level[i].span = zsl->length;
+        }
+        zsl->level = level;
+    }
+    for (int i = 0; i < level; i++) {
+        x->level[i].forward = update[i]->level[i].forward;
+        update[i]->level[i].forward = x;
+        /* rank[0] - rank[i] nodes lie between update[i] and x. */
+        x->level[i].span = update[i]->level[i].span - (rank[0] - rank[i]);
+        update[i]->level[i].span = (rank[0] - rank[i]) + 1;
+    }
+    /* Higher links jump over x now: one node more. */
+    for (int i = level; i < zsl->level; i++) update[i]->level[i].span++;
+
+    x->backward = update[0] == zsl->header ? nullptr : update[0];
+    if (x->level[0].forward) x->level[0].forward->backward = x;
+    else zsl->tail = x;
+    zsl->length++;
+}
+
+zskiplistNode *zslInsert(zskiplist *zsl, double score, std::string_view ele) {
+    assert(!std::isnan(score));
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL];
+    unsigned long rank[ZSKIPLIST_MAXLEVEL];
+    zslSearchPath(zsl, score, ele, update, rank);
+    zskiplistNode *x = zskiplistNode::create(zslRandomLevel(), score, ele);
+    zslLinkNode(zsl, x, update, rank);
+    return x;
+}
+
+/* zslDeleteNode: unlinks x (not freed), update[] being its search path. */
+static void zslDeleteNode(zskiplist *zsl, zskiplistNode *x, zskiplistNode **update) {
+    for (int i = 0; i < zsl->level; i++) {
+        if (update[i]->level[i].forward == x) {
+            update[i]->level[i].span += x->level[i].span - 1;
+            update[i]->level[i].forward = x->level[i].forward;
+        } else {
+            update[i]->level[i].span -= 1;
+        }
+    }
+    if (x->level[0].forward) x->level[0].forward->backward = x->backward;
+    else zsl->tail = x->backward;
+    while (zsl->level > 1 && !zsl->header->level[zsl->level - 1].forward) zsl->level--;
+    zsl->length--;
+}
+
+bool zslDelete(zskiplist *zsl, double score, std::string_view ele) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL];
+    unsigned long rank[ZSKIPLIST_MAXLEVEL];
+    zskiplistNode *x = zslSearchPath(zsl, score, ele, update, rank);
+    /* Scores repeat: the member must match too. */
+    if (!x || x->score != score || x->ele() != ele) return false;
+    zslDeleteNode(zsl, x, update);
+    zskiplistNode::destroy(x);
+    return true;
+}
+
+/* A node that stays between its neighbours only changes its score; one
+ * that moves is unlinked and linked again at its new place — the same
+ * node, with its height and member, so nothing is allocated and the dict
+ * entry pointing at it stays valid (Redis frees it and allocates another). */
+zskiplistNode *zslUpdateScore(zskiplist *zsl, double curscore, std::string_view ele, double newscore) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL];
+    unsigned long rank[ZSKIPLIST_MAXLEVEL];
+    zskiplistNode *x = zslSearchPath(zsl, curscore, ele, update, rank);
+    assert(x && x->score == curscore && x->ele() == ele);
+    if ((!x->backward || x->backward->score < newscore) &&
+        (!x->level[0].forward || x->level[0].forward->score > newscore)) {
+        x->score = newscore;
+        return x;
+    }
+    zslDeleteNode(zsl, x, update);
+    x->score = newscore;
+    zslSearchPath(zsl, newscore, x->ele(), update, rank);
+    zslLinkNode(zsl, x, update, rank);
+    return x;
+}
+
+unsigned long zslGetRank(zskiplist *zsl, double score, std::string_view ele) {
+    zskiplistNode *x = zsl->header;
+    unsigned long rank = 0;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               (zslNodeBefore(x->level[i].forward, score, ele) ||
+                (x->level[i].forward->score == score && x->level[i].forward->ele() == ele))) {
+            rank += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        if (x != zsl->header && x->score == score && x->ele() == ele) return rank;
+    }
+    return 0;
+}
+
+zskiplistNode *zslGetElementByRank(zskiplist *zsl, unsigned long rank) {
+    zskiplistNode *x = zsl->header;
+    unsigned long traversed = 0;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward && traversed + x->level[i].span <= rank) {
+            traversed += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        if (traversed == rank) return rank ? x : nullptr;
+    }
+    return nullptr;
+}
+
+/* ========================================================================
+ * Ranges: by score (zrangespec) and by member (zlexrangespec). Each
+ * algorithm is written once for both, through the overloads zslGteMin /
+ * zslLteMax (is the node past the range's start / before its end?) and
+ * zslRangeIsEmpty.
+ * ====================================================================== */
+
+bool zslValueGteMin(double value, const zrangespec &spec) { return spec.minex ? value > spec.min : value >= spec.min; }
+bool zslValueLteMax(double value, const zrangespec &spec) { return spec.maxex ? value < spec.max : value <= spec.max; }
+
+/* Orders bounds and values: "-" first, strings by bytes, "+" last. */
+static int zslLexCompare(const zlexbound &a, const zlexbound &b) {
+    if (a.kind != b.kind) return a.kind < b.kind ? -1 : 1;
+    if (a.kind != zlexbound::STRING) return 0;
+    int cmp = a.value.compare(b.value);
+    return (cmp > 0) - (cmp < 0);
+}
+
+bool zslLexValueGteMin(std::string_view value, const zlexrangespec &spec) {
+    int cmp = zslLexCompare({zlexbound::STRING, false, value}, spec.min);
+    return spec.min.ex ? cmp > 0 : cmp >= 0;
+}
+
+bool zslLexValueLteMax(std::string_view value, const zlexrangespec &spec) {
+    int cmp = zslLexCompare({zlexbound::STRING, false, value}, spec.max);
+    return spec.max.ex ? cmp < 0 : cmp <= 0;
+}
+
+static bool zslRangeIsEmpty(const zrangespec &r) { return r.min > r.max || (r.min == r.max && (r.minex || r.maxex)); }
+static bool zslRangeIsEmpty(const zlexrangespec &r) {
+    int cmp = zslLexCompare(r.min, r.max);
+    return cmp > 0 || (cmp == 0 && (r.min.ex || r.max.ex));
+}
+
+static bool zslGteMin(const zskiplistNode *x, const zrangespec &r) { return zslValueGteMin(x->score, r); }
+static bool zslGteMin(const zskiplistNode *x, const zlexrangespec &r) { return zslLexValueGteMin(x->ele(), r); }
+static bool zslLteMax(const zskiplistNode *x, const zrangespec &r) { return zslValueLteMax(x->score, r); }
+static bool zslLteMax(const zskiplistNode *x, const zlexrangespec &r) { return zslLexValueLteMax(x->ele(), r); }
+
+/* zslIsInRange: does any part of the list fall in the range? */
+template <typename Range>
+static bool zslIsInAnyRange(zskiplist *zsl, const Range &range) {
+    if (zslRangeIsEmpty(range)) return false;
+    if (!zsl->tail || !zslGteMin(zsl->tail, range)) return false;
+    zskiplistNode *first = zsl->header->level[0].forward;
+    return first && zslLteMax(first, range);
+}
+
+template <typename Range>
+static zskiplistNode *zslFirstInAnyRange(zskiplist *zsl, const Range &range) {
+    if (!zslIsInAnyRange(zsl, range)) return nullptr;
+    zskiplistNode *x = zsl->header;
+    for (int i = zsl->level - 1; i >= 0; i--) /* go forward while *out* of range */
+        while (x->level[i].forward && !zslGteMin(x->level[i].forward, range)) x = x->level[i].forward;
+    x = x->level[0].forward; /* not null: the range is inside the list */
+    return zslLteMax(x, range) ? x : nullptr;
+}
+
+template <typename Range>
+static zskiplistNode *zslLastInAnyRange(zskiplist *zsl, const Range &range) {
+    if (!zslIsInAnyRange(zsl, range)) return nullptr;
+    zskiplistNode *x = zsl->header;
+    for (int i = zsl->level - 1; i >= 0; i--) /* go forward while *in* range */
+        while (x->level[i].forward && zslLteMax(x->level[i].forward, range)) x = x->level[i].forward;
+    return zslGteMin(x, range) ? x : nullptr;
+}
+
+zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec &range) { return zslFirstInAnyRange(zsl, range); }
+zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec &range) { return zslLastInAnyRange(zsl, range); }
+zskiplistNode *zslFirstInLexRange(zskiplist *zsl, const zlexrangespec &range) { return zslFirstInAnyRange(zsl, range); }
+zskiplistNode *zslLastInLexRange(zskiplist *zsl, const zlexrangespec &range) { return zslLastInAnyRange(zsl, range); }
+
+/* Unlinks x, drops its dict entry (which reads the member through x, so
+ * first), then frees it. */
+static void zslDeleteNodeAndEntry(zskiplist *zsl, zskiplistNode *x, zskiplistNode **update, zsetDict &dict) {
+    zslDeleteNode(zsl, x, update);
+    dict.erase(x->ele());
+    zskiplistNode::destroy(x);
+}
+
+template <typename Range>
+static unsigned long zslDeleteRangeInAny(zskiplist *zsl, const Range &range, zsetDict &dict) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL];
+    zskiplistNode *x = zsl->header;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward && !zslGteMin(x->level[i].forward, range)) x = x->level[i].forward;
+        update[i] = x;
+    }
+    unsigned long removed = 0;
+    for (x = x->level[0].forward; x && zslLteMax(x, range); removed++) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteNodeAndEntry(zsl, x, update, dict);
+        x = next;
+    }
+    return removed;
+}
+
+unsigned long zslDeleteRangeByScore(zskiplist *zsl, const zrangespec &range, zsetDict &dict) {
+    return zslDeleteRangeInAny(zsl, range, dict);
+}
+unsigned long zslDeleteRangeByLex(zskiplist *zsl, const zlexrangespec &range, zsetDict &dict) {
+    return zslDeleteRangeInAny(zsl, range, dict);
+}
+
+unsigned long zslDeleteRangeByRank(zskiplist *zsl, unsigned long start, unsigned long end, zsetDict &dict) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL];
+    zskiplistNode *x = zsl->header;
+    unsigned long traversed = 0;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward && traversed + x->level[i].span < start) {
+            traversed += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        update[i] = x;
+    }
+    unsigned long removed = 0;
+    for (x = x->level[0].forward, traversed++; x && traversed <= end; traversed++, removed++) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteNodeAndEntry(zsl, x, update, dict);
+        x = next;
+    }
+    return removed;
+}
+
+/* One end of a score range, parsed as Redis does: with strtod on the
+ * argument read as a C string, so leading blanks, hex ("0x10"), "1e999"
+ * (inf) and even "" (0) are accepted, and an embedded NUL ends the
+ * number; only trailing bytes and NaN are refused. */
+static bool zslParseRangeItem(std::string_view item, double *value, bool *ex) {
+    *ex = !item.empty() && item[0] == '(';
+    if (*ex) item.remove_prefix(1);
+    char buf[MAX_D2STRING_CHARS];
+    std::string big; /* a NUL-terminated copy: the argument is a view */
+    const char *s = buf;
+    if (item.size() < sizeof(buf)) {
+        memcpy(buf, item.data(), item.size());
+        buf[item.size()] = '\0';
+    } else {
+        big.assign(item);
+        s = big.c_str();
+    }
+    char *eptr;
+    *value = strtod(s, &eptr);
+    return *eptr == '\0' && !std::isnan(*value);
+}
+
+bool zslParseRange(std::string_view min, std::string_view max, zrangespec *spec) {
+    return zslParseRangeItem(min, &spec->min, &spec->minex) && zslParseRangeItem(max, &spec->max, &spec->maxex);
+}
+
+/* "+" and "-" are checked as Redis reads them, as C strings: "+" followed
+ * by a NUL byte still counts as "+". */
+static bool zslParseLexRangeItem(std::string_view item, zlexbound *bound) {
+    if (item.empty()) return false;
+    switch (item[0]) {
+    case '+':
+    case '-':
+        if (item.size() > 1 && item[1] != '\0') return false;
+        *bound = {item[0] == '+' ? zlexbound::MAX : zlexbound::MIN, true, {}};
+        return true;
+    case '(':
+    case '[': *bound = {zlexbound::STRING, item[0] == '(', item.substr(1)}; return true;
+    default: return false;
+    }
+}
+
+bool zslParseLexRange(std::string_view min, std::string_view max, zlexrangespec *spec) {
+    return zslParseLexRangeItem(min, &spec->min) && zslParseLexRangeItem(max, &spec->max);
+}
+
+/* ========================================================================
+ * The ziplist encoding (Redis 2.6's zzl* functions). `eptr` is a member's
+ * position, `sptr` its score's, right after it.
+ * ====================================================================== */
+
+/* Safety limit on a ziplist's size, as Redis's ziplistSafeToAdd: offsets
+ * are 32-bit. */
+constexpr size_t ZIPLIST_SAFETY_SIZE = 1u << 30;
+
+/* Scores are printed by d2string (or as integers): from_chars reads them
+ * back exactly, "inf" and "-inf" included. */
+static double zzlStrtod(std::string_view s) {
+    double d = 0;
+    std::from_chars(s.data(), s.data() + s.size(), d);
+    return d;
+}
+
+static double zzlGetScore(const ziplist &zl, zlpos sptr) {
+    ziplistEntry v = zl.get(sptr);
+    return v.isInt ? static_cast<double>(v.lval) : zzlStrtod(v.sval);
+}
+
+/* Redis 7.0's double2ll: an integral double within +-2^62 converts to the
+ * same long long. */
+static bool double2ll(double d, long long *out) {
+    if (d < static_cast<double>(-LLONG_MAX / 2) || d > static_cast<double>(LLONG_MAX / 2)) return false;
+    auto ll = static_cast<long long>(d);
+    if (static_cast<double>(ll) != d) return false;
+    *out = ll;
+    return true;
+}
+
+/* How a score is written into the ziplist: as an integer when it is one
+ * (the ziplist then stores it in 1 to 8 bytes; -0 becomes 0), else as
+ * d2string's text. */
+static std::string_view zzlScoreString(double score, char (&buf)[MAX_D2STRING_CHARS]) {
+    long long ll;
+    int len = double2ll(score, &ll) ? ll2string(buf, sizeof(buf), ll) : d2string(buf, sizeof(buf), score);
+    return {buf, static_cast<size_t>(len)};
+}
+
+/* A member's bytes (an integer is printed into buf). */
+static std::string_view zzlMember(const ziplist &zl, zlpos eptr, char (&buf)[LONG_STR_SIZE]) {
+    return listTypeValueView(zl.get(eptr), buf);
+}
+
+static unsigned long zzlLength(const ziplist &zl) { return zl.len() / 2; }
+
+/* The score of the member at eptr (none for none). */
+static zlpos zzlScoreOf(const ziplist &zl, zlpos eptr) { return eptr ? zl.next(eptr) : zlpos{}; }
+
+static void zzlNext(const ziplist &zl, zlpos *eptr, zlpos *sptr) {
+    *eptr = zl.next(*sptr);
+    *sptr = zzlScoreOf(zl, *eptr);
+}
+
+static void zzlPrev(const ziplist &zl, zlpos *eptr, zlpos *sptr) {
+    *sptr = zl.prev(*eptr);
+    *eptr = *sptr ? zl.prev(*sptr) : zlpos{};
+}
+
+/* The member's position, and its score in *score; none if absent. */
+static zlpos zzlFind(const ziplist &zl, std::string_view ele, double *score) {
+    for (zlpos eptr = zl.index(0); eptr; eptr = zl.next(zl.next(eptr))) {
+        if (!zl.compare(eptr, ele)) continue;
+        if (score) *score = zzlGetScore(zl, zl.next(eptr));
+        return eptr;
+    }
+    return {};
+}
+
+/* Removes a member and its score; returns the next member's position. */
+static zlpos zzlDelete(ziplist &zl, zlpos eptr) { return zl.deleteEntry(zl.deleteEntry(eptr)); }
+
+/* Inserts (ele, score) before the member at eptr, or at the tail. */
+static void zzlInsertAt(ziplist &zl, zlpos eptr, std::string_view ele, double score) {
+    char buf[MAX_D2STRING_CHARS];
+    std::string_view scorestr = zzlScoreString(score, buf);
+    if (!eptr) {
+        zl.push(ele, ZIPLIST_TAIL);
+        zl.push(scorestr, ZIPLIST_TAIL);
+        return;
+    }
+    zl.insert(eptr, ele);                /* the member is at eptr now... */
+    zl.insert(zl.next(eptr), scorestr);  /* ...and its score right after it */
+}
+
+/* At its place: before the first element with a greater score, or an equal
+ * score and a greater member. */
+static void zzlInsert(ziplist &zl, std::string_view ele, double score) {
+    char buf[LONG_STR_SIZE];
+    zlpos eptr = zl.index(0);
+    for (zlpos sptr; eptr; eptr = zl.next(sptr)) {
+        sptr = zl.next(eptr);
+        double s = zzlGetScore(zl, sptr);
+        if (s > score || (s == score && zzlMember(zl, eptr, buf) > ele)) break;
+    }
+    zzlInsertAt(zl, eptr, ele, score);
+}
+
+/* Would the ziplist still fit its limits with `ele` added? */
+static bool zzlHasRoomFor(const ziplist &zl, std::string_view ele) {
+    return zzlLength(zl) + 1 <= static_cast<unsigned long long>(server.zset_max_ziplist_entries) &&
+           ele.size() <= static_cast<unsigned long long>(server.zset_max_ziplist_value) &&
+           zl.blobLen() + ele.size() <= ZIPLIST_SAFETY_SIZE;
+}
+
+static bool zzlGteMin(const ziplist &zl, zlpos eptr, const zrangespec &r) {
+    return zslValueGteMin(zzlGetScore(zl, zl.next(eptr)), r);
+}
+static bool zzlLteMax(const ziplist &zl, zlpos eptr, const zrangespec &r) {
+    return zslValueLteMax(zzlGetScore(zl, zl.next(eptr)), r);
+}
+static bool zzlGteMin(const ziplist &zl, zlpos eptr, const zlexrangespec &r) {
+    char buf[LONG_STR_SIZE];
+    return zslLexValueGteMin(zzlMember(zl, eptr, buf), r);
+}
+static bool zzlLteMax(const ziplist &zl, zlpos eptr, const zlexrangespec &r) {
+    char buf[LONG_STR_SIZE];
+    return zslLexValueLteMax(zzlMember(zl, eptr, buf), r);
+}
+
+/* zzlIsInRange: the last element reaches min and the first reaches max. */
+template <typename Range>
+static bool zzlIsInAnyRange(const ziplist &zl, const Range &range) {
+    if (zslRangeIsEmpty(range)) return false;
+    zlpos last = zl.index(-2), first = zl.index(0);
+    return last && zzlGteMin(zl, last, range) && zzlLteMax(zl, first, range);
+}
+
+template <typename Range>
+static zlpos zzlFirstInAnyRange(const ziplist &zl, const Range &range) {
+    if (!zzlIsInAnyRange(zl, range)) return {};
+    for (zlpos eptr = zl.index(0); eptr; eptr = zl.next(zl.next(eptr)))
+        if (zzlGteMin(zl, eptr, range)) return zzlLteMax(zl, eptr, range) ? eptr : zlpos{};
+    return {};
+}
+
+template <typename Range>
+static zlpos zzlLastInAnyRange(const ziplist &zl, const Range &range) {
+    if (!zzlIsInAnyRange(zl, range)) return {};
+    for (zlpos eptr = zl.index(-2); eptr;) {
+        if (zzlLteMax(zl, eptr, range)) return zzlGteMin(zl, eptr, range) ? eptr : zlpos{};
+        zlpos sptr = zl.prev(eptr);
+        eptr = sptr ? zl.prev(sptr) : zlpos{};
+    }
+    return {};
+}
+
+template <typename Range>
+static unsigned long zzlDeleteRangeInAny(ziplist &zl, const Range &range) {
+    unsigned long deleted = 0;
+    for (zlpos eptr = zzlFirstInAnyRange(zl, range); eptr && zzlLteMax(zl, eptr, range); deleted++)
+        eptr = zzlDelete(zl, eptr);
+    return deleted;
+}
+
+/* ========================================================================
+ * The Sorted Set API
+ * ====================================================================== */
+
+unsigned long zsetLength(const robj *zobj) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) return zzlLength(objectZiplist(zobj));
+    return objectZset(zobj).zsl.length;
+}
+
+/* A member known to be absent goes into both halves of a skiplist zset. */
+static void zsetInsertNew(zset &zs, double score, std::string_view ele) {
+    zskiplistNode *node = zslInsert(&zs.zsl, score, ele);
+    zs.dict.add(zsetDictKey{node}, zsetDictNoValue{});
+}
+
+/* ziplist -> skiplist when a set outgrows its ziplist; skiplist -> ziplist
+ * only for a result built whole that turns out small (never for a sorted
+ * set in use: as Redis 2.6's lists, a set hovering around the limits would
+ * otherwise convert back and forth). */
+void zsetConvert(robj *zobj, unsigned encoding) {
+    assert(zobj->type == OBJ_ZSET && zobj->encoding != encoding);
+    if (encoding == OBJ_ENCODING_SKIPLIST) {
+        auto zs = std::make_unique<zset>();
+        const ziplist &zl = objectZiplist(zobj);
+        char buf[LONG_STR_SIZE];
+        for (zlpos eptr = zl.index(0), sptr = zzlScoreOf(zl, eptr); eptr; zzlNext(zl, &eptr, &sptr))
+            zsetInsertNew(*zs, zzlGetScore(zl, sptr), zzlMember(zl, eptr, buf));
+        objectZiplist(zobj).~ziplist();
+        zobj->ptr = zs.release();
+        zobj->encoding = OBJ_ENCODING_SKIPLIST;
+        return;
+    }
+    std::unique_ptr<zset> zs(&objectZset(zobj));
+    ziplist zl;
+    for (zskiplistNode *node = zs->zsl.header->level[0].forward; node; node = node->level[0].forward)
+        zzlInsertAt(zl, {}, node->ele(), node->score);
+    new (&zobj->ptr) ziplist(std::move(zl));
+    zobj->encoding = OBJ_ENCODING_ZIPLIST;
+}
+
+void zsetConvertToZiplistIfNeeded(robj *zobj, size_t maxelelen) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) return;
+    if (objectZset(zobj).zsl.length <= static_cast<unsigned long long>(server.zset_max_ziplist_entries) &&
+        maxelelen <= static_cast<unsigned long long>(server.zset_max_ziplist_value))
+        zsetConvert(zobj, OBJ_ENCODING_ZIPLIST);
+}
+
+/* For a member already there with `curscore`: may ZADD's flags update it,
+ * and to which score (*score, incremented for INCR)? Reports NOP or NAN. */
+static bool zsetUpdateAllowed(int in_flags, double curscore, double *score, int *out_flags) {
+    if (in_flags & ZADD_IN_NX) {
+        *out_flags |= ZADD_OUT_NOP;
+        return false;
+    }
+    if (in_flags & ZADD_IN_INCR) {
+        *score += curscore;
+        if (std::isnan(*score)) { /* inf + -inf */
+            *out_flags |= ZADD_OUT_NAN;
+            return false;
+        }
+    }
+    if (((in_flags & ZADD_IN_LT) && *score >= curscore) || ((in_flags & ZADD_IN_GT) && *score <= curscore)) {
+        *out_flags |= ZADD_OUT_NOP;
+        return false;
+    }
+    return true;
+}
+
+bool zsetAdd(robj *zobj, double score, std::string_view ele, int in_flags, int *out_flags, double *newscore) {
+    *out_flags = 0;
+    if (std::isnan(score)) {
+        *out_flags = ZADD_OUT_NAN;
+        return false;
+    }
+    bool xx = in_flags & ZADD_IN_XX;
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        ziplist &zl = objectZiplist(zobj);
+        double curscore;
+        if (zlpos eptr = zzlFind(zl, ele, &curscore)) {
+            if (!zsetUpdateAllowed(in_flags, curscore, &score, out_flags)) return !(*out_flags & ZADD_OUT_NAN);
+            if (score != curscore) { /* a different place, maybe */
+                zzlDelete(zl, eptr);
+                zzlInsert(zl, ele, score);
+                *out_flags |= ZADD_OUT_UPDATED;
+            }
+        } else if (xx) {
+            *out_flags |= ZADD_OUT_NOP;
+            return true;
+        } else if (zzlHasRoomFor(zl, ele)) {
+            zzlInsert(zl, ele, score);
+            *out_flags |= ZADD_OUT_ADDED;
+        } else {
+            zsetConvert(zobj, OBJ_ENCODING_SKIPLIST);
+            zsetInsertNew(objectZset(zobj), score, ele);
+            *out_flags |= ZADD_OUT_ADDED;
+        }
+    } else {
+        zset &zs = objectZset(zobj);
+        if (zsetDict::entry *de = zs.dict.find(ele)) {
+            double curscore = de->key.node->score;
+            if (!zsetUpdateAllowed(in_flags, curscore, &score, out_flags)) return !(*out_flags & ZADD_OUT_NAN);
+            if (score != curscore) {
+                zslUpdateScore(&zs.zsl, curscore, ele, score);
+                *out_flags |= ZADD_OUT_UPDATED;
+            }
+        } else if (xx) {
+            *out_flags |= ZADD_OUT_NOP;
+            return true;
+        } else {
+            zsetInsertNew(zs, score, ele);
+            *out_flags |= ZADD_OUT_ADDED;
+        }
+    }
+    if (newscore) *newscore = score;
+    return true;
+}
+
+/* `ele` may be a view of the member inside the node being removed: it is
+ * read for the last time before the node is freed. */
+static bool zsetRemoveFromSkiplist(zset &zs, std::string_view ele) {
+    std::unique_ptr<zsetDict::entry> de = zs.dict.unlink(ele);
+    if (!de) return false;
+    zskiplistNode *node = de->key.node;
+    bool deleted = zslDelete(&zs.zsl, node->score, ele);
+    assert(deleted);
+    (void)deleted;
+    return true;
+}
+
+bool zsetDel(robj *zobj, std::string_view ele) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        ziplist &zl = objectZiplist(zobj);
+        zlpos eptr = zzlFind(zl, ele, nullptr);
+        if (!eptr) return false;
+        zzlDelete(zl, eptr);
+        return true;
+    }
+    zset &zs = objectZset(zobj);
+    if (!zsetRemoveFromSkiplist(zs, ele)) return false;
+    /* A table mostly empty after mass deletions shrinks (htNeedsResize). */
+    if (zs.dict.needsShrink()) zs.dict.resizeToFit();
+    return true;
+}
+
+bool zsetScore(robj *zobj, std::string_view ele, double *score) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) return static_cast<bool>(zzlFind(objectZiplist(zobj), ele, score));
+    zsetDict::entry *de = objectZset(zobj).dict.find(ele);
+    if (!de) return false;
+    *score = de->key.node->score;
+    return true;
+}
+
+long zsetRank(robj *zobj, std::string_view ele, bool reverse) {
+    long llen = static_cast<long>(zsetLength(zobj));
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        const ziplist &zl = objectZiplist(zobj);
+        long rank = 1;
+        for (zlpos eptr = zl.index(0); eptr; eptr = zl.next(zl.next(eptr)), rank++)
+            if (zl.compare(eptr, ele)) return reverse ? llen - rank : rank - 1;
+        return -1;
+    }
+    zset &zs = objectZset(zobj);
+    zsetDict::entry *de = zs.dict.find(ele);
+    if (!de) return -1;
+    long rank = static_cast<long>(zslGetRank(&zs.zsl, de->key.node->score, ele));
+    assert(rank != 0);
+    return reverse ? llen - rank : rank - 1;
+}
+
+/* A deep copy in the same encoding. */
+ObjRef zsetDup(const robj *o) {
+    assert(o->type == OBJ_ZSET);
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) return dupZiplistObject(o);
+    ObjRef copy = createZsetObject();
+    zset &dst = objectZset(copy.get());
+    for (zskiplistNode *node = objectZset(o).zsl.header->level[0].forward; node; node = node->level[0].forward)
+        zsetInsertNew(dst, node->score, node->ele());
+    return copy;
+}
+
+/* ========================================================================
+ * Shared by the commands
+ * ====================================================================== */
+
+/* A new, empty sorted set under `key`, to be filled right after: a ziplist
+ * unless the first member already rules it out (Redis 7.0's ZADD looks at
+ * the first member only; later ones convert as they come). */
+static robj *zsetCreateInKeyspace(client *c, std::string_view key, std::string_view first_member) {
+    bool big = server.zset_max_ziplist_entries == 0 ||
+               first_member.size() > static_cast<unsigned long long>(server.zset_max_ziplist_value);
+    ObjRef created = big ? createZsetObject() : createZsetZiplistObject();
+    robj *o = created.get();
+    dbAdd(c->db, key, std::move(created));
+    return o;
+}
+
+/* What every command that removed members does last: an emptied sorted
+ * set leaves the keyspace. */
+static void zsetElementsRemoved(client *c, std::string_view key, robj *zobj, unsigned long removed) {
+    if (!removed) return;
+    if (zsetLength(zobj) == 0) dbDelete(c->db, key);
+    signalModifiedKey(c, c->db, key);
+    server.dirty += static_cast<long long>(removed);
+}
+
+/* ========================================================================
+ * ZADD, ZINCRBY, ZREM, ZREMRANGEBY*
+ * ====================================================================== */
+
+/* ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]
+ * and ZINCRBY key increment member (flags = ZADD_IN_INCR). Everything is
+ * parsed, every score included, before anything is written. */
+static void zaddGenericCommand(client *c, int flags) {
+    std::string_view key = c->argv[1];
+    size_t argc = c->argv.size(), scoreidx = 2;
+    bool ch = false;
+    for (; scoreidx < argc; scoreidx++) {
+        std::string_view opt = c->argv[scoreidx];
+        if (strEqualNoCase(opt, "nx")) flags |= ZADD_IN_NX;
+        else if (strEqualNoCase(opt, "xx")) flags |= ZADD_IN_XX;
+        else if (strEqualNoCase(opt, "ch")) ch = true; /* count the updated too */
+        else if (strEqualNoCase(opt, "incr")) flags |= ZADD_IN_INCR;
+        else if (strEqualNoCase(opt, "gt")) flags |= ZADD_IN_GT;
+        else if (strEqualNoCase(opt, "lt")) flags |= ZADD_IN_LT;
+        else break;
+    }
+    bool incr = flags & ZADD_IN_INCR, nx = flags & ZADD_IN_NX, xx = flags & ZADD_IN_XX, gt = flags & ZADD_IN_GT,
+         lt = flags & ZADD_IN_LT;
+
+    size_t elements = argc - scoreidx;
+    if (elements % 2 || elements == 0) return addReply(c, shared::syntaxerr);
+    elements /= 2;
+    if (nx && xx) return addReplyError(c, "XX and NX options at the same time are not compatible");
+    if ((gt && nx) || (lt && nx) || (gt && lt))
+        return addReplyError(c, "GT, LT, and/or NX options at the same time are not compatible");
+    if (incr && elements > 1) return addReplyError(c, "INCR option supports a single increment-element pair");
+
+    std::vector<double> scores(elements);
+    for (size_t j = 0; j < elements; j++)
+        if (!getDoubleFromObjectOrReply(c, c->argv[scoreidx + j * 2], &scores[j])) return;
+
+    robj *zobj = lookupKeyWrite(c->db, key);
+    if (checkType(c, zobj, OBJ_ZSET)) return;
+    if (!zobj && !xx) zobj = zsetCreateInKeyspace(c, key, c->argv[scoreidx + 1]);
+    long long added = 0, updated = 0, processed = 0;
+    double score = 0;
+    for (size_t j = 0; zobj && j < elements; j++) {
+        int retflags;
+        /* Only INCR on an existing member can fail (inf + -inf): one
+         * element, so nothing has changed yet. */
+        if (!zsetAdd(zobj, scores[j], c->argv[scoreidx + 1 + j * 2], flags, &retflags, &score))
+            return addReplyError(c, "resulting score is not a number (NaN)");
+        if (retflags & ZADD_OUT_ADDED) added++;
+        if (retflags & ZADD_OUT_UPDATED) updated++;
+        if (!(retflags & ZADD_OUT_NOP)) processed++;
+    }
+    server.dirty += added + updated;
+    if (added || updated) signalModifiedKey(c, c->db, key);
+    if (!incr) return addReplyLongLong(c, ch ? added + updated : added);
+    if (processed) addReplyDouble(c, score);
+    else addReplyNull(c);
+}
+
+void zaddCommand(client *c) { zaddGenericCommand(c, ZADD_IN_NONE); }
+void zincrbyCommand(client *c) { zaddGenericCommand(c, ZADD_IN_INCR); }
+
+/* ZREM key member [member ...] */
+void zremCommand(client *c) {
+    std::string_view key = c->argv[1];
+    robj *zobj = lookupKeyWriteOrReply(c, key, shared::czero);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    unsigned long deleted = 0;
+    for (size_t j = 2; j < c->argv.size(); j++) {
+        if (zsetDel(zobj, c->argv[j])) deleted++;
+        if (zsetLength(zobj) == 0) break;
+    }
+    zsetElementsRemoved(c, key, zobj, deleted);
+    addReplyLongLong(c, static_cast<long long>(deleted));
+}
+
+enum class zrangeType { AUTO, RANK, SCORE, LEX };
+
+/* The range a ZREMRANGEBY* or ZRANGE-family command names, parsed. */
+struct zrangeArgs {
+    long start = 0, end = 0; /* RANK */
+    zrangespec score{};      /* SCORE */
+    zlexrangespec lex{};     /* LEX */
+};
+
+/* Parses min and max for `type`, replying Redis's error on failure. */
+static bool zrangeParseOrReply(client *c, zrangeType type, std::string_view min, std::string_view max,
+                               zrangeArgs *args) {
+    switch (type) {
+    case zrangeType::SCORE:
+        if (zslParseRange(min, max, &args->score)) return true;
+        addReplyError(c, "min or max is not a float");
+        return false;
+    case zrangeType::LEX:
+        if (zslParseLexRange(min, max, &args->lex)) return true;
+        addReplyError(c, "min or max not valid string range item");
+        return false;
+    default:
+        return getLongFromObjectOrReply(c, min, &args->start) && getLongFromObjectOrReply(c, max, &args->end);
+    }
+}
+
+/* Clamps start..end (negative from the end) to a set of `llen` elements, as
+ * every rank range does; false when nothing is left. */
+static bool zsetClampRankRange(long llen, long *start, long *end) {
+    if (*start < 0) *start += llen;
+    if (*end < 0) *end += llen;
+    if (*start < 0) *start = 0;
+    /* start >= 0 now, so this is also true when end < 0. */
+    if (*start > *end || *start >= llen) return false;
+    if (*end >= llen) *end = llen - 1;
+    return true;
+}
+
+template <typename Range>
+static unsigned long zsetDeleteRangeInAny(robj *zobj, const Range &range) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) return zzlDeleteRangeInAny(objectZiplist(zobj), range);
+    zset &zs = objectZset(zobj);
+    return zslDeleteRangeInAny(&zs.zsl, range, zs.dict);
+}
+
+/* ZREMRANGEBYRANK, ZREMRANGEBYSCORE, ZREMRANGEBYLEX key min max */
+static void zremrangeGenericCommand(client *c, zrangeType type) {
+    zrangeArgs args;
+    if (!zrangeParseOrReply(c, type, c->argv[2], c->argv[3], &args)) return;
+    std::string_view key = c->argv[1];
+    robj *zobj = lookupKeyWriteOrReply(c, key, shared::czero);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+
+    unsigned long deleted = 0;
+    if (type == zrangeType::RANK) {
+        if (!zsetClampRankRange(static_cast<long>(zsetLength(zobj)), &args.start, &args.end))
+            return addReply(c, shared::czero);
+        if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+            deleted = static_cast<unsigned long>(args.end - args.start + 1);
+            objectZiplist(zobj).deleteRange(2 * args.start, 2 * deleted);
+        } else {
+            zset &zs = objectZset(zobj);
+            deleted = zslDeleteRangeByRank(&zs.zsl, args.start + 1, args.end + 1, zs.dict);
+        }
+    } else if (type == zrangeType::SCORE) {
+        deleted = zsetDeleteRangeInAny(zobj, args.score);
+    } else {
+        deleted = zsetDeleteRangeInAny(zobj, args.lex);
+    }
+    if (zobj->encoding == OBJ_ENCODING_SKIPLIST && objectZset(zobj).dict.needsShrink())
+        objectZset(zobj).dict.resizeToFit();
+    zsetElementsRemoved(c, key, zobj, deleted);
+    addReplyLongLong(c, static_cast<long long>(deleted));
+}
+
+void zremrangebyrankCommand(client *c) { zremrangeGenericCommand(c, zrangeType::RANK); }
+void zremrangebyscoreCommand(client *c) { zremrangeGenericCommand(c, zrangeType::SCORE); }
+void zremrangebylexCommand(client *c) { zremrangeGenericCommand(c, zrangeType::LEX); }
+
+/* ========================================================================
+ * Reading one member: ZSCORE, ZMSCORE, ZCARD, ZRANK, ZREVRANK
+ * ====================================================================== */
+
+void zscoreCommand(client *c) {
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], shared::null_bulk);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    double score;
+    if (zsetScore(zobj, c->argv[2], &score)) addReplyDouble(c, score);
+    else addReplyNull(c);
+}
+
+void zmscoreCommand(client *c) {
+    robj *zobj = lookupKeyRead(c->db, c->argv[1]);
+    if (checkType(c, zobj, OBJ_ZSET)) return;
+    addReplyArrayLen(c, static_cast<long long>(c->argv.size() - 2));
+    for (size_t j = 2; j < c->argv.size(); j++) {
+        double score;
+        if (zobj && zsetScore(zobj, c->argv[j], &score)) addReplyDouble(c, score);
+        else addReplyNull(c);
+    }
+}
+
+void zcardCommand(client *c) {
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], shared::czero);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    addReplyLongLong(c, static_cast<long long>(zsetLength(zobj)));
+}
+
+static void zrankGenericCommand(client *c, bool reverse) {
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], shared::null_bulk);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    long rank = zsetRank(zobj, c->argv[2], reverse);
+    if (rank >= 0) addReplyLongLong(c, rank);
+    else addReplyNull(c);
+}
+
+void zrankCommand(client *c) { zrankGenericCommand(c, false); }
+void zrevrankCommand(client *c) { zrankGenericCommand(c, true); }
+
+/* ========================================================================
+ * Counting a range: ZCOUNT, ZLEXCOUNT
+ * ====================================================================== */
+
+template <typename Range>
+static unsigned long zsetCountInAnyRange(robj *zobj, const Range &range) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        const ziplist &zl = objectZiplist(zobj);
+        unsigned long count = 0;
+        for (zlpos eptr = zzlFirstInAnyRange(zl, range); eptr && zzlLteMax(zl, eptr, range); count++)
+            eptr = zl.next(zl.next(eptr));
+        return count;
+    }
+    /* Two rank lookups instead of a walk: O(log N) whatever the count. */
+    zskiplist *zsl = &objectZset(zobj).zsl;
+    zskiplistNode *first = zslFirstInAnyRange(zsl, range);
+    if (!first) return 0;
+    zskiplistNode *last = zslLastInAnyRange(zsl, range);
+    return zslGetRank(zsl, last->score, last->ele()) - zslGetRank(zsl, first->score, first->ele()) + 1;
+}
+
+static void zcountGenericCommand(client *c, zrangeType type) {
+    zrangeArgs args;
+    if (!zrangeParseOrReply(c, type, c->argv[2], c->argv[3], &args)) return;
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], shared::czero);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    unsigned long count = type == zrangeType::SCORE ? zsetCountInAnyRange(zobj, args.score)
+                                                    : zsetCountInAnyRange(zobj, args.lex);
+    addReplyLongLong(c, static_cast<long long>(count));
+}
+
+void zcountCommand(client *c) { zcountGenericCommand(c, zrangeType::SCORE); }
+void zlexcountCommand(client *c) { zcountGenericCommand(c, zrangeType::LEX); }
+
+/* ========================================================================
+ * The ZRANGE family: ZRANGE, ZRANGESTORE, ZREVRANGE, Z[REV]RANGEBYSCORE,
+ * Z[REV]RANGEBYLEX — one parser, one walker per range type, and a result
+ * handler that either replies or builds the stored set.
+ * ====================================================================== */
+
+/* Where the elements found go (Redis 7's zrange_result_handler): to the
+ * client as an array (its length deferred when not known in advance), or,
+ * for ZRANGESTORE, into a new sorted set stored at dstkey at the end. */
+class zrangeResultHandler {
+public:
+    explicit zrangeResultHandler(client *c) : c_(c) {}
+    zrangeResultHandler(client *c, std::string_view dstkey) : c_(c), dstkey_(dstkey), store_(true) {}
+
+    client *clientOf() const { return c_; }
+    bool store() const { return store_; }
+    void setWithScores(bool withscores) { withscores_ = withscores; }
+    /* Must the walkers read the scores? */
+    bool needsScores() const { return withscores_ || store_; }
+
+    /* length: how many elements will come, or -1 if unknown. */
+    void beginResultEmission(long length) {
+        if (store_) {
+            dstobj_ = createZsetZiplistObject(); /* converts as it grows, as Redis's */
+        } else if (length < 0) {
+            replylen_ = addReplyDeferredLen(c_);
+        } else {
+            addReplyArrayLen(c_, length * (withscores_ ? 2 : 1));
+        }
+    }
+
+    void emitResult(std::string_view member, double score) {
+        if (store_) {
+            int flags;
+            zsetAdd(dstobj_.get(), score, member, ZADD_IN_NONE, &flags, nullptr);
+            return;
+        }
+        addReplyBulk(c_, member);
+        if (withscores_) addReplyDouble(c_, score);
+    }
+
+    void emitResult(const ziplistEntry &member, double score) {
+        if (!store_) {
+            addReplyListValue(c_, member);
+            if (withscores_) addReplyDouble(c_, score);
+            return;
+        }
+        char buf[LONG_STR_SIZE];
+        emitResult(listTypeValueView(member, buf), score);
+    }
+
+    void finalizeResultEmission(unsigned long result_count) {
+        if (!store_) {
+            if (replylen_) setDeferredArrayLen(c_, replylen_, static_cast<long>(result_count * (withscores_ ? 2 : 1)));
+            return;
+        }
+        if (result_count) {
+            setKey(c_, c_->db, dstkey_, std::move(dstobj_), 0);
+            addReplyLongLong(c_, static_cast<long long>(result_count));
+            server.dirty++;
+            return;
+        }
+        addReply(c_, shared::czero);
+        if (dbDelete(c_->db, dstkey_)) {
+            signalModifiedKey(c_, c_->db, dstkey_);
+            server.dirty++;
+        }
+    }
+
+private:
+    client *c_;
+    std::string_view dstkey_;
+    bool store_ = false;
+    bool withscores_ = false;
+    void *replylen_ = nullptr;
+    ObjRef dstobj_;
+};
+
+/* ZRANGE key start stop [REV] over ranks, the tail first when reversed. */
+static void genericZrangebyrankCommand(zrangeResultHandler &handler, robj *zobj, long start, long end, bool reverse) {
+    if (!zsetClampRankRange(static_cast<long>(zsetLength(zobj)), &start, &end)) {
+        handler.beginResultEmission(0);
+        return handler.finalizeResultEmission(0);
+    }
+    unsigned long rangelen = static_cast<unsigned long>(end - start + 1);
+    handler.beginResultEmission(static_cast<long>(rangelen));
+    bool scores = handler.needsScores();
+
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        const ziplist &zl = objectZiplist(zobj);
+        zlpos eptr = zl.index(reverse ? -2 - 2 * start : 2 * start), sptr = zl.next(eptr);
+        for (unsigned long n = rangelen; n--; reverse ? zzlPrev(zl, &eptr, &sptr) : zzlNext(zl, &eptr, &sptr))
+            handler.emitResult(zl.get(eptr), scores ? zzlGetScore(zl, sptr) : 0);
+    } else {
+        zskiplist *zsl = &objectZset(zobj).zsl;
+        unsigned long llen = zsl->length;
+        /* The first element needs no log(N) lookup. */
+        auto ustart = static_cast<unsigned long>(start);
+        zskiplistNode *ln;
+        if (reverse) ln = start > 0 ? zslGetElementByRank(zsl, llen - ustart) : zsl->tail;
+        else ln = start > 0 ? zslGetElementByRank(zsl, ustart + 1) : zsl->header->level[0].forward;
+        for (unsigned long n = rangelen; n--; ln = reverse ? ln->backward : ln->level[0].forward)
+            handler.emitResult(ln->ele(), ln->score);
+    }
+    handler.finalizeResultEmission(rangelen);
+}
+
+/* Z[REV]RANGEBYSCORE and Z[REV]RANGEBYLEX: from the first element in range
+ * (the last when reversed), skip `offset`, then emit up to `limit` (a
+ * negative limit: no limit) while in range. */
+template <typename Range>
+static void genericZrangeByRangeCommand(zrangeResultHandler &handler, const Range &range, robj *zobj, long offset,
+                                        long limit, bool reverse) {
+    handler.beginResultEmission(-1);
+    /* A negative offset walks off the end in Redis: nothing either. */
+    if (offset < 0 || (offset > 0 && static_cast<unsigned long>(offset) >= zsetLength(zobj)))
+        return handler.finalizeResultEmission(0);
+    unsigned long remaining = limit < 0 ? ULONG_MAX : static_cast<unsigned long>(limit);
+    bool scores = handler.needsScores();
+    unsigned long rangelen = 0;
+
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        const ziplist &zl = objectZiplist(zobj);
+        zlpos eptr = reverse ? zzlLastInAnyRange(zl, range) : zzlFirstInAnyRange(zl, range);
+        zlpos sptr = zzlScoreOf(zl, eptr);
+        auto step = [&] { reverse ? zzlPrev(zl, &eptr, &sptr) : zzlNext(zl, &eptr, &sptr); };
+        for (; eptr && offset != 0; offset--) step();
+        for (; eptr && remaining != 0; remaining--, rangelen++, step()) {
+            if (reverse ? !zzlGteMin(zl, eptr, range) : !zzlLteMax(zl, eptr, range)) break;
+            handler.emitResult(zl.get(eptr), scores ? zzlGetScore(zl, sptr) : 0);
+        }
+    } else {
+        zskiplist *zsl = &objectZset(zobj).zsl;
+        zskiplistNode *ln = reverse ? zslLastInAnyRange(zsl, range) : zslFirstInAnyRange(zsl, range);
+        auto step = [&] { ln = reverse ? ln->backward : ln->level[0].forward; };
+        for (; ln && offset != 0; offset--) step();
+        for (; ln && remaining != 0; remaining--, rangelen++, step()) {
+            if (reverse ? !zslGteMin(ln, range) : !zslLteMax(ln, range)) break;
+            handler.emitResult(ln->ele(), ln->score);
+        }
+    }
+    handler.finalizeResultEmission(rangelen);
+}
+
+enum class zrangeDirection { AUTO, FORWARD, REVERSE };
+
+/* Redis 7's zrangeGenericCommand. argv[argc_start] is the source key; the
+ * command fixes the range type and direction, or leaves them to the
+ * BYSCORE/BYLEX/REV options (AUTO). Options are checked, then the range,
+ * then the key. */
+static void zrangeGenericCommand(zrangeResultHandler &handler, size_t argc_start, zrangeType rangetype,
+                                 zrangeDirection direction) {
+    client *c = handler.clientOf();
+    size_t argc = c->argv.size(), minidx = argc_start + 1, maxidx = argc_start + 2;
+    long opt_offset = 0, opt_limit = -1;
+    bool opt_withscores = false;
+    for (size_t j = argc_start + 3; j < argc; j++) {
+        std::string_view opt = c->argv[j];
+        size_t leftargs = argc - j - 1;
+        if (!handler.store() && strEqualNoCase(opt, "withscores")) {
+            opt_withscores = true;
+        } else if (strEqualNoCase(opt, "limit") && leftargs >= 2) {
+            if (!getLongFromObjectOrReply(c, c->argv[j + 1], &opt_offset) ||
+                !getLongFromObjectOrReply(c, c->argv[j + 2], &opt_limit))
+                return;
+            j += 2;
+        } else if (direction == zrangeDirection::AUTO && strEqualNoCase(opt, "rev")) {
+            direction = zrangeDirection::REVERSE;
+        } else if (rangetype == zrangeType::AUTO && strEqualNoCase(opt, "bylex")) {
+            rangetype = zrangeType::LEX;
+        } else if (rangetype == zrangeType::AUTO && strEqualNoCase(opt, "byscore")) {
+            rangetype = zrangeType::SCORE;
+        } else {
+            return addReply(c, shared::syntaxerr);
+        }
+    }
+    if (rangetype == zrangeType::AUTO) rangetype = zrangeType::RANK;
+    bool reverse = direction == zrangeDirection::REVERSE;
+    if (opt_limit != -1 && rangetype == zrangeType::RANK)
+        return addReplyError(c, "syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+    if (opt_withscores && rangetype == zrangeType::LEX)
+        return addReplyError(c, "syntax error, WITHSCORES not supported in combination with BYLEX");
+    /* Reversed score and lex ranges are written max first. */
+    if (reverse && rangetype != zrangeType::RANK) std::swap(minidx, maxidx);
+
+    zrangeArgs args;
+    if (!zrangeParseOrReply(c, rangetype, c->argv[minidx], c->argv[maxidx], &args)) return;
+    handler.setWithScores(opt_withscores);
+
+    robj *zobj = lookupKeyRead(c->db, c->argv[argc_start]);
+    if (!zobj) {
+        if (!handler.store()) return addReply(c, shared::empty_array);
+        handler.beginResultEmission(-1);
+        return handler.finalizeResultEmission(0);
+    }
+    if (checkType(c, zobj, OBJ_ZSET)) return;
+    switch (rangetype) {
+    case zrangeType::SCORE:
+        return genericZrangeByRangeCommand(handler, args.score, zobj, opt_offset, opt_limit, reverse);
+    case zrangeType::LEX:
+        return genericZrangeByRangeCommand(handler, args.lex, zobj, opt_offset, opt_limit, reverse);
+    default: return genericZrangebyrankCommand(handler, zobj, args.start, args.end, reverse);
+    }
+}
+
+/* The read-only members of the family reply to the client. */
+static void zrangeReplyCommand(client *c, zrangeType rangetype, zrangeDirection direction) {
+    zrangeResultHandler handler(c);
+    zrangeGenericCommand(handler, 1, rangetype, direction);
+}
+
+/* ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT offset count] [WITHSCORES] */
+void zrangeCommand(client *c) { zrangeReplyCommand(c, zrangeType::AUTO, zrangeDirection::AUTO); }
+void zrevrangeCommand(client *c) { zrangeReplyCommand(c, zrangeType::RANK, zrangeDirection::REVERSE); }
+void zrangebyscoreCommand(client *c) { zrangeReplyCommand(c, zrangeType::SCORE, zrangeDirection::FORWARD); }
+void zrevrangebyscoreCommand(client *c) { zrangeReplyCommand(c, zrangeType::SCORE, zrangeDirection::REVERSE); }
+void zrangebylexCommand(client *c) { zrangeReplyCommand(c, zrangeType::LEX, zrangeDirection::FORWARD); }
+void zrevrangebylexCommand(client *c) { zrangeReplyCommand(c, zrangeType::LEX, zrangeDirection::REVERSE); }
+
+/* ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count] */
+void zrangestoreCommand(client *c) {
+    zrangeResultHandler handler(c, c->argv[1]);
+    zrangeGenericCommand(handler, 2, zrangeType::AUTO, zrangeDirection::AUTO);
+}
+
+/* ========================================================================
+ * Pops: ZPOPMIN, ZPOPMAX, ZMPOP
+ * ====================================================================== */
+
+/* Replies the member and the score at `where` of a non-empty sorted set,
+ * then removes them. */
+static void zsetPopAndReply(robj *zobj, client *c, int where) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        ziplist &zl = objectZiplist(zobj);
+        long index = where == ZSET_MAX ? -2 : 0;
+        zlpos eptr = zl.index(index);
+        addReplyListValue(c, zl.get(eptr));
+        addReplyDouble(c, zzlGetScore(zl, zl.next(eptr)));
+        zl.deleteRange(index, 2);
+        return;
+    }
+    zskiplist &zsl = objectZset(zobj).zsl;
+    zskiplistNode *node = where == ZSET_MAX ? zsl.tail : zsl.header->level[0].forward;
+    addReplyBulk(c, node->ele());
+    addReplyDouble(c, node->score);
+    zsetDel(zobj, node->ele());
+}
+
+void genericZpopCommand(client *c, std::span<const std::string_view> keys, int where, bool emitkey, long count,
+                        bool use_nested_array, bool reply_nil_when_empty, bool *deleted) {
+    if (deleted) *deleted = false;
+    robj *zobj = nullptr;
+    std::string_view key;
+    for (std::string_view k : keys) {
+        zobj = lookupKeyWrite(c->db, k);
+        if (!zobj) continue;
+        if (checkType(c, zobj, OBJ_ZSET)) return;
+        key = k;
+        break;
+    }
+    if (!zobj) return addReply(c, reply_nil_when_empty ? shared::null_array : shared::empty_array);
+    if (count == 0) return addReply(c, shared::empty_array); /* ZPOPMIN key 0 */
+    if (count == -1) count = 1;
+
+    long rangelen = std::min(count, static_cast<long>(zsetLength(zobj)));
+    if (!emitkey) {
+        addReplyArrayLen(c, rangelen * 2);
+    } else if (!use_nested_array) {
+        addReplyArrayLen(c, rangelen * 2 + 1);
+        addReplyBulk(c, key);
+    } else {
+        addReplyArrayLen(c, 2);
+        addReplyBulk(c, key);
+        addReplyArrayLen(c, rangelen);
+    }
+    for (long n = 0; n < rangelen; n++) {
+        if (use_nested_array) addReplyArrayLen(c, 2);
+        zsetPopAndReply(zobj, c, where);
+    }
+    if (deleted) *deleted = zsetLength(zobj) == 0;
+    zsetElementsRemoved(c, key, zobj, static_cast<unsigned long>(rangelen));
+}
+
+/* ZPOPMIN/ZPOPMAX key [count] */
+static void zpopMinMaxCommand(client *c, int where) {
+    if (c->argv.size() > 3) return addReply(c, shared::syntaxerr);
+    long count = -1; /* the plain form: one member */
+    if (c->argv.size() == 3 && !getPositiveLongFromObjectOrReply(c, c->argv[2], &count)) return;
+    genericZpopCommand(c, std::span(c->argv).subspan(1, 1), where, false, count, false, false);
+}
+
+void zpopminCommand(client *c) { zpopMinMaxCommand(c, ZSET_MIN); }
+void zpopmaxCommand(client *c) { zpopMinMaxCommand(c, ZSET_MAX); }
+
+void zmpopGenericCommand(client *c, size_t numkeys_idx, zmpopProc pop) {
+    long numkeys;
+    if (!getRangeLongFromObjectOrReply(c, c->argv[numkeys_idx], 1, LONG_MAX, &numkeys,
+                                       "numkeys should be greater than 0"))
+        return;
+    /* MIN|MAX follows the keys; compared without adding, so that a huge
+     * numkeys cannot overflow. */
+    size_t argc = c->argv.size();
+    if (static_cast<unsigned long>(numkeys) >= argc - numkeys_idx - 1) return addReply(c, shared::syntaxerr);
+    size_t where_idx = numkeys_idx + static_cast<size_t>(numkeys) + 1;
+    int where;
+    if (strEqualNoCase(c->argv[where_idx], "min")) where = ZSET_MIN;
+    else if (strEqualNoCase(c->argv[where_idx], "max")) where = ZSET_MAX;
+    else return addReply(c, shared::syntaxerr);
+
+    long count = -1;
+    for (size_t j = where_idx + 1; j < argc; j++) {
+        if (count != -1 || !strEqualNoCase(c->argv[j], "count") || j + 1 == argc) return addReply(c, shared::syntaxerr);
+        if (!getRangeLongFromObjectOrReply(c, c->argv[++j], 1, LONG_MAX, &count, "count should be greater than 0"))
+            return;
+    }
+    if (count == -1) count = 1;
+    pop(c, std::span(c->argv).subspan(numkeys_idx + 1, static_cast<size_t>(numkeys)), where, count);
+}
+
+/* ZMPOP numkeys key [key ...] MIN|MAX [COUNT count] */
+void zmpopCommand(client *c) {
+    zmpopGenericCommand(c, 1, [](client *c, std::span<const std::string_view> keys, int where, long count) {
+        genericZpopCommand(c, keys, where, true, count, true, true);
+    });
+}
+
+/* ========================================================================
+ * Walking any input: a sorted set or, for ZUNION and friends, a plain set
+ * ====================================================================== */
+
+/* One input (Redis's zsetopsrc): a sorted set, a plain set (every member
+ * scores 1), or nothing (a missing key, an empty input). */
+struct zsetopsrc {
+    robj *subject = nullptr;
+    double weight = 1.0;
+};
+
+static unsigned long zuiLength(const zsetopsrc &src) {
+    if (!src.subject) return 0;
+    return src.subject->type == OBJ_SET ? setTypeSize(src.subject) : zsetLength(src.subject);
+}
+
+/* Calls fn(member, score) for every element until it returns false
+ * (zuiInitIterator / zuiNext). Sorted sets are walked from the highest
+ * score down, as Redis 7 does: ZRANDMEMBER with a count past the length
+ * shows that order. */
+template <typename Fn>
+static void zuiForEach(const zsetopsrc &src, Fn &&fn) {
+    robj *o = src.subject;
+    if (!o) return;
+    if (o->type == OBJ_SET) {
+        setTypeIterator si(o);
+        setTypeValue v;
+        char buf[LONG_STR_SIZE];
+        while (setTypeNext(&si, &v))
+            if (!fn(setTypeValueView(v, buf), 1.0)) return;
+    } else if (o->encoding == OBJ_ENCODING_ZIPLIST) {
+        const ziplist &zl = objectZiplist(o);
+        char buf[LONG_STR_SIZE];
+        for (zlpos eptr = zl.index(-2), sptr = zzlScoreOf(zl, eptr); eptr; zzlPrev(zl, &eptr, &sptr))
+            if (!fn(zzlMember(zl, eptr, buf), zzlGetScore(zl, sptr))) return;
+    } else {
+        for (zskiplistNode *n = objectZset(o).zsl.tail; n; n = n->backward)
+            if (!fn(n->ele(), n->score)) return;
+    }
+}
+
+/* zuiFind: is `member` in the input, and with which (unweighted) score? */
+static bool zuiFind(const zsetopsrc &src, std::string_view member, double *score) {
+    if (!src.subject) return false;
+    if (src.subject->type == OBJ_ZSET) return zsetScore(src.subject, member, score);
+    *score = 1.0;
+    return setTypeIsMember(src.subject, member);
+}
+
+/* ========================================================================
+ * ZRANDMEMBER key [count [WITHSCORES]]
+ * ====================================================================== */
+
+/* Batches of random picks are bounded, as in Redis, so a huge count costs
+ * no huge temporary array. */
+constexpr unsigned long ZRANDMEMBER_RANDOM_SAMPLE_LIMIT = 1000;
+/* Below this many members per wanted one, CASE 3 (copy all, remove some)
+ * beats CASE 4 (pick until enough distinct). */
+constexpr unsigned long ZRANDMEMBER_SUB_STRATEGY_MUL = 3;
+
+static void zrandmemberReplyMember(client *c, const ziplist &zl, zlpos eptr, bool withscores) {
+    addReplyListValue(c, zl.get(eptr));
+    if (withscores) addReplyDouble(c, zzlGetScore(zl, zl.next(eptr)));
+}
+
+/* lpRandomPairs: `count` members drawn with repetition, replied in the
+ * order drawn. The draws are sorted by position so the ziplist is walked
+ * once, then replied in draw order. */
+static void zzlReplyRandomPairs(client *c, const ziplist &zl, unsigned long count, bool withscores) {
+    struct Pick {
+        unsigned long index, order;
+    };
+    unsigned long total = zzlLength(zl);
+    std::vector<Pick> picks(count);
+    for (unsigned long i = 0; i < count; i++) picks[i] = {zsetRandom() % total, i};
+    std::sort(picks.begin(), picks.end(), [](const Pick &a, const Pick &b) { return a.index < b.index; });
+    std::vector<zlpos> drawn(count);
+    zlpos eptr = zl.index(0);
+    unsigned long at = 0;
+    for (const Pick &pick : picks) {
+        for (; at < pick.index; at++) eptr = zl.next(zl.next(eptr));
+        drawn[pick.order] = eptr;
+    }
+    for (zlpos p : drawn) zrandmemberReplyMember(c, zl, p, withscores);
+}
+
+/* lpRandomPairsUnique: `count` distinct members (count < length), in the
+ * ziplist's order, by selection sampling: each member is taken with
+ * probability (still wanted) / (still unseen). */
+static void zzlReplyRandomPairsUnique(client *c, const ziplist &zl, unsigned long count, bool withscores) {
+    unsigned long total = zzlLength(zl), picked = 0;
+    for (zlpos eptr = zl.index(0); eptr && picked < count; eptr = zl.next(zl.next(eptr)), total--) {
+        if (zsetRandom() % total >= count - picked) continue;
+        zrandmemberReplyMember(c, zl, eptr, withscores);
+        picked++;
+    }
+}
+
+static void zrandmemberReplyNode(client *c, const zskiplistNode *node, bool withscores) {
+    addReplyBulk(c, node->ele());
+    if (withscores) addReplyDouble(c, node->score);
+}
+
+/* The four cases of Redis's zrandmemberWithCountCommand. */
+static void zrandmemberWithCountCommand(client *c, long l, bool withscores) {
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], shared::empty_array);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    unsigned long size = zsetLength(zobj);
+    bool uniq = l >= 0;
+    unsigned long count = uniq ? static_cast<unsigned long>(l) : 0UL - static_cast<unsigned long>(l);
+    if (count == 0) return addReply(c, shared::empty_array);
+    long mul = withscores ? 2 : 1;
+
+    /* CASE 1: repetitions allowed (negative count): draw count times. */
+    if (!uniq || count == 1) {
+        addReplyArrayLen(c, static_cast<long long>(count) * mul);
+        if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+            for (unsigned long batch; count && !(c->flags & CLIENT_CLOSE_ASAP); count -= batch) {
+                batch = std::min(count, ZRANDMEMBER_RANDOM_SAMPLE_LIMIT);
+                zzlReplyRandomPairs(c, objectZiplist(zobj), batch, withscores);
+            }
+        } else {
+            zsetDict &d = objectZset(zobj).dict;
+            for (; count-- && !(c->flags & CLIENT_CLOSE_ASAP);)
+                zrandmemberReplyNode(c, d.fairRandomEntry()->key.node, withscores);
+        }
+        return;
+    }
+
+    /* CASE 2: as many as there are, or more: the whole set. */
+    addReplyArrayLen(c, static_cast<long long>(std::min(count, size)) * mul);
+    if (count >= size) {
+        zuiForEach(zsetopsrc{zobj}, [&](std::string_view member, double score) {
+            addReplyBulk(c, member);
+            if (withscores) addReplyDouble(c, score);
+            return true;
+        });
+        return;
+    }
+
+    /* CASE 3: most of the set: copy it, then remove random members until
+     * `count` are left. */
+    if (count * ZRANDMEMBER_SUB_STRATEGY_MUL > size) {
+        dict<sds, double> d;
+        d.expand(size);
+        zuiForEach(zsetopsrc{zobj}, [&](std::string_view member, double score) {
+            d.add(sds(member), score);
+            return true;
+        });
+        for (; size > count; size--) d.unlink(d.fairRandomEntry()->key.view());
+        for (auto &de : d) {
+            addReplyBulk(c, de.key);
+            if (withscores) addReplyDouble(c, de.val);
+        }
+        return;
+    }
+
+    /* CASE 4: a few members of a big set. */
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST)
+        return zzlReplyRandomPairsUnique(c, objectZiplist(zobj), count, withscores);
+    zsetDict &zd = objectZset(zobj).dict;
+    dict<sds, zsetDictNoValue> picked;
+    picked.expand(count);
+    while (picked.size() < count) {
+        zskiplistNode *node = zd.fairRandomEntry()->key.node;
+        if (picked.add(sds(node->ele()), zsetDictNoValue{})) zrandmemberReplyNode(c, node, withscores);
+    }
+}
+
+void zrandmemberCommand(client *c) {
+    size_t argc = c->argv.size();
+    if (argc >= 3) {
+        long l;
+        if (!getRangeLongFromObjectOrReply(c, c->argv[2], -LONG_MAX, LONG_MAX, &l)) return;
+        if (argc > 4 || (argc == 4 && !strEqualNoCase(c->argv[3], "withscores"))) return addReply(c, shared::syntaxerr);
+        bool withscores = argc == 4;
+        /* The reply's length is twice the count. */
+        if (withscores && (l < -LONG_MAX / 2 || l > LONG_MAX / 2)) return addReplyError(c, "value is out of range");
+        return zrandmemberWithCountCommand(c, l, withscores);
+    }
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], shared::null_bulk);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        const ziplist &zl = objectZiplist(zobj);
+        return addReplyListValue(c, zl.get(zl.index(static_cast<long>(2 * (zsetRandom() % zzlLength(zl))))));
+    }
+    addReplyBulk(c, objectZset(zobj).dict.fairRandomEntry()->key.node->ele());
+}
+
+/* ========================================================================
+ * Set operations: ZUNION[STORE], ZINTER[STORE], ZDIFF[STORE], ZINTERCARD
+ * ====================================================================== */
+
+enum class zsetAggregate { SUM, MIN, MAX };
+
+/* inf + -inf is NaN: Redis makes it 0 (and so does this). */
+static void zunionInterAggregate(double *target, double val, zsetAggregate aggregate) {
+    switch (aggregate) {
+    case zsetAggregate::SUM:
+        *target += val;
+        if (std::isnan(*target)) *target = 0.0;
+        break;
+    case zsetAggregate::MIN: *target = val < *target ? val : *target; break;
+    case zsetAggregate::MAX: *target = val > *target ? val : *target; break;
+    }
+}
+
+enum class zsetOp { UNION, INTER, DIFF };
+
+/* What a set operation builds: the result (a skiplist zset) and its
+ * longest member, to choose the stored encoding. */
+struct zsetOpResult {
+    ObjRef dstobj = createZsetObject();
+    size_t maxelelen = 0;
+
+    void add(std::string_view member, double score) {
+        zsetInsertNew(objectZset(dstobj.get()), score, member);
+        maxelelen = std::max(maxelelen, member.size());
+    }
+};
+
+/* Step 1 of a union: member -> aggregated score, input after input (each
+ * weighted score NaN-checked: 0 * inf is 0), then the sorted result. */
+static void zsetUnion(std::span<zsetopsrc> src, zsetAggregate aggregate, zsetOpResult &result) {
+    dict<sds, double> accumulator;
+    if (!src.empty()) accumulator.expand(zuiLength(src.back())); /* at least the largest input */
+    for (const zsetopsrc &input : src) {
+        zuiForEach(input, [&](std::string_view member, double score) {
+            score *= input.weight;
+            if (std::isnan(score)) score = 0;
+            if (auto *de = accumulator.find(member)) zunionInterAggregate(&de->val, score, aggregate);
+            else accumulator.add(sds(member), score);
+            return true;
+        });
+    }
+    objectZset(result.dstobj.get()).dict.expand(accumulator.size());
+    for (auto &de : accumulator) result.add(de.key, de.val);
+}
+
+/* An intersection walks the smallest input and looks every member up in
+ * the others. With `cardinality_only` nothing is built: the members are
+ * counted, up to `limit` (0: no limit). Returns the count. */
+static unsigned long zsetInter(std::span<zsetopsrc> src, zsetAggregate aggregate, bool cardinality_only, long limit,
+                               zsetOpResult &result) {
+    unsigned long cardinality = 0;
+    zuiForEach(src[0], [&](std::string_view member, double zscore) {
+        double score = src[0].weight * zscore;
+        if (std::isnan(score)) score = 0;
+        for (size_t j = 1; j < src.size(); j++) {
+            double value;
+            if (!zuiFind(src[j], member, &value)) return true; /* not in every input */
+            zunionInterAggregate(&score, value * src[j].weight, aggregate);
+        }
+        cardinality++;
+        if (!cardinality_only) result.add(member, score);
+        return !(cardinality_only && limit && cardinality >= static_cast<unsigned long>(limit));
+    });
+    return cardinality;
+}
+
+/* The members of the first input found in no other, with their scores
+ * (Redis's zdiffAlgorithm1; weights do not apply). */
+static void zsetDiff(std::span<zsetopsrc> src, zsetOpResult &result) {
+    zuiForEach(src[0], [&](std::string_view member, double score) {
+        double ignored;
+        for (size_t j = 1; j < src.size(); j++)
+            if (zuiFind(src[j], member, &ignored)) return true;
+        result.add(member, score);
+        return true;
+    });
+}
+
+/* The options after the keys: WEIGHTS and AGGREGATE (union and inter
+ * only), WITHSCORES (not when storing), LIMIT (ZINTERCARD only). */
+struct zsetOpOptions {
+    zsetAggregate aggregate = zsetAggregate::SUM;
+    bool withscores = false;
+    long limit = 0;
+};
+
+static bool zsetOpParseOptionsOrReply(client *c, size_t j, std::span<zsetopsrc> src, zsetOp op, bool store,
+                                      bool cardinality_only, zsetOpOptions *opt) {
+    size_t argc = c->argv.size();
+    bool weighable = op != zsetOp::DIFF && !cardinality_only;
+    while (j < argc) {
+        std::string_view name = c->argv[j];
+        size_t remaining = argc - j;
+        if (weighable && remaining >= src.size() + 1 && strEqualNoCase(name, "weights")) {
+            j++;
+            for (zsetopsrc &input : src)
+                if (!getDoubleFromObjectOrReply(c, c->argv[j++], &input.weight, "weight value is not a float"))
+                    return false;
+        } else if (weighable && remaining >= 2 && strEqualNoCase(name, "aggregate")) {
+            std::string_view how = c->argv[j + 1];
+            if (strEqualNoCase(how, "sum")) opt->aggregate = zsetAggregate::SUM;
+            else if (strEqualNoCase(how, "min")) opt->aggregate = zsetAggregate::MIN;
+            else if (strEqualNoCase(how, "max")) opt->aggregate = zsetAggregate::MAX;
+            else break;
+            j += 2;
+        } else if (!store && !cardinality_only && strEqualNoCase(name, "withscores")) {
+            opt->withscores = true;
+            j++;
+        } else if (cardinality_only && remaining >= 2 && strEqualNoCase(name, "limit")) {
+            if (!getPositiveLongFromObjectOrReply(c, c->argv[j + 1], &opt->limit, "LIMIT can't be negative"))
+                return false;
+            j += 2;
+        } else {
+            break;
+        }
+    }
+    if (j == argc) return true;
+    addReply(c, shared::syntaxerr);
+    return false;
+}
+
+/* The result as a reply: members in order, with their scores if asked. */
+static void zsetOpReply(client *c, robj *dstobj, bool withscores) {
+    zskiplist &zsl = objectZset(dstobj).zsl;
+    addReplyArrayLen(c, static_cast<long long>(zsl.length) * (withscores ? 2 : 1));
+    for (zskiplistNode *n = zsl.header->level[0].forward; n; n = n->level[0].forward) {
+        addReplyBulk(c, n->ele());
+        if (withscores) addReplyDouble(c, n->score);
+    }
+}
+
+/* The result stored at dstkey (an empty one deletes dstkey). */
+static void zsetOpStore(client *c, std::string_view dstkey, zsetOpResult &result) {
+    unsigned long length = zsetLength(result.dstobj.get());
+    if (length == 0) {
+        addReply(c, shared::czero);
+        if (dbDelete(c->db, dstkey)) {
+            signalModifiedKey(c, c->db, dstkey);
+            server.dirty++;
+        }
+        return;
+    }
+    zsetConvertToZiplistIfNeeded(result.dstobj.get(), result.maxelelen);
+    setKey(c, c->db, dstkey, std::move(result.dstobj), 0);
+    addReplyLongLong(c, static_cast<long long>(length));
+    server.dirty++;
+}
+
+/* Redis's zunionInterDiffGenericCommand. numkeys is at argv[numkeys_idx];
+ * the keys are looked up and type-checked before the options are parsed,
+ * as Redis does (so WRONGTYPE wins over a syntax error). */
+static void zunionInterDiffGenericCommand(client *c, std::optional<std::string_view> dstkey, size_t numkeys_idx,
+                                          zsetOp op, bool cardinality_only = false) {
+    long setnum;
+    if (!getLongFromObjectOrReply(c, c->argv[numkeys_idx], &setnum)) return;
+    if (setnum < 1)
+        return addReplyErrorFormat(c, "at least 1 input key is needed for '%s' command", c->cmd->fullname.c_str());
+    if (static_cast<unsigned long>(setnum) > c->argv.size() - numkeys_idx - 1) return addReply(c, shared::syntaxerr);
+
+    std::vector<zsetopsrc> src(static_cast<size_t>(setnum));
+    for (size_t i = 0; i < src.size(); i++) {
+        std::string_view key = c->argv[numkeys_idx + 1 + i];
+        robj *obj = dstkey ? lookupKeyWrite(c->db, key) : lookupKeyRead(c->db, key);
+        if (obj && obj->type != OBJ_ZSET && obj->type != OBJ_SET) return addReply(c, shared::wrongtypeerr);
+        src[i].subject = obj;
+    }
+    zsetOpOptions opt;
+    if (!zsetOpParseOptionsOrReply(c, numkeys_idx + 1 + src.size(), src, op, dstkey.has_value(), cardinality_only,
+                                   &opt))
+        return;
+
+    /* Smallest first: the intersection walks src[0]; the sort is stable, so
+     * inputs of one size keep their order (floating-point sums depend on it). */
+    if (op != zsetOp::DIFF)
+        std::stable_sort(src.begin(), src.end(),
+                         [](const zsetopsrc &a, const zsetopsrc &b) { return zuiLength(a) < zuiLength(b); });
+    zsetOpResult result;
+    unsigned long cardinality = 0;
+    if (op == zsetOp::UNION) zsetUnion(src, opt.aggregate, result);
+    else if (op == zsetOp::INTER) cardinality = zsetInter(src, opt.aggregate, cardinality_only, opt.limit, result);
+    else zsetDiff(src, result);
+
+    if (dstkey) return zsetOpStore(c, *dstkey, result);
+    if (cardinality_only) return addReplyLongLong(c, static_cast<long long>(cardinality));
+    zsetOpReply(c, result.dstobj.get(), opt.withscores);
+}
+
+void zunionstoreCommand(client *c) { zunionInterDiffGenericCommand(c, c->argv[1], 2, zsetOp::UNION); }
+void zinterstoreCommand(client *c) { zunionInterDiffGenericCommand(c, c->argv[1], 2, zsetOp::INTER); }
+void zdiffstoreCommand(client *c) { zunionInterDiffGenericCommand(c, c->argv[1], 2, zsetOp::DIFF); }
+void zunionCommand(client *c) { zunionInterDiffGenericCommand(c, std::nullopt, 1, zsetOp::UNION); }
+void zinterCommand(client *c) { zunionInterDiffGenericCommand(c, std::nullopt, 1, zsetOp::INTER); }
+void zdiffCommand(client *c) { zunionInterDiffGenericCommand(c, std::nullopt, 1, zsetOp::DIFF); }
+void zintercardCommand(client *c) { zunionInterDiffGenericCommand(c, std::nullopt, 1, zsetOp::INTER, true); }
+
+/* ========================================================================
+ * ZSCAN key cursor [MATCH pattern] [COUNT count] (db.cpp's scanCollect
+ * walks the encoding)
+ * ====================================================================== */
+
+void zscanCommand(client *c) {
+    unsigned long cursor;
+    if (!parseScanCursorOrReply(c, c->argv[2], &cursor)) return;
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], shared::emptyscan);
+    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
+    scanGenericCommand(c, zobj, cursor);
+}
+
+/* The blocking pops arrive with the blocking machinery's next issue. */
 void bzpopminCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
 void bzpopmaxCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
 void bzmpopCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
