@@ -28,6 +28,7 @@
 
 #include "server.h"
 #include "util.h"
+#include "zmalloc.h"
 
 namespace {
 
@@ -99,6 +100,11 @@ SetResult setSaveParams(std::span<const std::string> args, std::string &err) {
 
 std::string getSaveParams() { return ""; }
 
+bool updateJemallocBgThread(const char **) {
+    set_jemalloc_bg_thread(server.jemalloc_bg_thread);
+    return true;
+}
+
 bool updateHZ(const char **) {
     server.config_hz = std::clamp(server.config_hz, CONFIG_MIN_HZ, CONFIG_MAX_HZ);
     server.hz = server.config_hz;
@@ -145,6 +151,7 @@ const standardConfig configs[] = {
     {"databases", nullptr, IMMUTABLE_CONFIG, "16", NumericConfig{&server.dbnum, 1, INT_MAX}},
     {"maxclients", nullptr, 0, "10000", NumericConfig{&server.maxclients, 1, UINT_MAX}, updateMaxclients},
     {"hz", nullptr, 0, "10", NumericConfig{&server.config_hz, 0, INT_MAX}, updateHZ},
+    {"jemalloc-bg-thread", nullptr, 0, "yes", BoolConfig{&server.jemalloc_bg_thread}, updateJemallocBgThread},
     {"proto-max-bulk-len", nullptr, 0, "512mb",
      NumericConfig{&server.proto_max_bulk_len, 1024 * 1024, LONG_MAX, true}},
     {"client-query-buffer-limit", nullptr, 0, "1gb",

@@ -416,6 +416,7 @@ void initServer() {
         exit(1);
     }
     initDatabases();
+    set_jemalloc_bg_thread(server.jemalloc_bg_thread);
     updateCachedTime();
     server.stat_starttime = server.unixtime;
     server.inst_metric_last_sample_time = server.mstime;

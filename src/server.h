@@ -322,6 +322,7 @@ struct redisServer {
     int verbosity = LL_NOTICE;
     std::string logfile;              /* "" = standard output */
     bool daemonize = false;
+    bool jemalloc_bg_thread = true;   /* `jemalloc-bg-thread` (zmalloc.h) */
     std::string pidfile;
 
     int dbnum = 16;                   /* `databases` */

@@ -21,6 +21,11 @@ size_t zmalloc_used_memory() {
     return allocated;
 }
 
+void set_jemalloc_bg_thread(bool enable) {
+    /* Redis ignores a failure too: the server works without the thread. */
+    mallctl("background_thread", nullptr, nullptr, &enable, sizeof(enable));
+}
+
 const char *zmalloc_lib() {
     static char name[64];
     const char *version = nullptr;
@@ -36,11 +41,13 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes();
 
 size_t zmalloc_used_memory() { return __sanitizer_get_current_allocated_bytes(); }
 const char *zmalloc_lib() { return "libc"; }
+void set_jemalloc_bg_thread(bool) {}
 
 #else
 
 size_t zmalloc_used_memory() { return mallinfo2().uordblks; }
 const char *zmalloc_lib() { return "libc"; }
+void set_jemalloc_bg_thread(bool) {}
 
 #endif
 

@@ -11,3 +11,8 @@
 size_t zmalloc_used_memory();  /* bytes allocated and not freed */
 size_t zmalloc_get_rss();      /* resident set size of the process */
 const char *zmalloc_lib();     /* "jemalloc-5.3.0", "libc" ... for INFO */
+/* jemalloc-bg-thread: jemalloc's background thread hands freed pages back to
+ * the kernel as they age, so RSS follows used memory even when the server
+ * is idle (without it, purging happens only on later allocations). A no-op
+ * without jemalloc. */
+void set_jemalloc_bg_thread(bool enable);

@@ -106,6 +106,7 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
     EXPECT_EQ(server.set_max_intset_entries, fresh.set_max_intset_entries);
     EXPECT_EQ(server.zset_max_ziplist_entries, fresh.zset_max_ziplist_entries);
     EXPECT_EQ(server.zset_max_ziplist_value, fresh.zset_max_ziplist_value);
+    EXPECT_EQ(server.jemalloc_bg_thread, fresh.jemalloc_bg_thread);
 }
 
 /* Values print as Redis prints them: memory as plain bytes, bind joined. */
@@ -116,7 +117,8 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"save", ""}, {"appendonly", "no"}, {"port", "6379"}, {"tcp-backlog", "511"},
         {"timeout", "0"}, {"tcp-keepalive", "300"}, {"daemonize", "no"}, {"pidfile", ""},
         {"loglevel", "notice"}, {"logfile", ""}, {"databases", "16"}, {"maxclients", "10000"},
-        {"hz", "10"}, {"proto-max-bulk-len", "536870912"}, {"client-query-buffer-limit", "1073741824"},
+        {"hz", "10"}, {"jemalloc-bg-thread", "yes"},
+        {"proto-max-bulk-len", "536870912"}, {"client-query-buffer-limit", "1073741824"},
         {"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
         {"hash-max-ziplist-entries", "512"}, {"hash-max-listpack-entries", "512"},
         {"hash-max-ziplist-value", "64"}, {"hash-max-listpack-value", "64"},
