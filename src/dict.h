@@ -193,19 +193,40 @@ public:
      * or, if the key exists, returns nullptr and sets *existing to the
      * entry. The key is moved from only when it is inserted. */
     entry *addRaw(Key &&key, entry **existing = nullptr) {
+        entry *found = nullptr;
+        entry **position = findPositionForInsert(key, &found);
+        if (!position) {
+            if (existing) *existing = found;
+            return nullptr;
+        }
+        return insertAtPosition(std::move(key), position);
+    }
+
+    /* dictFindPositionForInsert (Redis 7.2): the bucket where `key` would
+     * go, or nullptr with *existing set if it is there already. With
+     * insertAtPosition, an "add unless present" costs one hash and one
+     * chain walk, and the caller builds the key only when it is new (SADD
+     * of a member already there allocates nothing). Nothing may touch the
+     * dict in between. */
+    entry **findPositionForInsert(lookup_type key, entry **existing) {
         rehashStep();
         prefaultStep();
         expandIfNeeded();
         uint64_t h = Traits::hash(key);
         if (auto [link, table] = locate(key, h); link) {
-            if (existing) *existing = *link;
+            *existing = *link;
             return nullptr;
         }
         dictht &ht = ht_[isRehashing() ? 1 : 0];
-        entry *&head = ht.table[h & ht.mask()];
-        head = new entry{head, std::move(key), Val{}};
-        ht.used++;
-        return head;
+        return &ht.table[h & ht.mask()];
+    }
+
+    /* dictInsertAtPosition: links a new entry for `key` (the key the
+     * position was found for) with a default value. */
+    entry *insertAtPosition(Key &&key, entry **position) {
+        *position = new entry{*position, std::move(key), Val{}};
+        ht_[isRehashing() ? 1 : 0].used++;
+        return *position;
     }
 
     /* dictAdd: nullptr if the key exists (then neither argument is moved from). */

@@ -136,14 +136,15 @@ bool hashTypeSet(robj *o, std::string_view field, std::string_view value) {
             hashTypeConvert(o, OBJ_ENCODING_HT);
         return false;
     }
+    /* One lookup either way; an update allocates no field. */
     hashDict &d = objectHashDict(o);
-    /* Looked up first, so that an update allocates no field. */
-    if (hashDict::entry *de = d.find(field)) {
-        de->val = sds(value);
-        return true;
+    hashDict::entry *existing = nullptr;
+    if (hashDict::entry **position = d.findPositionForInsert(field, &existing)) {
+        d.insertAtPosition(sds(field), position)->val = sds(value);
+        return false;
     }
-    d.add(sds(field), sds(value));
-    return false;
+    existing->val = sds(value);
+    return true;
 }
 
 bool hashTypeDelete(robj *o, std::string_view field) {
@@ -169,13 +170,8 @@ unsigned long hashTypeLength(const robj *o) {
 
 ObjRef hashTypeDup(const robj *o) {
     assert(o->type == OBJ_HASH);
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) return dupZiplistObject(o);
     ObjRef copy = createHashObject();
-    if (o->encoding == OBJ_ENCODING_ZIPLIST) {
-        const ziplist &zl = objectZiplist(o);
-        objectZiplist(copy.get()) =
-            std::move(*ziplist::fromBlob({reinterpret_cast<const char *>(zl.data()), zl.blobLen()}));
-        return copy;
-    }
     hashDict &src = objectHashDict(o);
     auto d = std::make_unique<hashDict>();
     d->expand(src.size());

@@ -66,9 +66,14 @@ bool setTypeAdd(robj *subject, std::string_view value) {
         }
         setTypeConvert(subject, OBJ_ENCODING_HT);
     }
-    /* The member is copied before the lookup, as Redis does: a member
-     * already there costs an allocation, a new one only this one. */
-    return objectSetDict(subject).addRaw(sds(value)) != nullptr;
+    /* Looked up before the member is copied: one already there costs no
+     * allocation (Redis 7.0 copies it first, and frees the copy). */
+    setDict &d = objectSetDict(subject);
+    setDict::entry *existing = nullptr;
+    setDict::entry **position = d.findPositionForInsert(value, &existing);
+    if (!position) return false;
+    d.insertAtPosition(sds(value), position);
+    return true;
 }
 
 bool setTypeRemove(robj *subject, std::string_view value) {

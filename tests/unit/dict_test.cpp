@@ -87,6 +87,27 @@ TEST(Dict, AddFindErase) {
     EXPECT_EQ(d.size(), 1u);
 }
 
+TEST(Dict, FindPositionForInsertThenInsertAtPosition) {
+    StrDict d;
+    addKeys(d, "k", 4);
+    StrDict::entry *existing = nullptr;
+    EXPECT_EQ(d.findPositionForInsert("k2", &existing), nullptr);
+    ASSERT_NE(existing, nullptr);
+    EXPECT_EQ(existing->val, 2);
+    /* The fifth key makes the dict grow first: the position is in the new table. */
+    StrDict::entry **position = d.findPositionForInsert("new", &existing);
+    ASSERT_NE(position, nullptr);
+    EXPECT_TRUE(d.isRehashing());
+    StrDict::entry *e = d.insertAtPosition(sds("new"sv), position);
+    e->val = 42;
+    EXPECT_EQ(d.size(), 5u);
+    ASSERT_NE(d.find("new"), nullptr);
+    EXPECT_EQ(d.find("new")->val, 42);
+    finishRehash(d);
+    for (int i = 0; i < 4; i++) EXPECT_NE(d.find(keyName("k", i)), nullptr);
+    EXPECT_EQ(d.find("new")->val, 42);
+}
+
 TEST(Dict, BinaryKeys) {
     StrDict d;
     ASSERT_NE(d.add(sds("a\0b"sv), 1), nullptr);
