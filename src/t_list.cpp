@@ -121,13 +121,7 @@ void listTypeDelRange(robj *subject, long start, unsigned long count) {
 /* A deep copy in the same encoding. */
 ObjRef listTypeDup(const robj *o) {
     assert(o->type == OBJ_LIST);
-    if (o->encoding == OBJ_ENCODING_ZIPLIST) {
-        const ziplist &zl = objectZiplist(o);
-        ObjRef copy = createZiplistObject();
-        objectZiplist(copy.get()) =
-            std::move(*ziplist::fromBlob({reinterpret_cast<const char *>(zl.data()), zl.blobLen()}));
-        return copy;
-    }
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) return dupZiplistObject(o);
     ObjRef copy = createListObject();
     list &dst = objectLinkedList(copy.get());
     for (listNode *ln = objectLinkedList(o).first(); ln; ln = ln->next()) dst.addNodeTail(ln->value());

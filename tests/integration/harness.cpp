@@ -964,6 +964,26 @@ void SharedServerTest::expectSameAsRedis(const std::vector<Args> &commands) {
     expectSameScript(ours, ref, commands);
 }
 
+std::string serverImplName(const ::testing::TestParamInfo<ServerImpl> &info) {
+    return info.param == ServerImpl::Cppredis ? "Cppredis" : "Redis7";
+}
+
+void EitherServerTest::SetUp() {
+    const std::vector<std::string> args{"--enable-debug-command", "yes"};
+    if (GetParam() == ServerImpl::Redis) {
+        REQUIRE_REDIS_REFERENCE();
+        srv = std::make_unique<RedisReference>(args);
+    } else {
+        srv = std::make_unique<TestServer>(args);
+    }
+    c.emplace(srv->connect());
+}
+
+std::string EitherServerTest::encoding(const std::string &key) {
+    std::string enc = c->call({"OBJECT", "ENCODING", key}).str;
+    return enc == "listpack" ? "ziplist" : enc;
+}
+
 std::string FreshServerTest::debugField(const std::string &key, const std::string &field) {
     std::string line = c.call({"DEBUG", "OBJECT", key}).str;
     size_t at = line.find(field + ":");

@@ -20,6 +20,8 @@
  *   SharedServerTest  a fixture: one server (and a reference) per suite
  *   FreshServerTest   a fixture: a server with DEBUG per test, and OBJECT/DEBUG
  *                     OBJECT readers
+ *   EitherServerTest  a fixture: each test once on cppredis, once on Redis
+ *                     7.0.15, expecting the same bytes (encodings in 2.6 words)
  * The replies tests expect are spelled in replies.h.
  *
  * Fatal problems (timeout, server gone, unparsable reply) throw HarnessError:
@@ -41,6 +43,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -389,6 +392,30 @@ protected:
     std::string encoding(const std::string &key) { return c.call({"OBJECT", "ENCODING", key}).str; }
     /* One field of DEBUG OBJECT ("at", "serializedlength" ...), or "". */
     std::string debugField(const std::string &key, const std::string &field);
+};
+
+/* The server an EitherServerTest runs on. */
+enum class ServerImpl { Cppredis, Redis };
+/* Names the instantiations "Cppredis" and "Redis7" (INSTANTIATE_TEST_SUITE_P's
+ * fourth argument). */
+std::string serverImplName(const ::testing::TestParamInfo<ServerImpl> &info);
+
+/* A fixture for proving expectations against Redis: instantiated with
+ * ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), each test runs
+ * once on a fresh cppredis and once on a fresh Redis 7.0.15 (skipped if it is
+ * missing), both with DEBUG enabled, and asserts the same bytes on both. */
+class EitherServerTest : public ::testing::TestWithParam<ServerImpl> {
+protected:
+    std::unique_ptr<TestServer> srv;
+    std::optional<RespConn> c; /* to srv, made in SetUp */
+
+    void SetUp() override;
+    bool cppredis() const { return GetParam() == ServerImpl::Cppredis; }
+    /* The raw reply. */
+    std::string call(const Args &args) { return c->call(args).raw; }
+    /* OBJECT ENCODING in cppredis's Redis 2.6 words: Redis 7's "listpack" is
+     * the one intended difference and reads as "ziplist". */
+    std::string encoding(const std::string &key);
 };
 
 }  // namespace itest

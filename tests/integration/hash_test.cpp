@@ -19,8 +19,6 @@
 #include <cctype>
 #include <climits>
 #include <map>
-#include <memory>
-#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -57,33 +55,8 @@ std::vector<std::string> strings(const Reply &r) {
     return out;
 }
 
-enum class Impl { Cppredis, Redis };
-
-std::string implName(const ::testing::TestParamInfo<Impl> &info) {
-    return info.param == Impl::Cppredis ? "Cppredis" : "Redis7";
-}
-
-class Hashes : public ::testing::TestWithParam<Impl> {
+class Hashes : public EitherServerTest {
 protected:
-    std::unique_ptr<TestServer> srv;
-    std::optional<RespConn> conn;
-
-    void SetUp() override {
-        if (GetParam() == Impl::Redis) {
-            REQUIRE_REDIS_REFERENCE();
-            srv = std::make_unique<RedisReference>();
-        } else {
-            srv = std::make_unique<TestServer>();
-        }
-        conn.emplace(srv->connect());
-    }
-    RespConn &c() { return *conn; }
-    std::string call(const Args &args) { return c().call(args).raw; }
-    /* OBJECT ENCODING, Redis 7's "listpack" read as cppredis's "ziplist". */
-    std::string encoding(const std::string &key) {
-        std::string enc = c().call({"OBJECT", "ENCODING", key}).str;
-        return enc == "listpack" ? "ziplist" : enc;
-    }
     /* A new hash of n fields "f0".."f<n-1>" with values "v0"..., set by one HSET. */
     void fill(const std::string &key, int n) {
         Args args{"HSET", key};
@@ -94,14 +67,15 @@ protected:
         ASSERT_EQ(call(args), integer(n)) << "fill " << key;
     }
     std::map<std::string, std::string> contents(const std::string &key) {
-        std::vector<std::string> flat = strings(c().call({"HGETALL", key}));
+        std::vector<std::string> flat = strings(c->call({"HGETALL", key}));
         std::map<std::string, std::string> m;
         for (size_t i = 0; i + 1 < flat.size(); i += 2) m[flat[i]] = flat[i + 1];
         return m;
     }
 };
 
-INSTANTIATE_TEST_SUITE_P(Servers, Hashes, ::testing::Values(Impl::Cppredis, Impl::Redis), implName);
+INSTANTIATE_TEST_SUITE_P(Servers, Hashes, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
+                         serverImplName);
 
 /* ========================================================================
  * Setting and reading
@@ -291,7 +265,7 @@ TEST_P(Hashes, Hincrbyfloat) {
                    "031902928370522024964340854582506645209487860806577896175175227643677561112877760303256738896516844"
                    "124921428435196017215141331511736789270744288327321353040504243421434090049846615188904452633296864"
                    "511849922560"));
-    ASSERT_FALSE(c().call({"HINCRBYFLOAT", "h", "huge", "1e4932"}).isError());
+    ASSERT_FALSE(c->call({"HINCRBYFLOAT", "h", "huge", "1e4932"}).isError());
     std::string before = call({"HGET", "h", "huge"});
     EXPECT_EQ(call({"HINCRBYFLOAT", "h", "huge", "1e4932"}), err("ERR increment would produce NaN or Infinity"));
     EXPECT_EQ(call({"HGET", "h", "huge"}), before);
@@ -363,7 +337,7 @@ TEST_P(Hashes, HrandfieldPropertiesForEachStrategy) {
          * fields every one of them comes up. */
         std::set<std::string> seen;
         for (int i = 0; i < 400; i++) {
-            Reply r = c().call({"HRANDFIELD", key});
+            Reply r = c->call({"HRANDFIELD", key});
             ASSERT_EQ(r.type, Reply::Type::Bulk);
             ASSERT_TRUE(hash.count(r.str)) << r.str;
             seen.insert(r.str);
@@ -378,7 +352,7 @@ TEST_P(Hashes, HrandfieldPropertiesForEachStrategy) {
             for (bool withvalues : {false, true}) {
                 Args args{"HRANDFIELD", key, std::to_string(count)};
                 if (withvalues) args.push_back("WITHVALUES");
-                checkRandomFields(c().call(args), hash, count, withvalues);
+                checkRandomFields(c->call(args), hash, count, withvalues);
             }
         }
         /* Repetitions allowed: exactly -count fields, in batches past 1000,
@@ -387,7 +361,7 @@ TEST_P(Hashes, HrandfieldPropertiesForEachStrategy) {
             for (bool withvalues : {false, true}) {
                 Args args{"HRANDFIELD", key, std::to_string(count)};
                 if (withvalues) args.push_back("WITHVALUES");
-                std::vector<std::string> fields = checkRandomFields(c().call(args), hash, count, withvalues);
+                std::vector<std::string> fields = checkRandomFields(c->call(args), hash, count, withvalues);
                 if (count == -2500 && key == "small") {
                     EXPECT_EQ(std::set<std::string>(fields.begin(), fields.end()).size(), 20u);
                 }
@@ -399,7 +373,7 @@ TEST_P(Hashes, HrandfieldPropertiesForEachStrategy) {
             bool repeated = false;
             for (int i = 0; i < 10; i++) {
                 std::vector<std::string> fields =
-                    checkRandomFields(c().call({"HRANDFIELD", key, "-20"}), hash, -20, false);
+                    checkRandomFields(c->call({"HRANDFIELD", key, "-20"}), hash, -20, false);
                 repeated |= std::set<std::string>(fields.begin(), fields.end()).size() < fields.size();
             }
             EXPECT_TRUE(repeated);
@@ -439,12 +413,12 @@ TEST_P(Hashes, HscanReturnsAZiplistWholeAndScansAHashTable) {
     Pairs expected;
     for (int i = 0; i < 700; i++) expected.emplace_back("f" + std::to_string(i), "v" + std::to_string(i));
     std::sort(expected.begin(), expected.end());
-    Pairs scanned = sortedPairs(scanAll(c(), {"HSCAN", "big"}, {"COUNT", "25"}));
+    Pairs scanned = sortedPairs(scanAll(*c, {"HSCAN", "big"}, {"COUNT", "25"}));
     scanned.erase(std::unique(scanned.begin(), scanned.end()), scanned.end());
     EXPECT_EQ(scanned, expected);
-    Reply first = c().call({"HSCAN", "big", "0", "COUNT", "25"});
+    Reply first = c->call({"HSCAN", "big", "0", "COUNT", "25"});
     EXPECT_NE(first.elements.at(0).str, "0") << "a 700-field hash table is not returned in one go";
-    Pairs matched = sortedPairs(scanAll(c(), {"HSCAN", "big"}, {"MATCH", "f1?"}));
+    Pairs matched = sortedPairs(scanAll(*c, {"HSCAN", "big"}, {"MATCH", "f1?"}));
     matched.erase(std::unique(matched.begin(), matched.end()), matched.end());
     ASSERT_EQ(matched.size(), 10u);
     EXPECT_EQ(matched.front(), std::make_pair(std::string("f10"), std::string("v10")));
@@ -477,12 +451,12 @@ TEST_P(Hashes, LongFieldOrValueConvertsThroughEveryCommandThatAdds) {
         SCOPED_TRACE(k.name);
         call({"DEL", "h"});
         call({"HSET", "h", "a", "1"});
-        EXPECT_FALSE(c().call(k.add64).isError());
+        EXPECT_FALSE(c->call(k.add64).isError());
         EXPECT_EQ(encoding("h"), "ziplist") << "64 bytes fit";
-        EXPECT_FALSE(c().call(k.add65).isError());
+        EXPECT_FALSE(c->call(k.add65).isError());
         EXPECT_EQ(encoding("h"), "hashtable") << "65 bytes do not";
         std::map<std::string, std::string> m = contents("h");
-        EXPECT_EQ(m.size(), static_cast<size_t>(c().call({"HLEN", "h"}).integer));
+        EXPECT_EQ(m.size(), static_cast<size_t>(c->call({"HLEN", "h"}).integer));
         EXPECT_EQ(m.count("a"), 1u);
     }
     /* A new hash takes the encoding its first pair needs. */
@@ -514,9 +488,9 @@ TEST_P(Hashes, FiveHundredThirteenthFieldConvertsThroughEveryCommandThatAdds) {
         call({"HSET", "h", "f7", "7"});
         Args update = add513;
         update[2] = "f7";
-        EXPECT_FALSE(c().call(update).isError());
+        EXPECT_FALSE(c->call(update).isError());
         EXPECT_EQ(encoding("h"), "ziplist");
-        EXPECT_FALSE(c().call(add513).isError());
+        EXPECT_FALSE(c->call(add513).isError());
         EXPECT_EQ(call({"HLEN", "h"}), integer(513));
         EXPECT_EQ(encoding("h"), "hashtable");
         EXPECT_EQ(call({"HGET", "h", "f511"}), bulk("v511"));
@@ -549,12 +523,12 @@ TEST_P(Hashes, HashtableNeverConvertsBack) {
     EXPECT_EQ(call({"HSTRLEN", "h", "x"}), integer(3));
     EXPECT_EQ(call({"HEXISTS", "h", "f1"}), integer(1));
     EXPECT_EQ(call({"HLEN", "h"}), integer(3));
-    EXPECT_EQ(sortedPairs(strings(c().call({"HGETALL", "h"}))),
+    EXPECT_EQ(sortedPairs(strings(c->call({"HGETALL", "h"}))),
               (Pairs{{"f0", "v0"}, {"f1", "v1"}, {"x", "5.5"}}));
-    std::vector<std::string> keys = strings(c().call({"HKEYS", "h"}));
+    std::vector<std::string> keys = strings(c->call({"HKEYS", "h"}));
     std::sort(keys.begin(), keys.end());
     EXPECT_EQ(keys, (std::vector<std::string>{"f0", "f1", "x"}));
-    std::vector<std::string> vals = strings(c().call({"HVALS", "h"}));
+    std::vector<std::string> vals = strings(c->call({"HVALS", "h"}));
     std::sort(vals.begin(), vals.end());
     EXPECT_EQ(vals, (std::vector<std::string>{"5.5", "v0", "v1"}));
     EXPECT_EQ(call({"HDEL", "h", "f0", "f1", "x"}), integer(3));
@@ -602,7 +576,7 @@ TEST_P(Hashes, CopyIsDeep) {
     call({"HINCRBY", "ht2", "b", "1"});
     EXPECT_EQ(call({"HGETALL", "zl"}), bulks({"a", "1", "b", "x"}));
     EXPECT_EQ(call({"HGETALL", "zl2"}), bulks({"a", "1", "b", "x", "c", "3"}));
-    EXPECT_EQ(sortedPairs(strings(c().call({"HGETALL", "ht"}))), (Pairs{{"a", v65}, {"b", "2"}}));
+    EXPECT_EQ(sortedPairs(strings(c->call({"HGETALL", "ht"}))), (Pairs{{"a", v65}, {"b", "2"}}));
     EXPECT_EQ(call({"HGETALL", "ht2"}), bulks({"b", "3"}));
     EXPECT_EQ(encoding("zl2"), "ziplist");
     EXPECT_EQ(encoding("ht2"), "hashtable");
@@ -615,7 +589,7 @@ TEST_P(Hashes, TypeAndScanType) {
     call({"RPUSH", "l", "x"});
     EXPECT_EQ(call({"TYPE", "h1"}), "+hash\r\n");
     EXPECT_EQ(call({"TYPE", "h2"}), "+hash\r\n");
-    std::vector<std::string> keys = scanAll(c(), {"SCAN"}, {"TYPE", "hash"});
+    std::vector<std::string> keys = scanAll(*c, {"SCAN"}, {"TYPE", "hash"});
     std::sort(keys.begin(), keys.end());
     EXPECT_EQ(keys, (std::vector<std::string>{"h1", "h2"}));
 }

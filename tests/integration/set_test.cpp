@@ -16,8 +16,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,27 +27,11 @@ using namespace itest;
 
 namespace {
 
-enum class Impl { Cppredis, Redis };
-
 const std::string NOT_IN_LONG_RANGE =
     err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807");
 
-class Sets : public ::testing::TestWithParam<Impl> {
+class Sets : public EitherServerTest {
 protected:
-    std::unique_ptr<TestServer> srv;
-    std::optional<RespConn> c;
-
-    void SetUp() override {
-        if (GetParam() == Impl::Redis) REQUIRE_REDIS_REFERENCE();
-        std::vector<std::string> args{"--enable-debug-command", "yes"};
-        if (GetParam() == Impl::Redis) srv = std::make_unique<RedisReference>(args);
-        else srv = std::make_unique<TestServer>(args);
-        c.emplace(srv->connect());
-    }
-
-    std::string call(const Args &args) { return c->call(args).raw; }
-    std::string encoding(const std::string &key) { return c->call({"OBJECT", "ENCODING", key}).str; }
-
     /* The bulk strings of an array reply, sorted (a hash table's order is
      * unspecified); a reply that is not an array of bulks fails the test. */
     std::vector<std::string> sortedArray(const Args &args) {
@@ -607,10 +589,8 @@ TEST_P(Sets, MemoryUsageGrowsWithTheSet) {
     EXPECT_GT(c->call({"MEMORY", "USAGE", "h", "SAMPLES", "0"}).integer, tableSmall + 300 * 16);
 }
 
-std::string implName(const ::testing::TestParamInfo<Impl> &info) {
-    return info.param == Impl::Cppredis ? "Cppredis" : "Redis7";
-}
-INSTANTIATE_TEST_SUITE_P(Servers, Sets, ::testing::Values(Impl::Cppredis, Impl::Redis), implName);
+INSTANTIATE_TEST_SUITE_P(Servers, Sets, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
+                         serverImplName);
 
 /* ========================================================================
  * Memory against Redis 7

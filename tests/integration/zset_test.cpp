@@ -21,8 +21,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <memory>
-#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -34,8 +32,6 @@
 using namespace itest;
 
 namespace {
-
-enum class Impl { Cppredis, Redis };
 
 const std::string NOT_A_FLOAT_RANGE = err("ERR min or max is not a float");
 const std::string NOT_A_LEX_RANGE = err("ERR min or max not valid string range item");
@@ -77,29 +73,12 @@ struct Step {
     Step(Args a, std::string r) : args(std::move(a)), reply(std::move(r)) {}
 };
 
-class Zsets : public ::testing::TestWithParam<Impl> {
+class Zsets : public EitherServerTest {
 protected:
-    std::unique_ptr<TestServer> srv;
-    std::optional<RespConn> c;
-
-    void SetUp() override {
-        if (GetParam() == Impl::Redis) REQUIRE_REDIS_REFERENCE();
-        std::vector<std::string> args{"--enable-debug-command", "yes"};
-        if (GetParam() == Impl::Redis) srv = std::make_unique<RedisReference>(args);
-        else srv = std::make_unique<TestServer>(args);
-        c.emplace(srv->connect());
-    }
-    bool cppredis() const { return GetParam() == Impl::Cppredis; }
-
-    std::string call(const Args &args) { return c->call(args).raw; }
+    using EitherServerTest::call;
     std::string call(std::string_view line) { return call(words(line)); }
     void run(const std::vector<Step> &steps) {
         for (const Step &s : steps) EXPECT_EQ(call(s.args), s.reply) << describe(s.args);
-    }
-    /* OBJECT ENCODING in cppredis's words ("listpack" is Redis 7's ziplist). */
-    std::string encoding(const std::string &key) {
-        std::string e = c->call({"OBJECT", "ENCODING", key}).str;
-        return e == "listpack" ? "ziplist" : e;
     }
     /* ZADD key with scores 0..n-1 for members prefix0..prefix<n-1>. */
     void fill(const std::string &key, int n, const std::string &prefix = "m", int from = 0) {
@@ -878,10 +857,8 @@ TEST_P(Zsets, CppredisIntrospection) {
     EXPECT_GT(c->call({"MEMORY", "USAGE", "s", "SAMPLES", "0"}).integer, small + 1000 * 40);
 }
 
-INSTANTIATE_TEST_SUITE_P(Servers, Zsets, ::testing::Values(Impl::Cppredis, Impl::Redis),
-                         [](const ::testing::TestParamInfo<Impl> &info) {
-                             return info.param == Impl::Redis ? std::string("Redis") : std::string("Cppredis");
-                         });
+INSTANTIATE_TEST_SUITE_P(Servers, Zsets, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
+                         serverImplName);
 
 /* ========================================================================
  * Randomized differential run: the same command stream to both servers
