@@ -1,16 +1,20 @@
 /* blocked.cpp — blocking operations (Redis 5.0–7.0's blocked.c and Redis 6's
  * timeout.c): blocking a client on keys, waking it when one of them gets a
- * list, timing it out, and running what it pipelined once it is free.
- * blocked.h tells the whole story step by step and lists the invariants; the
- * list-specific serving (what a woken BLPOP or BLMOVE does) lives with the
- * list commands in t_list.cpp.
+ * list or a sorted set, timing it out, and running what it pipelined once it
+ * is free. blocked.h tells the whole story step by step and lists the
+ * invariants; the type-specific serving (what a woken BLPOP, BLMOVE or
+ * BZPOPMIN does) lives with its type's commands in t_list.cpp and
+ * t_zset.cpp.
  *
  * Why only dbAdd signals: a client blocks only when all its keys are missing
- * (no list in the keyspace is ever empty), and handleClientsBlockedOnKeys
- * runs after every command that created one of them, leaving that list
- * either empty (so deleted) or with nobody left waiting. So a push onto a
- * list that already exists can never concern a waiter; a push that creates
- * the list goes through dbAdd, as do RENAME, MOVE and COPY.
+ * (no list or sorted set in the keyspace is ever empty), and
+ * handleClientsBlockedOnKeys runs after every command that created one of
+ * them, leaving it either empty (so deleted) or with nobody of its type left
+ * waiting. So a push onto a list (a ZADD to a sorted set) that already
+ * exists can never concern a waiter; a write that creates the key goes
+ * through dbAdd, as do RENAME, MOVE, COPY and the *STORE commands onto a
+ * missing key. As in Redis 7.0, a key overwritten in place (ZUNIONSTORE
+ * onto a string: dbOverwrite) wakes nobody.
  */
 #include "blocked.h"
 
@@ -213,6 +217,27 @@ void signalKeyAsReady(redisDb *db, std::string_view key) {
     server.ready_keys.push_back({db, sds(key)});
 }
 
+/* Clients waiting here for another type keep their place (Redis 7.0 skips
+ * them): a list waiter and a sorted-set waiter on one key each wait for
+ * their own type. A waiter is served once however many keys it waits on:
+ * unblockClient takes it off all of them. */
+void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key, int btype, serveClientBlockedProc serve) {
+    if (!server.blocked_clients_by_type[btype]) return;
+    blockingKeysDict::entry *de = db->blocking_keys.find(key);
+    if (!de) return;
+    std::list<client *> &waiters = de->val; /* never empty while it exists */
+    auto it = waiters.begin();
+    for (bool last = false; !last;) {
+        client *receiver = *it++;
+        /* Decided now: unblocking the last waiter frees `waiters` itself. */
+        last = it == waiters.end();
+        if (receiver->btype != btype) continue;
+        bool emptied = serve(receiver, o, key);
+        unblockClient(receiver);
+        if (emptied) break;
+    }
+}
+
 /* Serves the waiters of every ready key. The outer loop is the chained wake:
  * serving BRPOPLPUSH/BLMOVE pushes to its target, which may signal a key
  * other clients wait on; that lands in a fresh server.ready_keys, served in
@@ -227,7 +252,9 @@ void handleClientsBlockedOnKeys() {
             /* Gone again, or re-created as another type: the waiters go on
              * waiting. */
             robj *o = lookupKeyWrite(rl.db, rl.key.view());
-            if (o && o->type == OBJ_LIST) serveClientsBlockedOnListKey(o, rl.db, rl.key.view());
+            if (!o) continue;
+            if (o->type == OBJ_LIST) serveClientsBlockedOnListKey(o, rl.db, rl.key.view());
+            else if (o->type == OBJ_ZSET) serveClientsBlockedOnSortedSetKey(o, rl.db, rl.key.view());
         }
         l.clear();
     }

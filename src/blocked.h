@@ -1,7 +1,7 @@
 /* blocked.h — blocking operations (Redis 5.0–7.0's blocked.c, with Redis 6's
  * timeout.c): how a client running BLPOP, BRPOP, BRPOPLPUSH, BLMOVE or BLMPOP
- * on empty lists waits without blocking the server, and the three ways it
- * stops waiting.
+ * on missing lists, or BZPOPMIN, BZPOPMAX or BZMPOP on missing sorted sets,
+ * waits without blocking the server, and the three ways it stops waiting.
  *
  * The life of a blocked client, step by step, under its Redis names:
  *
@@ -13,13 +13,15 @@
  *                        replied; the socket stays open and is still read
  *                        (EOF is noticed at once), but processInputBuffer runs
  *                        nothing while the flag is set.
- *   signalKeyAsReady     a list entered the keyspace (dbAdd) under a key
- *                        somebody waits on: queue {db, key} in
+ *   signalKeyAsReady     a list or a sorted set entered the keyspace (dbAdd)
+ *                        under a key somebody waits on: queue {db, key} in
  *                        server.ready_keys, once (db->ready_keys dedupes).
  *   handleClientsBlockedOnKeys
  *                        after the command (processCommand, so after EXEC for
- *                        a transaction): serve each ready key's waiters
- *                        first-block-first-serve, one pop each, until the list
+ *                        a transaction): serve each ready key's waiters of the
+ *                        key's type (BLOCKED_LIST for a list, BLOCKED_ZSET for
+ *                        a sorted set; the others go on waiting, in place)
+ *                        first-block-first-serve, one pop each, until the key
  *                        is empty or nobody waits; repeat while serving
  *                        signalled more keys (BLMOVE pushing to a key others
  *                        wait on: the chained wake).
@@ -67,14 +69,14 @@ struct client;
 
 using mstime_t = long long;
 
-/* Block types (client::btype), Redis 5.0's numbers. Only BLOCKED_LIST is
- * used so far; the sorted-set issue adds BZPOPMIN/BZPOPMAX as BLOCKED_ZSET. */
+/* Block types (client::btype), Redis 5.0's numbers. BLOCKED_LIST and
+ * BLOCKED_ZSET are used; the others keep Redis's numbering. */
 constexpr int BLOCKED_NONE = 0,   /* not blocked */
               BLOCKED_LIST = 1,   /* BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP */
               BLOCKED_WAIT = 2,   /* WAIT (replication) */
               BLOCKED_MODULE = 3, /* a module's blocking command */
               BLOCKED_STREAM = 4, /* XREAD BLOCK */
-              BLOCKED_ZSET = 5,   /* BZPOPMIN, BZPOPMAX */
+              BLOCKED_ZSET = 5,   /* BZPOPMIN, BZPOPMAX, BZMPOP */
               BLOCKED_NUM = 6;
 
 /* One key a client waits on (Redis's bkinfo): the key's entry in
@@ -86,8 +88,9 @@ struct bkinfo {
     std::list<client *>::iterator listnode;
 };
 
-/* Where BRPOPLPUSH/BLMOVE pop and push, and where BLPOP/BRPOP/BLMPOP pop
- * (LIST_HEAD or LIST_TAIL, Redis's blockPos). */
+/* Where BRPOPLPUSH/BLMOVE pop and push, where BLPOP/BRPOP/BLMPOP pop
+ * (LIST_HEAD or LIST_TAIL), and which end BZPOPMIN/BZPOPMAX/BZMPOP pop
+ * (ZSET_MIN or ZSET_MAX, in wherefrom): Redis's blockPos. */
 struct blockPos {
     int wherefrom = 0;
     int whereto = 0;
@@ -99,7 +102,7 @@ struct blockingState {
     std::vector<bkinfo> keys;    /* each key once, in the command's order */
     std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
     blockPos blockpos;
-    long count = -1;             /* BLMPOP's COUNT; -1 for the other commands */
+    long count = -1;             /* BLMPOP's/BZMPOP's COUNT; -1 for the others */
 };
 
 /* A key that may let waiters go (Redis's readyList). */
@@ -131,9 +134,16 @@ void processUnblockedClients();
 /* ---- waking ------------------------------------------------------------- */
 void signalKeyAsReady(redisDb *db, std::string_view key);
 void handleClientsBlockedOnKeys();
-/* t_list.cpp, next to the list code it reuses: serves the clients waiting
- * on `key`, which now holds the list `o`. */
+/* Gives one waiter what its command asked for from `o`, the value under
+ * `key`, and replies; returns whether that emptied (so deleted) the key. */
+using serveClientBlockedProc = bool (*)(client *receiver, robj *o, std::string_view key);
+/* The waiters of `key` blocked as `btype`, first-block-first-serve, each
+ * served once by `serve`, until the key is gone or none is left. */
+void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key, int btype, serveClientBlockedProc serve);
+/* t_list.cpp and t_zset.cpp, next to the code they reuse: serve the clients
+ * waiting on `key`, which now holds the list (the sorted set) `o`. */
 void serveClientsBlockedOnListKey(robj *o, redisDb *db, std::string_view key);
+void serveClientsBlockedOnSortedSetKey(robj *o, redisDb *db, std::string_view key);
 
 /* ---- timeouts (Redis 6's timeout.c) ------------------------------------- */
 void addClientToTimeoutTable(client *c);

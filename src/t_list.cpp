@@ -737,18 +737,5 @@ static bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view
  * however many keys it waits on: unblockClient takes it off all of them.
  * Clients waiting here for another type (a sorted set) are skipped. */
 void serveClientsBlockedOnListKey(robj *o, redisDb *db, std::string_view key) {
-    if (!server.blocked_clients_by_type[BLOCKED_LIST]) return;
-    blockingKeysDict::entry *de = db->blocking_keys.find(key);
-    if (!de) return;
-    std::list<client *> &waiters = de->val; /* never empty while it exists */
-    auto it = waiters.begin();
-    for (bool last = false; !last;) {
-        client *receiver = *it++;
-        /* Decided now: unblocking the last waiter frees `waiters` itself. */
-        last = it == waiters.end();
-        if (receiver->btype != BLOCKED_LIST) continue;
-        bool emptied = serveClientBlockedOnList(receiver, o, key);
-        unblockClient(receiver);
-        if (emptied) break;
-    }
+    serveClientsBlockedOnKey(o, db, key, BLOCKED_LIST, serveClientBlockedOnList);
 }

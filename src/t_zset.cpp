@@ -1705,7 +1705,67 @@ void zscanCommand(client *c) {
     scanGenericCommand(c, zobj, cursor);
 }
 
-/* The blocking pops arrive with the blocking machinery's next issue. */
-void bzpopminCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void bzpopmaxCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void bzmpopCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
+/* ========================================================================
+ * Blocking pops: BZPOPMIN, BZPOPMAX, BZMPOP
+ *
+ * As the blocking list pops (t_list.cpp): the first key holding a sorted
+ * set is popped at once; if every key is missing the client blocks
+ * (BLOCKED_ZSET) — except inside MULTI, where it answers as a timeout
+ * would. The second half serves the waiters of a key that
+ * handleClientsBlockedOnKeys found holding a sorted set.
+ *
+ * bpop.count tells the two reply shapes apart: -1 is BZPOPMIN/BZPOPMAX's
+ * flat [key, member, score], anything else BZMPOP's COUNT and its
+ * [key, [[member, score], ...]].
+ * ====================================================================== */
+
+/* Pops from `key`, known to hold a sorted set, in the reply shape `count`
+ * calls for (see above). */
+static void zpopWithKeyAndReply(client *c, std::string_view key, int where, long count, bool *deleted = nullptr) {
+    bool bzmpop = count != -1;
+    genericZpopCommand(c, std::span(&key, 1), where, true, count, bzmpop, bzmpop, deleted);
+}
+
+/* A key of another type stops the search with WRONGTYPE. */
+static void blockingGenericZpopCommand(client *c, std::span<const std::string_view> keys, int where,
+                                       size_t timeout_idx, long count) {
+    mstime_t timeout;
+    if (!getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)) return;
+    for (std::string_view key : keys) {
+        robj *zobj = lookupKeyWrite(c->db, key);
+        if (!zobj) continue;
+        if (checkType(c, zobj, OBJ_ZSET)) return;
+        return zpopWithKeyAndReply(c, key, where, count);
+    }
+    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_array);
+    blockForKeys(c, BLOCKED_ZSET, keys, count, timeout, std::nullopt, {where, 0});
+}
+
+/* BZPOPMIN/BZPOPMAX key [key ...] timeout */
+static void bzpopMinMaxCommand(client *c, int where) {
+    size_t argc = c->argv.size();
+    blockingGenericZpopCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
+}
+
+void bzpopminCommand(client *c) { bzpopMinMaxCommand(c, ZSET_MIN); }
+void bzpopmaxCommand(client *c) { bzpopMinMaxCommand(c, ZSET_MAX); }
+
+/* BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]: the
+ * arguments are checked as ZMPOP's, then the timeout. */
+void bzmpopCommand(client *c) {
+    zmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
+        blockingGenericZpopCommand(c, keys, where, 1, count);
+    });
+}
+
+/* Pops what the waiter's command asked for; an emptied sorted set is
+ * deleted, which the caller is told. */
+static bool serveClientBlockedOnSortedSet(client *receiver, robj *, std::string_view key) {
+    bool deleted;
+    zpopWithKeyAndReply(receiver, key, receiver->bpop.blockpos.wherefrom, receiver->bpop.count, &deleted);
+    return deleted;
+}
+
+void serveClientsBlockedOnSortedSetKey(robj *o, redisDb *db, std::string_view key) {
+    serveClientsBlockedOnKey(o, db, key, BLOCKED_ZSET, serveClientBlockedOnSortedSet);
+}

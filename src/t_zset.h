@@ -1,6 +1,6 @@
 /* t_zset.h — the sorted set type (Redis's t_zset.c): the skiplist, the
  * "Sorted Set API" over the two encodings, and the pops that the blocking
- * commands (BZPOPMIN, BZPOPMAX, BZMPOP) are to reuse.
+ * commands (BZPOPMIN, BZPOPMAX, BZMPOP, in t_zset.cpp) reuse.
  *
  *   OBJ_ENCODING_ZIPLIST   member, score, member, score... in one ziplist
  *                          that sits in the robj's ptr slot, as a small

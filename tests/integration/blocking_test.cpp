@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "integration/blocking_harness.h"
 #include "integration/harness.h"
 #include "integration/replies.h"
 
@@ -40,39 +41,6 @@ namespace {
 
 /* What BLPOP/BRPOP answer: [key, value]. */
 std::string popped(std::string_view key, std::string_view value) { return bulks({std::string(key), std::string(value)}); }
-
-enum class Impl { Cppredis, Redis };
-
-/* A server (cppredis or the reference), an admin connection, and waiters. */
-class BlockingBase {
-protected:
-    std::unique_ptr<TestServer> srv;
-    std::optional<RespConn> admin_;
-
-    void start(Impl impl, const std::vector<std::string> &args = {}) {
-        if (impl == Impl::Redis) srv = std::make_unique<RedisReference>(args);
-        else srv = std::make_unique<TestServer>(args);
-        admin_.emplace(srv->connect());
-    }
-    RespConn &admin() { return *admin_; }
-    RespConn connect(Ms timeout = kDefaultTimeout) { return srv->connect(timeout); }
-    std::string call(const Args &args) { return admin().call(args).raw; }
-
-    long long blockedClients() { return infoNumber(admin(), "clients", "blocked_clients"); }
-    /* Polls INFO until exactly n clients are blocked (5 s at most). */
-    void waitBlocked(long long n) {
-        long long now = -1;
-        pollUntil([&] { return (now = blockedClients()) == n; });
-        ASSERT_EQ(now, n) << "blocked_clients never reached " << n;
-    }
-    /* Sends a blocking command on `c` and waits until the server counts it
-     * as the n-th blocked client. */
-    void block(RespConn &c, const Args &args, long long n) {
-        c.cmd(args);
-        waitBlocked(n);
-    }
-    long long clientId(RespConn &c) { return c.call({"CLIENT", "ID"}).integer; }
-};
 
 class Blocking : public BlockingBase, public ::testing::TestWithParam<Impl> {
 protected:
@@ -613,9 +581,6 @@ TEST_P(Blocking, ProducersAndConsumersLoseAndDuplicateNothing) {
     EXPECT_EQ(blockedClients(), 0);
 }
 
-std::string implName(const ::testing::TestParamInfo<Impl> &info) {
-    return info.param == Impl::Cppredis ? "Cppredis" : "Redis7";
-}
 INSTANTIATE_TEST_SUITE_P(Servers, Blocking, ::testing::Values(Impl::Cppredis, Impl::Redis), implName);
 INSTANTIATE_TEST_SUITE_P(Servers, BlockingIdle, ::testing::Values(Impl::Cppredis, Impl::Redis), implName);
 

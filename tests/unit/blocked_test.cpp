@@ -13,6 +13,7 @@
 
 #include "server.h"
 #include "t_list.h"
+#include "t_zset.h"
 
 namespace {
 
@@ -321,6 +322,46 @@ TEST_F(Blocked, AClientThatLeftBeforeItsDeadlineLeavesTheTimerHarmless) {
      * re-arms for the second. */
     EXPECT_EQ(waitForTimeout(stays), "*-1\r\n");
     EXPECT_EQ(server.blocked_timeout_te, -1);
+    processUnblockedClients();
+}
+
+/* ========================================================================
+ * Sorted sets: BLOCKED_ZSET next to BLOCKED_LIST on the same key
+ * ====================================================================== */
+
+TEST_F(Blocked, BzpopAndBzmpopRecordTheEndAndTheCount) {
+    client *lo = newClient(), *hi = newClient(), *m = newClient();
+    EXPECT_EQ(run(lo, "BZPOPMIN z 0\r\n"), "");
+    EXPECT_EQ(run(hi, "BZPOPMAX z 0\r\n"), "");
+    EXPECT_EQ(run(m, "BZMPOP 0 2 z y MAX COUNT 3\r\n"), "");
+    EXPECT_EQ(lo->btype, BLOCKED_ZSET);
+    EXPECT_EQ(lo->bpop.blockpos.wherefrom, ZSET_MIN);
+    EXPECT_EQ(lo->bpop.count, -1);
+    EXPECT_EQ(hi->bpop.blockpos.wherefrom, ZSET_MAX);
+    EXPECT_EQ(m->bpop.blockpos.wherefrom, ZSET_MAX);
+    EXPECT_EQ(m->bpop.count, 3);
+    ASSERT_EQ(m->bpop.keys.size(), 2u);
+    EXPECT_EQ((*waitersOf("z")), (std::list<client *>{lo, hi, m}));
+    EXPECT_EQ(server.blocked_clients_by_type[BLOCKED_ZSET], 3u);
+    EXPECT_TRUE(server.clients_timeout_table.empty()); /* 0: forever */
+    for (client *c : {lo, hi, m}) unblockClient(c);
+    EXPECT_EQ(server.blocked_clients_by_type[BLOCKED_ZSET], 0u);
+    processUnblockedClients();
+}
+
+TEST_F(Blocked, EachTypeServesItsOwnWaitersAndTheOthersKeepTheirPlace) {
+    client *z1 = newClient(), *l1 = newClient(), *z2 = newClient(), *writer = newClient();
+    run(z1, "BZPOPMIN k 0\r\n");
+    run(l1, "BLPOP k 0\r\n");
+    run(z2, "BZPOPMAX k 0\r\n");
+    EXPECT_EQ(run(writer, "RPUSH k a\r\n"), ":1\r\n");
+    EXPECT_EQ(takeOutput(l1), popped("k", "a"));
+    EXPECT_EQ(*waitersOf("k"), (std::list<client *>{z1, z2}));
+    EXPECT_EQ(run(writer, "ZADD k 1 x 2 y 3 w\r\n"), ":3\r\n");
+    EXPECT_EQ(takeOutput(z1), "*3\r\n" + bulk("k") + bulk("x") + bulk("1"));
+    EXPECT_EQ(takeOutput(z2), "*3\r\n" + bulk("k") + bulk("w") + bulk("3"));
+    EXPECT_EQ(waitersOf("k"), nullptr);
+    EXPECT_EQ(run(writer, "ZCARD k\r\n"), ":1\r\n");
     processUnblockedClients();
 }
 
