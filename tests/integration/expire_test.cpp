@@ -113,10 +113,16 @@ TEST_F(Expire, NxXxGtLt) {
     EXPECT_EQ(c.call({"TTL", "k"}).raw, integer(100));
     EXPECT_EQ(c.call({"EXPIRE", "k", "200", "XX"}).raw, integer(1));
     EXPECT_EQ(c.call({"EXPIRE", "k", "100", "GT"}).raw, integer(0));
-    EXPECT_EQ(c.call({"EXPIRE", "k", "200", "GT"}).raw, integer(0)) << "GT is strict";
+    /* Strictness against the very deadline stored: a relative EXPIRE sent
+     * a millisecond later would ask for a later one. */
+    auto storedDeadline = [&c] {
+        std::string raw = c.call({"PEXPIRETIME", "k"}).raw; /* ":<ms>\r\n" */
+        return raw.substr(1, raw.size() - 3);
+    };
+    EXPECT_EQ(c.call({"PEXPIREAT", "k", storedDeadline(), "GT"}).raw, integer(0)) << "GT is strict";
     EXPECT_EQ(c.call({"EXPIRE", "k", "300", "gt"}).raw, integer(1));
     EXPECT_EQ(c.call({"EXPIRE", "k", "400", "LT"}).raw, integer(0));
-    EXPECT_EQ(c.call({"EXPIRE", "k", "300", "LT"}).raw, integer(0)) << "LT is strict";
+    EXPECT_EQ(c.call({"PEXPIREAT", "k", storedDeadline(), "LT"}).raw, integer(0)) << "LT is strict";
     EXPECT_EQ(c.call({"EXPIRE", "k", "50", "lt"}).raw, integer(1));
     EXPECT_EQ(c.call({"TTL", "k"}).raw, integer(50));
     EXPECT_EQ(c.call({"EXPIRE", "k", "60", "XX", "GT"}).raw, integer(1));
