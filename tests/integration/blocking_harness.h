@@ -6,9 +6,9 @@
  * blocked_clients shows the waiters blocked (polling, never sleeping).
  *
  * Use: a fixture deriving from BlockingBase and
- * ::testing::TestWithParam<Impl> calls start(GetParam()) in SetUp (after
- * REQUIRE_REDIS_REFERENCE() for Impl::Redis), and the suite is instantiated
- * with ::testing::Values(Impl::Cppredis, Impl::Redis), implName. */
+ * ::testing::TestWithParam<ServerImpl> calls start(GetParam()) in SetUp (after
+ * REQUIRE_REDIS_REFERENCE() for ServerImpl::Redis), and the suite is instantiated
+ * with ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), serverImplName. */
 #pragma once
 
 #include <gtest/gtest.h>
@@ -22,21 +22,14 @@
 
 namespace itest {
 
-enum class Impl { Cppredis, Redis };
-
-/* Names the instantiations .../Cppredis and .../Redis7. */
-inline std::string implName(const ::testing::TestParamInfo<Impl> &info) {
-    return info.param == Impl::Cppredis ? "Cppredis" : "Redis7";
-}
-
 /* A server (cppredis or the reference), an admin connection, and waiters. */
 class BlockingBase {
 protected:
     std::unique_ptr<TestServer> srv;
     std::optional<RespConn> admin_;
 
-    void start(Impl impl, const std::vector<std::string> &args = {}) {
-        if (impl == Impl::Redis) srv = std::make_unique<RedisReference>(args);
+    void start(ServerImpl impl, const std::vector<std::string> &args = {}) {
+        if (impl == ServerImpl::Redis) srv = std::make_unique<RedisReference>(args);
         else srv = std::make_unique<TestServer>(args);
         admin_.emplace(srv->connect());
     }

@@ -42,10 +42,10 @@ namespace {
 /* What BLPOP/BRPOP answer: [key, value]. */
 std::string popped(std::string_view key, std::string_view value) { return bulks({std::string(key), std::string(value)}); }
 
-class Blocking : public BlockingBase, public ::testing::TestWithParam<Impl> {
+class Blocking : public BlockingBase, public ::testing::TestWithParam<ServerImpl> {
 protected:
     void SetUp() override {
-        if (GetParam() == Impl::Redis) REQUIRE_REDIS_REFERENCE();
+        if (GetParam() == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE();
         start(GetParam());
     }
 };
@@ -518,10 +518,10 @@ TEST_P(Blocking, InfoAndClientListShowBlockedClients) {
 }
 
 /* The idle `timeout` closes an idle client, never a blocked one. */
-class BlockingIdle : public BlockingBase, public ::testing::TestWithParam<Impl> {
+class BlockingIdle : public BlockingBase, public ::testing::TestWithParam<ServerImpl> {
 protected:
     void SetUp() override {
-        if (GetParam() == Impl::Redis) REQUIRE_REDIS_REFERENCE();
+        if (GetParam() == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE();
         start(GetParam(), {"--timeout", "1"});
     }
 };
@@ -581,8 +581,8 @@ TEST_P(Blocking, ProducersAndConsumersLoseAndDuplicateNothing) {
     EXPECT_EQ(blockedClients(), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Servers, Blocking, ::testing::Values(Impl::Cppredis, Impl::Redis), implName);
-INSTANTIATE_TEST_SUITE_P(Servers, BlockingIdle, ::testing::Values(Impl::Cppredis, Impl::Redis), implName);
+INSTANTIATE_TEST_SUITE_P(Servers, Blocking, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), serverImplName);
+INSTANTIATE_TEST_SUITE_P(Servers, BlockingIdle, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), serverImplName);
 
 /* ========================================================================
  * Timeout precision (cppredis only: Redis 7.0 waits for its cron tick)
@@ -590,7 +590,7 @@ INSTANTIATE_TEST_SUITE_P(Servers, BlockingIdle, ::testing::Values(Impl::Cppredis
 
 class BlockingTimeouts : public BlockingBase, public ::testing::Test {
 protected:
-    void SetUp() override { start(Impl::Cppredis, {"--hz", "1"}); }
+    void SetUp() override { start(ServerImpl::Cppredis, {"--hz", "1"}); }
 
     /* Milliseconds from sending the command to its reply. */
     static double timedCall(RespConn &c, const Args &args, std::string *raw) {

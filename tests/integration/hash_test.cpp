@@ -35,7 +35,6 @@ namespace {
 const std::string NOT_HASH_INT = err("ERR hash value is not an integer");
 const std::string NOT_HASH_FLOAT = err("ERR hash value is not a float");
 const std::string OVERFLOW = err("ERR increment or decrement would overflow");
-const std::string EMPTY_SCAN = array({bulk("0"), EMPTY_ARRAY});
 
 const std::string v64(64, 'v'), v65(65, 'w');
 

@@ -51,6 +51,10 @@ inline std::string bulks(const std::vector<std::string> &values) {
     for (const std::string &v : values) items.push_back(bulk(v));
     return array(items);
 }
+
+/* HSCAN/SSCAN/ZSCAN of a missing key: cursor 0, no elements. */
+inline const std::string EMPTY_SCAN = array({bulk("0"), EMPTY_ARRAY});
+
 /* A request, printable in a failure message. */
 inline std::string describe(const Args &args) {
     std::string s;

@@ -41,10 +41,10 @@ std::string zmpopped(const std::string &key, const std::vector<std::pair<std::st
     return array({bulk(key), array(items)});
 }
 
-class ZsetBlocking : public BlockingBase, public ::testing::TestWithParam<Impl> {
+class ZsetBlocking : public BlockingBase, public ::testing::TestWithParam<ServerImpl> {
 protected:
     void SetUp() override {
-        if (GetParam() == Impl::Redis) REQUIRE_REDIS_REFERENCE();
+        if (GetParam() == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE();
         start(GetParam());
     }
 };
@@ -494,6 +494,6 @@ TEST_P(ZsetBlocking, DelayedQueueEveryJobTakenOnceAndNeverEarly) {
     RecordProperty("lost_zrem_races", std::to_string(lostRaces.load()));
 }
 
-INSTANTIATE_TEST_SUITE_P(Servers, ZsetBlocking, ::testing::Values(Impl::Cppredis, Impl::Redis), implName);
+INSTANTIATE_TEST_SUITE_P(Servers, ZsetBlocking, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), serverImplName);
 
 }  // namespace

@@ -36,7 +36,6 @@ namespace {
 const std::string NOT_A_FLOAT_RANGE = err("ERR min or max is not a float");
 const std::string NOT_A_LEX_RANGE = err("ERR min or max not valid string range item");
 const std::string NAN_RESULT = err("ERR resulting score is not a number (NaN)");
-const std::string EMPTY_SCAN = array({bulk("0"), EMPTY_ARRAY});
 
 /* A reply of member/score pairs, scores spelled as Redis prints them. */
 std::string pairs(const std::vector<std::pair<std::string, std::string>> &items) {
