@@ -116,6 +116,26 @@ void setKey(client *c, redisDb *db, std::string_view key, ObjRef val, int flags)
     if (!(flags & SETKEY_NO_SIGNAL)) signalModifiedKey(c, db, key);
 }
 
+void removeElementsGenericCommand(client *c, unsigned type, bool (*remove)(robj *, std::string_view),
+                                  unsigned long (*length)(const robj *)) {
+    std::string_view key = c->argv[1];
+    robj *o = lookupKeyWriteOrReply(c, key, shared::czero);
+    if (!o || checkType(c, o, type)) return;
+    long long removed = 0;
+    bool emptied = false;
+    for (size_t j = 2; j < c->argv.size() && !emptied; j++) {
+        if (!remove(o, c->argv[j])) continue;
+        removed++;
+        emptied = length(o) == 0;
+    }
+    if (removed) {
+        if (emptied) dbDelete(c->db, key);
+        signalModifiedKey(c, c->db, key);
+        server.dirty += removed;
+    }
+    addReplyLongLong(c, removed);
+}
+
 bool dbDelete(redisDb *db, std::string_view key) {
     db->expires.erase(key); /* first: its key points into the dict entry */
     return db->dict.erase(key);

@@ -76,6 +76,12 @@ void dbAdd(redisDb *db, std::string_view key, ObjRef val);
 void dbOverwrite(redisDb *db, std::string_view key, ObjRef val);
 void setKey(client *c, redisDb *db, std::string_view key, ObjRef val, int flags);
 bool dbDelete(redisDb *db, std::string_view key);
+/* HDEL, SREM, ZREM key element [element ...]: removes each element from the
+ * collection of `type` at argv[1] with the type's `remove`; the key leaves
+ * the keyspace with its last element, and the elements after that one are
+ * not looked at (as Redis). Replies how many were removed. */
+void removeElementsGenericCommand(client *c, unsigned type, bool (*remove)(robj *, std::string_view),
+                                  unsigned long (*length)(const robj *));
 bool dbExists(redisDb *db, std::string_view key);
 long long emptyData(int dbnum, int flags); /* -1 = all databases; returns keys removed */
 

@@ -300,25 +300,7 @@ void hmgetCommand(client *c) {
 
 /* HDEL key field [field ...]: how many fields it deleted. Removing the last
  * one deletes the key, and the fields after it are not looked at. */
-void hdelCommand(client *c) {
-    std::string_view key = c->argv[1];
-    robj *o = lookupKeyWriteOrReply(c, key, shared::czero);
-    if (!o || checkType(c, o, OBJ_HASH)) return;
-    long long deleted = 0;
-    for (size_t j = 2; j < c->argv.size(); j++) {
-        if (!hashTypeDelete(o, c->argv[j])) continue;
-        deleted++;
-        if (hashTypeLength(o) == 0) {
-            dbDelete(c->db, key);
-            break;
-        }
-    }
-    if (deleted) {
-        signalModifiedKey(c, c->db, key);
-        server.dirty += deleted;
-    }
-    addReplyLongLong(c, deleted);
-}
+void hdelCommand(client *c) { removeElementsGenericCommand(c, OBJ_HASH, hashTypeDelete, hashTypeLength); }
 
 void hlenCommand(client *c) {
     robj *o = lookupKeyReadOrReply(c, c->argv[1], shared::czero);

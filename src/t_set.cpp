@@ -251,25 +251,7 @@ void saddCommand(client *c) {
 
 /* SREM key member [member ...]: stops at the member that empties the set,
  * which is then deleted. */
-void sremCommand(client *c) {
-    std::string_view key = c->argv[1];
-    robj *set = lookupKeyWriteOrReply(c, key, shared::czero);
-    if (!set || checkType(c, set, OBJ_SET)) return;
-    long long deleted = 0;
-    for (size_t j = 2; j < c->argv.size(); j++) {
-        if (!setTypeRemove(set, c->argv[j])) continue;
-        deleted++;
-        if (setTypeSize(set) == 0) {
-            dbDelete(c->db, key);
-            break;
-        }
-    }
-    if (deleted) {
-        signalModifiedKey(c, c->db, key);
-        server.dirty += deleted;
-    }
-    addReplyLongLong(c, deleted);
-}
+void sremCommand(client *c) { removeElementsGenericCommand(c, OBJ_SET, setTypeRemove, setTypeSize); }
 
 /* SMOVE source destination member: 1 if the member was in the source. A
  * missing source answers 0 before any type is checked; a set moved onto

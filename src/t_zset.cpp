@@ -811,18 +811,7 @@ void zaddCommand(client *c) { zaddGenericCommand(c, ZADD_IN_NONE); }
 void zincrbyCommand(client *c) { zaddGenericCommand(c, ZADD_IN_INCR); }
 
 /* ZREM key member [member ...] */
-void zremCommand(client *c) {
-    std::string_view key = c->argv[1];
-    robj *zobj = lookupKeyWriteOrReply(c, key, shared::czero);
-    if (!zobj || checkType(c, zobj, OBJ_ZSET)) return;
-    unsigned long deleted = 0;
-    for (size_t j = 2; j < c->argv.size(); j++) {
-        if (zsetDel(zobj, c->argv[j])) deleted++;
-        if (zsetLength(zobj) == 0) break;
-    }
-    zsetElementsRemoved(c, key, zobj, deleted);
-    addReplyLongLong(c, static_cast<long long>(deleted));
-}
+void zremCommand(client *c) { removeElementsGenericCommand(c, OBJ_ZSET, zsetDel, zsetLength); }
 
 enum class zrangeType { AUTO, RANK, SCORE, LEX };
 
