@@ -26,7 +26,6 @@
 #include <climits>
 #include <cstdarg>
 #include <cstring>
-#include <ranges>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -455,17 +454,12 @@ void sendReplyToClient(aeEventLoop *, int, void *privdata, int) {
 }
 
 /* Called from beforeSleep: write replies directly, without a round trip
- * through the event loop; only leftovers get a write handler.
- * Newest first, as Redis, which links each client at the head of its
- * clients_pending_write list: when a push served a blocked client, the
- * waiter's reply leaves before the pusher's, so the waiter's next BRPOP is
- * already on its way while the pusher's reply is written, and often
- * arrives before the server goes to sleep (one wake-up fewer per message). */
+ * through the event loop; only leftovers get a write handler. */
 int handleClientsWithPendingWrites() {
     static std::vector<client *> pending; /* reused: no allocation per call */
     pending.swap(server.clients_pending_write);
     int processed = static_cast<int>(pending.size());
-    for (client *c : pending | std::views::reverse) {
+    for (client *c : pending) {
         c->flags &= ~CLIENT_PENDING_WRITE;
         if (c->flags & CLIENT_CLOSE_ASAP) continue;
         if (writeToClient(c, false) == C_ERR) continue;
