@@ -131,6 +131,20 @@ void blockClient(client *c, int btype) {
 /* `keys` and `target` are views into argv, which dies with the command: the
  * keys are copied into db->blocking_keys (once per key, whoever waits on
  * it), the target into c->bpop. */
+void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, unsigned type, int btype,
+                               int where, size_t timeout_idx, long count, popAndReplyProc pop) {
+    mstime_t timeout;
+    if (!getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)) return;
+    for (std::string_view key : keys) {
+        robj *o = lookupKeyWrite(c->db, key);
+        if (!o) continue;
+        if (checkType(c, o, type)) return;
+        return pop(c, o, key, where, count);
+    }
+    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_array);
+    blockForKeys(c, btype, keys, count, timeout, std::nullopt, {where, 0});
+}
+
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
                   mstime_t timeout, std::optional<std::string_view> target, blockPos blockpos) {
     blockingState &bpop = c->bpop;

@@ -123,6 +123,17 @@ mstime_t blockingClockMs();
 bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, mstime_t *timeout);
 
 /* ---- blocking and unblocking -------------------------------------------- */
+/* Pops from `o`, the value at `key`, in the command's reply shape (count
+ * -1: BLPOP/BRPOP/BZPOPMIN/BZPOPMAX's single element). */
+using popAndReplyProc = void (*)(client *c, robj *o, std::string_view key, int where, long count);
+/* What every blocking pop shares (BLPOP, BRPOP, BLMPOP, BZPOPMIN, BZPOPMAX,
+ * BZMPOP): the timeout argument is checked first; then the first of `keys`
+ * holding a value of `type`, left to right, is popped at once with `pop`; a
+ * key of another type stops the search with WRONGTYPE; inside MULTI the
+ * answer is a null array at once; otherwise the client blocks (`btype`) on
+ * all of the keys. */
+void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, unsigned type, int btype,
+                               int where, size_t timeout_idx, long count, popAndReplyProc pop);
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
                   mstime_t timeout, std::optional<std::string_view> target, blockPos blockpos);
 void blockClient(client *c, int btype);

@@ -648,28 +648,19 @@ static bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int
     return emptied;
 }
 
-/* BLPOP, BRPOP, BLMPOP: the first of `keys` holding a list, left to right,
- * is popped at once; a key of another type stops the search with WRONGTYPE;
- * if they are all missing the client blocks on all of them. */
-static void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, int where,
-                                      size_t timeout_idx, long count) {
-    mstime_t timeout;
-    if (!getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)) return;
-    for (std::string_view key : keys) {
-        robj *o = lookupKeyWrite(c->db, key);
-        if (!o) continue;
-        if (checkType(c, o, OBJ_LIST)) return;
-        listPopWithKeyAndReply(c, o, key, where, count);
-        return;
-    }
-    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_array);
-    blockForKeys(c, BLOCKED_LIST, keys, count, timeout, std::nullopt, {where, 0});
+/* BLPOP, BRPOP, BLMPOP: blocked.cpp's blockingPopGenericCommand on lists. */
+static void blockingListPopCommand(client *c, std::span<const std::string_view> keys, int where,
+                                   size_t timeout_idx, long count) {
+    blockingPopGenericCommand(c, keys, OBJ_LIST, BLOCKED_LIST, where, timeout_idx, count,
+                              [](client *c, robj *o, std::string_view key, int where, long count) {
+                                  listPopWithKeyAndReply(c, o, key, where, count);
+                              });
 }
 
 /* BLPOP/BRPOP key [key ...] timeout */
 static void blpopGenericCommand(client *c, int where) {
     size_t argc = c->argv.size();
-    blockingPopGenericCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
+    blockingListPopCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
 }
 
 void blpopCommand(client *c) { blpopGenericCommand(c, LIST_HEAD); }
@@ -679,7 +670,7 @@ void brpopCommand(client *c) { blpopGenericCommand(c, LIST_TAIL); }
  * arguments are checked as LMPOP's, then the timeout. */
 void blmpopCommand(client *c) {
     lmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
-        blockingPopGenericCommand(c, keys, where, 1, count);
+        blockingListPopCommand(c, keys, where, 1, count);
     });
 }
 

@@ -1715,19 +1715,14 @@ static void zpopWithKeyAndReply(client *c, std::string_view key, int where, long
     genericZpopCommand(c, std::span(&key, 1), where, true, count, bzmpop, bzmpop, deleted);
 }
 
-/* A key of another type stops the search with WRONGTYPE. */
+/* BZPOPMIN, BZPOPMAX, BZMPOP: blocked.cpp's blockingPopGenericCommand on
+ * sorted sets. */
 static void blockingGenericZpopCommand(client *c, std::span<const std::string_view> keys, int where,
                                        size_t timeout_idx, long count) {
-    mstime_t timeout;
-    if (!getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)) return;
-    for (std::string_view key : keys) {
-        robj *zobj = lookupKeyWrite(c->db, key);
-        if (!zobj) continue;
-        if (checkType(c, zobj, OBJ_ZSET)) return;
-        return zpopWithKeyAndReply(c, key, where, count);
-    }
-    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_array);
-    blockForKeys(c, BLOCKED_ZSET, keys, count, timeout, std::nullopt, {where, 0});
+    blockingPopGenericCommand(c, keys, OBJ_ZSET, BLOCKED_ZSET, where, timeout_idx, count,
+                              [](client *c, robj *, std::string_view key, int where, long count) {
+                                  zpopWithKeyAndReply(c, key, where, count);
+                              });
 }
 
 /* BZPOPMIN/BZPOPMAX key [key ...] timeout */
