@@ -24,6 +24,10 @@ CXXFLAGS  += -std=c++20 $(OPT) -g -Wall -Wextra -MMD -MP $(SANITIZE)
 CPPFLAGS  += -Isrc -DAE_BACKEND_$(shell echo $(AE_BACKEND) | tr a-z A-Z)
 LDFLAGS   += $(SANITIZE)
 LDLIBS    += -lpthread
+# Persistence compresses strings with LZF (as Redis's rdbcompression);
+# scripting embeds Lua 5.1 with the cjson and bit libraries Redis loads.
+CPPFLAGS  += -I/usr/include/lua5.1
+LDLIBS    += -llzf -llua5.1-cjson -llua5.1-bitop -llua5.1
 
 # jemalloc, as Redis uses it, so memory per key compares like for like;
 # sanitized builds keep the sanitizer's allocator. MALLOC=libc to opt out.

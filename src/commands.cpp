@@ -381,6 +381,47 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("usage", memoryCommand, -3, CMD_READONLY, 2, 2, 1, "server", "Estimate the memory usage of a key", "4.0.0"),
                 cmd("help", memoryCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "4.0.0"),
             }),
+        /* persistence (rdb.cpp, aof.cpp) */
+        cmd("save", saveCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_MULTI, 0, 0, 0, "server", "Synchronously save the dataset to disk", "1.0.0"),
+        cmd("bgsave", bgsaveCommand, -1, CMD_ADMIN | CMD_NOSCRIPT, 0, 0, 0, "server", "Asynchronously save the dataset to disk", "1.0.0"),
+        cmd("lastsave", lastsaveCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0, "server", "Get the UNIX time stamp of the last successful save to disk", "1.0.0")
+            .acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}),
+        cmd("bgrewriteaof", bgrewriteaofCommand, 1, CMD_ADMIN | CMD_NOSCRIPT, 0, 0, 0, "server", "Asynchronously rewrite the append-only file", "1.0.0"),
+        /* scripting (scripting.cpp) */
+        cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
+            .acl(ACL_CATEGORY_SCRIPTING),
+        cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
+            .acl(ACL_CATEGORY_SCRIPTING),
+        cmd("eval_ro", evalRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
+            .acl(ACL_CATEGORY_SCRIPTING),
+        cmd("evalsha_ro", evalShaRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
+            .acl(ACL_CATEGORY_SCRIPTING),
+        cmd("script", nullptr, -2, 0, 0, 0, 0, "scripting", "A container for Lua scripts management commands", "2.6.0")
+            .subcommands({
+                cmd("load", scriptLoadCommand, 3, CMD_NOSCRIPT | CMD_STALE, 0, 0, 0, "scripting", "Load the specified Lua script into the script cache.", "2.6.0")
+                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+                cmd("exists", scriptExistsCommand, -3, CMD_NOSCRIPT, 0, 0, 0, "scripting", "Check existence of scripts in the script cache.", "2.6.0")
+                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:agg_logical_and"}),
+                cmd("flush", scriptFlushCommand, -2, CMD_NOSCRIPT, 0, 0, 0, "scripting", "Remove all the scripts from the script cache.", "2.6.0")
+                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+                cmd("kill", scriptKillCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0, "scripting", "Kill the script currently in execution.", "2.6.0")
+                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:one_succeeded"}),
+                cmd("help", scriptHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "scripting", "Show helpful text about the different subcommands", "5.0.0")
+                    .acl(ACL_CATEGORY_SCRIPTING),
+            }),
+        /* pub/sub (pubsub.cpp) */
+        cmd("subscribe", subscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Listen for messages published to the given channels", "2.0.0"),
+        cmd("unsubscribe", unsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Stop listening for messages posted to the given channels", "2.0.0"),
+        cmd("psubscribe", psubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Listen for messages published to channels matching the given patterns", "2.0.0"),
+        cmd("punsubscribe", punsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Stop listening for messages posted to channels matching the given patterns", "2.0.0"),
+        cmd("publish", publishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0, "pubsub", "Post a message to a channel", "2.0.0"),
+        cmd("pubsub", nullptr, -2, 0, 0, 0, 0, "pubsub", "A container for Pub/Sub commands", "2.8.0")
+            .subcommands({
+                cmd("channels", pubsubChannelsCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "List active channels", "2.8.0"),
+                cmd("numsub", pubsubNumsubCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Get the count of subscribers for channels", "2.8.0"),
+                cmd("numpat", pubsubNumpatCommand, 2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Get the count of unique patterns pattern subscriptions", "2.8.0"),
+                cmd("help", pubsubHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Show helpful text about the different subcommands", "6.2.0"),
+            }),
         /* server */
         cmd("info", infoCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0, "server",
             "Get information and statistics about the server", "1.0.0")

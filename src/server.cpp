@@ -25,10 +25,13 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "anet.h"
+#include "aof.h"
 #include "config.h"
+#include "rdb.h"
 #include "util.h"
 #include "zmalloc.h"
 
@@ -235,6 +238,53 @@ void call(client *c) {
 }
 
 /* ========================================================================
+ * Background children: BGSAVE and BGREWRITEAOF fork the server and let the
+ * child write the snapshot of memory that fork() gave it, while the parent
+ * keeps serving. One child at a time (Redis's hasActiveChildProcess), so a
+ * rewrite and a save never compete for the disk or double the memory.
+ * ====================================================================== */
+
+bool hasActiveChildProcess() { return server.child_pid != -1; }
+
+/* Returns the child's pid in the parent, 0 in the child, -1 if fork()
+ * failed. The child drops what belongs to the parent alone: it must not
+ * accept connections nor answer signals meant for the server. */
+pid_t redisFork(int child_type) {
+    if (hasActiveChildProcess()) {
+        errno = EEXIST;
+        return -1;
+    }
+    long long start = ustime();
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        for (int fd : server.ipfd) close(fd);
+        return 0;
+    }
+    if (pid == -1) return -1;
+    server.stat_fork_time = ustime() - start;
+    server.stat_total_forks++;
+    server.child_pid = pid;
+    server.child_type = child_type;
+    return pid;
+}
+
+/* serverCron: reaps a finished child and lets its subsystem conclude. */
+void checkChildrenDone() {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid <= 0 || pid != server.child_pid) return;
+    int exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    int bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    int type = server.child_type;
+    server.child_pid = -1;
+    server.child_type = CHILD_TYPE_NONE;
+    if (type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
+    else if (type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
+}
+
+/* ========================================================================
  * serverCron and beforeSleep
  * ====================================================================== */
 
@@ -267,6 +317,7 @@ static long long serverCron(aeEventLoop *, long long, void *) {
     }
     clientsCron();
     databasesCron();
+    if (hasActiveChildProcess()) checkChildrenDone();
     server.cronloops++;
     return 1000 / server.hz;
 }
@@ -705,28 +756,6 @@ static std::string bytesToHuman(unsigned long long n) {
     return buf;
 }
 
-/* Appends "name:value\r\n" lines. */
-class InfoSection {
-public:
-    InfoSection(std::string &out, const char *title) : out_(out) {
-        if (!out_.empty()) out_ += "\r\n";
-        out_ += "# ";
-        out_ += title;
-        out_ += "\r\n";
-    }
-    template <typename T>
-    InfoSection &field(const char *name, const T &value) {
-        out_ += name;
-        out_ += ':';
-        if constexpr (std::is_arithmetic_v<T>) out_ += std::to_string(value);
-        else out_ += value;
-        out_ += "\r\n";
-        return *this;
-    }
-
-private:
-    std::string &out_;
-};
 
 static void infoServer(std::string &out) {
     static std::string run_id = [] {
@@ -887,7 +916,8 @@ struct InfoSectionDef {
 
 static const InfoSectionDef kInfoSections[] = {
     {"server", infoServer, true},         {"clients", infoClients, true},
-    {"memory", infoMemory, true},         {"stats", infoStats, true},
+    {"memory", infoMemory, true},         {"persistence", infoPersistence, true},
+    {"stats", infoStats, true},
     {"replication", infoReplication, true}, {"cpu", infoCpu, true},
     {"commandstats", infoCommandStats, false}, {"keyspace", infoKeyspace, true},
 };

@@ -13,6 +13,8 @@
  */
 #pragma once
 
+#include <sys/types.h>
+
 #include <csignal>
 #include <cstdint>
 #include <ctime>
@@ -21,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <type_traits>
 #include <vector>
 
 #include "ae.h"
@@ -41,6 +44,7 @@ constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
 constexpr int CONFIG_MIN_RESERVED_FDS = 32;
 constexpr int CONFIG_FDSET_INCR = CONFIG_MIN_RESERVED_FDS + 96;
 constexpr int CONFIG_BINDADDR_MAX = 16;
+constexpr int CHILD_TYPE_NONE = 0, CHILD_TYPE_RDB = 1, CHILD_TYPE_AOF = 2; /* server.child_type */
 
 /* Log levels, as Redis's. */
 constexpr int LL_DEBUG = 0, LL_VERBOSE = 1, LL_NOTICE = 2, LL_WARNING = 3;
@@ -331,6 +335,20 @@ struct redisServer {
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
     int appendonly_stub = 0;          /* `appendonly`: always no until persistence exists */
 
+    /* Background children (redisFork). */
+    pid_t child_pid = -1;
+    int child_type = CHILD_TYPE_NONE;
+    long long stat_fork_time = 0;     /* µs the last fork() took */
+    long long stat_total_forks = 0;
+
+    /* RDB persistence (rdb.cpp). */
+
+    /* AOF persistence (aof.cpp). */
+
+    /* Scripting (scripting.cpp). */
+
+    /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp). */
+
     /* Lists (t_list.cpp): a ziplist becomes a linkedlist past either limit. */
     long long list_max_ziplist_entries = 512;
     long long list_max_ziplist_value = 64;  /* bytes */
@@ -402,6 +420,35 @@ void resetServerStats();
 bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
 size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
+
+/* Background children (server.cpp): one at a time, reaped by serverCron. */
+bool hasActiveChildProcess();
+pid_t redisFork(int child_type);
+void checkChildrenDone();
+
+/* Builds one INFO section: a "# Title" line, then "name:value" lines. */
+class InfoSection {
+public:
+    InfoSection(std::string &out, const char *title) : out_(out) {
+        if (!out_.empty()) out_ += "\r\n";
+        out_ += "# ";
+        out_ += title;
+        out_ += "\r\n";
+    }
+    template <typename T>
+    InfoSection &field(const char *name, const T &value) {
+        out_ += name;
+        out_ += ':';
+        if constexpr (std::is_arithmetic_v<T>) out_ += std::to_string(value);
+        else out_ += value;
+        out_ += "\r\n";
+        return *this;
+    }
+
+private:
+    std::string &out_;
+};
+void infoPersistence(std::string &out); /* rdb.cpp */
 
 /* ------------------------------------------------------------------------
  * Command implementations (the table is in commands.cpp).
@@ -581,6 +628,34 @@ void zscanCommand(client *c);
 void bzpopminCommand(client *c);
 void bzpopmaxCommand(client *c);
 void bzmpopCommand(client *c);
+
+/* rdb.cpp, aof.cpp — persistence commands. */
+void saveCommand(client *c);
+void bgsaveCommand(client *c);
+void lastsaveCommand(client *c);
+void bgrewriteaofCommand(client *c);
+
+/* scripting.cpp — EVAL and the script cache. */
+void evalCommand(client *c);
+void evalShaCommand(client *c);
+void evalRoCommand(client *c);
+void evalShaRoCommand(client *c);
+void scriptLoadCommand(client *c);
+void scriptExistsCommand(client *c);
+void scriptFlushCommand(client *c);
+void scriptKillCommand(client *c);
+void scriptHelpCommand(client *c);
+
+/* pubsub.cpp — publish/subscribe. */
+void subscribeCommand(client *c);
+void unsubscribeCommand(client *c);
+void psubscribeCommand(client *c);
+void punsubscribeCommand(client *c);
+void publishCommand(client *c);
+void pubsubChannelsCommand(client *c);
+void pubsubNumsubCommand(client *c);
+void pubsubNumpatCommand(client *c);
+void pubsubHelpCommand(client *c);
 
 /* ------------------------------------------------------------------------
  * multi.cpp — MULTI/EXEC and WATCH.

@@ -1,0 +1,2 @@
+/* pubsub.h — publish/subscribe (Redis's pubsub.c). Work in progress. */
+#pragma once
