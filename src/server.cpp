@@ -237,6 +237,13 @@ void call(client *c) {
     server.stat_numcommands++;
 }
 
+/* Queues a write for the AOF besides (or instead of) the command itself:
+ * e.g. a served BLPOP is written as LPOP. Work in progress (persistence). */
+void alsoPropagate(int, const std::vector<std::string_view> &) {}
+
+/* The command's own argv is not propagated (EVAL: its effects are). */
+void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
+
 /* ========================================================================
  * Background children: BGSAVE and BGREWRITEAOF fork the server and let the
  * child write the snapshot of memory that fork() gave it, while the parent

@@ -60,6 +60,9 @@ constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply
 constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
 constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
 constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
+constexpr uint64_t CLIENT_PREVENT_AOF_PROP = 1ULL << 19; /* don't propagate this command to the AOF */
+constexpr uint64_t CLIENT_PREVENT_REPL_PROP = 1ULL << 20; /* ... nor to replicas */
+constexpr uint64_t CLIENT_PREVENT_PROP = CLIENT_PREVENT_AOF_PROP | CLIENT_PREVENT_REPL_PROP;
 constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
 constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
 
@@ -407,6 +410,9 @@ redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
 int processCommand(client *c);
 void call(client *c);
+/* Propagation (server.cpp): every write reaches the AOF through here. */
+void alsoPropagate(int dbid, const std::vector<std::string_view> &argv);
+void preventCommandPropagation(client *c);
 int prepareForShutdown(int flags);
 void populateCommandTable();
 std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */
