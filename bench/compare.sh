@@ -15,9 +15,19 @@
 #   ROUNDS [5]  PIPELINES ["1 16"]  CLIENTS [50]
 #   N           requests per run [100000 at -P 1, 200000 deeper]
 #   CPPREDIS_BIN [build/cppredis-server, built with make if missing]
-#   REDIS_BIN   [redis-server], always run with --save '' --appendonly no
-#   EXTRA_ARGS_CPPREDIS, EXTRA_ARGS_REDIS   server options, shell-quoted
+#   REDIS_BIN   [redis-server]; both servers run with --save '' --appendonly no,
+#               each in its own scratch directory, then:
+#   EXTRA_ARGS  options for both servers, shell-quoted, e.g. the AOF figure:
+#               EXTRA_ARGS="--appendonly yes --appendfsync everysec" bench/compare.sh set,lpush,incr
+#   EXTRA_ARGS_CPPREDIS, EXTRA_ARGS_REDIS   options for one of them, after EXTRA_ARGS
 #   BENCH_ARGS  extra redis-benchmark arguments, shell-quoted
+#   SUBSCRIBERS N clients subscribed to SUB_CHANNEL [bench] on each server for
+#               the whole run (build/bench/subscribers), for PUBLISH:
+#               SUBSCRIBERS=10 BENCH_ARGS="publish bench hello" bench/compare.sh
+#   SETUP       a command (redis-cli arguments, shell-quoted) sent once to each
+#               server before the runs, e.g. to load the script EVALSHA runs:
+#               SETUP="script load \"return redis.call('incr', KEYS[1])\"" \
+#               BENCH_ARGS="evalsha 2bab3b661081db58bd2341920e0ba7cf5dc77b25 1 counter" bench/compare.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -37,8 +47,19 @@ else
     exit 2
 fi
 
-bench_init
+bench_init ${SUBSCRIBERS:+build/bench/subscribers}
 start_both
+SUB_CHANNEL=${SUB_CHANNEL:-bench}
+if [[ -n ${SETUP:-} ]]; then
+    eval "SETUP_CMD=($SETUP)"
+    for name in cppredis redis; do
+        redis-cli -p "${SERVER_PORT[$name]}" "${SETUP_CMD[@]}" >/dev/null
+    done
+fi
+if [[ -n ${SUBSCRIBERS:-} ]]; then
+    start_subscribers cppredis "$SUBSCRIBERS" "$SUB_CHANNEL"
+    start_subscribers redis "$SUBSCRIBERS" "$SUB_CHANNEL"
+fi
 
 # On-CPU time (ns) of all the server's threads so far. schedstat's first field
 # is exact; /proc/PID/stat's utime+stime only counts whole clock ticks. (%.0f:
@@ -87,6 +108,17 @@ for P in $PIPELINES; do
     for test in "${TESTS[@]}"; do VARIANTS+=("$P/$test"); done
 done
 for_each_run compare_run "${VARIANTS[@]}"
+
+# A subscriber dropped on the way (client-output-buffer-limit) would have
+# made PUBLISH cheaper for that server: say so.
+if [[ -n ${SUBSCRIBERS:-} ]]; then
+    for name in cppredis redis; do
+        left=$(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$name]}" pubsub numsub "$SUB_CHANNEL" | tail -n1)
+        if [[ $left != "$SUBSCRIBERS" ]]; then
+            echo "WARNING: $name has $left of $SUBSCRIBERS subscribers left: its PUBLISH figures are not comparable" >&2
+        fi
+    done
+fi
 
 echo
 machine_line

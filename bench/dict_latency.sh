@@ -31,15 +31,7 @@ TOOL=build/bench/dict_latency
 SERVER_CPU=(nice -n "${SERVER_NICE:--20}" "${SERVER_CPU[@]}")
 bench_init "$TOOL"
 
-declare -A RUNS
-dict_run() {  # ROUND KEYS NAME
-    local line
-    start_named "$3"
-    line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$3]}" -n "$2" -b "$BATCH")
-    stop_server "$3"
-    echo "round $1/$ROUNDS $3: $line" >&2
-    RUNS[$3]+="$line"$'\n'
-}
+dict_run() { fresh_server_run "$1" "$3" -n "$2" -b "$BATCH"; }  # ROUND KEYS NAME
 for_each_run dict_run "$KEYS"
 
 echo
@@ -48,12 +40,7 @@ echo "$KEYS keys, SET pipelines of $BATCH, $ROUNDS round(s); PING round trips se
 echo
 printf '%-9s %12s %14s %14s %12s %12s\n' server "worst max ms" "median max ms" "median p99.9" "load s" "SETs/s"
 for name in cppredis redis; do
-    printf '%s' "${RUNS[$name]}" | awk -v s="$name" '
-        function field(k,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] } }
-        function median(a, n,   i, j, t) {
-            for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
+    printf '%s' "${RUNS[$name]}" | awk -v s="$name" "$AWK_RUN_FIELDS"'
         { n++; mx[n] = field("max_ms"); p[n] = field("p999_ms"); ld[n] = field("load_s"); r[n] = field("sets_per_s")
           if (mx[n] > worst) worst = mx[n] }
         END { printf "%-9s %12.3f %14.3f %14.3f %12.2f %12.0f\n", s, worst, median(mx, n), median(p, n), median(ld, n), median(r, n) }'

@@ -13,20 +13,27 @@
 #   for_each_run FN VARIANT...      FN ROUND VARIANT NAME for every round, variant
 #                                   and server, the servers' order flipping each round
 #   run_tool ROUND LABEL NAME ARGS...  $TOOL against server NAME, its line into $RESULTS
+#   fresh_server_run ROUND NAME ARGS... $TOOL against a server started for it alone,
+#                                   its line into RUNS[NAME]; $AWK_RUN_FIELDS reads them
+#   start_subscribers NAME N CHANNEL   N clients subscribed to CHANNEL on server NAME,
+#                                   draining (build/bench/subscribers), for PUBLISH runs
 #   new_results PREFIX SUFFIX       $RESULTS = bench/results/PREFIX<timestamp>SUFFIX
 #   machine_line, servers_lines     the header of a report
 #   CPPREDIS_BIN / REDIS_BIN        absolute paths (cppredis built with make if missing)
-#   CPPREDIS_ARGS / REDIS_ARGS      the servers' arguments: $EXTRA_ARGS_CPPREDIS,
-#                                   and Redis's defaults then $EXTRA_ARGS_REDIS
-#                                   (a script may add its own)
+#   CPPREDIS_ARGS / REDIS_ARGS      the servers' arguments: no persistence, then
+#                                   $EXTRA_ARGS (both), then $EXTRA_ARGS_CPPREDIS /
+#                                   $EXTRA_ARGS_REDIS (a script may add its own);
+#                                   each server runs in its own scratch directory,
+#                                   so EXTRA_ARGS="--appendonly yes" gives each its AOF
 
 CPPREDIS_BIN=${CPPREDIS_BIN:-build/cppredis-server}
 REDIS_BIN=${REDIS_BIN:-redis-server}
-# Debian's redis-server, as the tests run it: no persistence.
-REDIS_DEFAULT_ARGS=(--save '' --appendonly no)
+# Both servers as the tests run Debian's redis-server: no persistence (by
+# default each snapshots on its save points, which would fork mid-run).
+DEFAULT_ARGS=(--save '' --appendonly no)
 # The extra options are shell-quoted so that '' can pass an empty argument.
-eval "CPPREDIS_ARGS=(${EXTRA_ARGS_CPPREDIS:-})"
-eval "REDIS_ARGS=(\"\${REDIS_DEFAULT_ARGS[@]}\" ${EXTRA_ARGS_REDIS:-})"
+eval "CPPREDIS_ARGS=(\"\${DEFAULT_ARGS[@]}\" ${EXTRA_ARGS:-} ${EXTRA_ARGS_CPPREDIS:-})"
+eval "REDIS_ARGS=(\"\${DEFAULT_ARGS[@]}\" ${EXTRA_ARGS:-} ${EXTRA_ARGS_REDIS:-})"
 # Taskset prefix for servers (core 0) and the load generators (core 1), so
 # that a client never steals its server's core. Empty on a single core.
 if (($(nproc) > 1)); then SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1); else SERVER_CPU=() CLIENT_CPU=(); fi
@@ -142,6 +149,46 @@ run_tool() {  # ROUND LABEL NAME TOOL-ARGS...
     fi
     echo "round=$round server=$name $line" >>"$RESULTS"
     echo "round $round/$ROUNDS $label $name: $line" >&2
+}
+
+# Starts server NAME, runs $TOOL against it (client core), stops it: for
+# tools that fill a server (millions of keys) and measure it. The tool's
+# line of key=value figures goes to RUNS[NAME], one line per run, and to
+# stderr as progress.
+declare -A RUNS
+fresh_server_run() {  # ROUND NAME TOOL-ARGS...
+    local round=$1 name=$2 line
+    shift 2
+    start_named "$name"
+    line=$("${CLIENT_CPU[@]}" "$TOOL" -p "${SERVER_PORT[$name]}" "$@")
+    stop_server "$name"
+    echo "round $round/$ROUNDS $name: $line" >&2
+    RUNS[$name]+="$line"$'\n'
+}
+
+# awk helpers for those lines: field(k) is the value of k= on the current
+# line, median(a, n) the median of a[1..n] (which it sorts).
+AWK_RUN_FIELDS='
+    function field(k,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] } }
+    function median(a, n,   i, j, t) {
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }'
+
+# Starts build/bench/subscribers (built by bench_init's caller) on the
+# client core: N connections to server NAME subscribed to CHANNEL, reading
+# everything published until the server stops. Returns once all are
+# subscribed.
+start_subscribers() {  # NAME N CHANNEL
+    local name=$1 out=$BENCH_WORK/$1.subscribers
+    "${CLIENT_CPU[@]}" build/bench/subscribers -p "${SERVER_PORT[$name]}" --clients "$2" --channel "$3" >"$out" 2>&1 &
+    for _ in $(seq 100); do
+        grep -q '^ready' "$out" && return
+        sleep 0.1
+    done
+    echo "subscribers for $name never got ready:" >&2
+    cat "$out" >&2
+    exit 1
 }
 
 # Every run is kept: $RESULTS, a new empty file under bench/results.

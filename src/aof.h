@@ -1,4 +1,57 @@
-/* aof.h — the append-only file (Redis's aof.c). Work in progress. */
+/* aof.h — the append-only file (Redis's aof.c). */
 #pragma once
 
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+class InfoSection;
+struct client;
+
+/* Status of loadAppendOnlyFile (Redis 7's names). */
+constexpr int AOF_OK = 0, AOF_NOT_EXIST = 1, AOF_EMPTY = 2;
+
+/* Appends argv as a RESP multibulk, the format of the file. */
+void catAppendOnlyGenericCommand(std::string &dst, std::span<const std::string_view> argv);
+/* Appends an execution unit (`ops` RESP commands; its first op starts at
+ * `first_op`, after the SELECT it may need) to the AOF buffers. */
+void feedAppendOnlyFile(std::string_view unit, size_t first_op, int ops);
+void flushAppendOnlyFile();
+
+/* At start-up: the AOF state from `appendonly`, and the file opened. */
+void aofOpenIfNeededOnServerStart();
+/* Replays the file through a fake client. AOF_OK, AOF_NOT_EXIST or
+ * AOF_EMPTY; a file that cannot be loaded exits the process (status 1). */
+int loadAppendOnlyFile(const std::string &filename);
+
+/* CONFIG SET appendonly yes / no. */
+int startAppendOnly();
+void stopAppendOnly();
+
+/* BGREWRITEAOF, CONFIG SET appendonly yes, and serverCron's automatic or
+ * scheduled rewrites. */
+int rewriteAppendOnlyFileBackground();
 void backgroundRewriteDoneHandler(int exitcode, int bysignal);
+void killAppendOnlyChild();
+/* serverCron's share: a scheduled rewrite, one for the file's growth
+ * (auto-aof-rewrite-percentage), a retry after a failed write. */
+void aofCron();
+/* SHUTDOWN: the rewrite child is killed and the file flushed and fsynced.
+ * C_ERR while the first rewrite of `appendonly yes` is still running (the
+ * data would be lost): the server must not exit. */
+int aofPrepareForShutdown();
+
+/* The last write to the AOF failed: writes are refused (MISCONF) until a
+ * retry succeeds. */
+bool aofWritesDeniedByWriteError();
+
+/* DEBUG LOADAOF: flush the AOF, empty the dataset, load it again. */
+void debugLoadAof(client *c);
+
+/* INFO persistence, in Redis 7.0's order: infoPersistence (rdb.cpp) calls
+ * aofInfoFields for aof_enabled ... aof_last_cow_size, and, after
+ * module_fork_last_cow_size, aofInfoEnabledFields for aof_current_size ...
+ * aof_delayed_fsync, which only an enabled AOF shows. */
+void aofInfoFields(InfoSection &info);
+void aofInfoEnabledFields(InfoSection &info);

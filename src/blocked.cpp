@@ -141,7 +141,7 @@ void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys
         if (checkType(c, o, type)) return;
         return pop(c, o, key, where, count);
     }
-    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_array);
+    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReply(c, shared::null_array);
     blockForKeys(c, btype, keys, count, timeout, std::nullopt, {where, 0});
 }
 
@@ -229,6 +229,11 @@ void signalKeyAsReady(redisDb *db, std::string_view key) {
     if (!db->blocking_keys.find(key)) return;
     if (!db->ready_keys.addRaw(sds(key))) return; /* already queued */
     server.ready_keys.push_back({db, sds(key)});
+}
+
+void propagateBlockingPop(client *c, std::span<const std::string_view> argv) {
+    if (server.execution_nesting == 0) alsoPropagate(c->db->id, argv);
+    else rewriteClientCommandVector(c, argv);
 }
 
 /* Clients waiting here for another type keep their place (Redis 7.0 skips

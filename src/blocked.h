@@ -129,9 +129,9 @@ using popAndReplyProc = void (*)(client *c, robj *o, std::string_view key, int w
 /* What every blocking pop shares (BLPOP, BRPOP, BLMPOP, BZPOPMIN, BZPOPMAX,
  * BZMPOP): the timeout argument is checked first; then the first of `keys`
  * holding a value of `type`, left to right, is popped at once with `pop`; a
- * key of another type stops the search with WRONGTYPE; inside MULTI the
- * answer is a null array at once; otherwise the client blocks (`btype`) on
- * all of the keys. */
+ * key of another type stops the search with WRONGTYPE; inside MULTI (or a
+ * script: CLIENT_DENY_BLOCKING) the answer is a null array at once;
+ * otherwise the client blocks (`btype`) on all of the keys. */
 void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, unsigned type, int btype,
                                int where, size_t timeout_idx, long count, popAndReplyProc pop);
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
@@ -151,6 +151,12 @@ using serveClientBlockedProc = bool (*)(client *receiver, robj *o, std::string_v
 /* The waiters of `key` blocked as `btype`, first-block-first-serve, each
  * served once by `serve`, until the key is gone or none is left. */
 void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key, int btype, serveClientBlockedProc serve);
+/* What a blocking command's pop is for the AOF (LPOP key, ZPOPMIN key 2,
+ * LMOVE ...): while the command runs — it found a key at once, or runs in
+ * EXEC or a script — it replaces the command's own argv; once the client
+ * was served after another's write (outside any call()), it is an op of
+ * its own, propagated after that write. */
+void propagateBlockingPop(client *c, std::span<const std::string_view> argv);
 /* t_list.cpp and t_zset.cpp, next to the code they reuse: serve the clients
  * waiting on `key`, which now holds the list (the sorted set) `o`. */
 void serveClientsBlockedOnListKey(robj *o, redisDb *db, std::string_view key);

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <glob.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -26,6 +27,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "aof.h"
+#include "notify.h"
 #include "server.h"
 #include "util.h"
 #include "zmalloc.h"
@@ -34,6 +37,12 @@ namespace {
 
 constexpr unsigned IMMUTABLE_CONFIG = 1u << 0; /* settable at start-up only */
 constexpr unsigned MULTI_ARG_CONFIG = 1u << 1; /* takes a list of words */
+constexpr unsigned PROTECTED_CONFIG = 1u << 2; /* CONFIG SET only with enable-protected-configs */
+constexpr unsigned HIDDEN_CONFIG = 1u << 3;    /* for tests: CONFIG GET by its exact name only */
+
+/* Set while redis.conf and the command line are read (Redis's
+ * reading_config_file): a few directives add up there instead of replacing. */
+bool reading_config_file = false;
 
 /* Redis's hz bounds: a hint, clamped rather than refused. */
 constexpr int CONFIG_MIN_HZ = 1, CONFIG_MAX_HZ = 500;
@@ -87,18 +96,82 @@ constexpr configEnum protected_action_enum[] = {
     {"no", PROTECTED_ACTION_ALLOWED_NO}, {"yes", PROTECTED_ACTION_ALLOWED_YES},
     {"local", PROTECTED_ACTION_ALLOWED_LOCAL}};
 
-/* Persistence is not built yet: `save` and `appendonly` exist so clients
- * (redis-benchmark reads both at start) see the truth — no snapshots, no
- * AOF — and setting them to anything else is refused, not ignored. */
-constexpr configEnum appendonly_enum[] = {{"no", 0}};
+/* save <seconds> <changes> ... (rdb.cpp's save points); "" for none.
+ * Numbers are read with strtoll, as Redis does; seconds must be >= 1,
+ * changes >= 0. In redis.conf the points come one `save` line each: the
+ * first line replaces the defaults, the next ones add to it. */
+bool save_params_loaded = false;
 
 SetResult setSaveParams(std::span<const std::string> args, std::string &err) {
-    if (args.empty() || (args.size() == 1 && args[0].empty())) return SetResult::Unchanged;
-    err = "RDB snapshots are not supported by this version of cppredis";
-    return SetResult::Error;
+    if (args.size() == 1 && args[0].empty()) args = {};
+    std::vector<redisServer::saveparam> points;
+    for (size_t j = 0; j < args.size(); j += 2) {
+        char *end1 = nullptr, *end2 = nullptr;
+        long long seconds = strtoll(args[j].c_str(), &end1, 10);
+        long long changes = j + 1 < args.size() ? strtoll(args[j + 1].c_str(), &end2, 10) : -1;
+        if (*end1 != '\0' || seconds < 1 || changes < 0 || *end2 != '\0') {
+            err = "Invalid save parameters";
+            return SetResult::Error;
+        }
+        points.push_back({static_cast<time_t>(seconds), static_cast<int>(changes)});
+    }
+    if (!reading_config_file || !save_params_loaded) server.saveparams.clear();
+    save_params_loaded = reading_config_file;
+    server.saveparams.insert(server.saveparams.end(), points.begin(), points.end());
+    return SetResult::Changed;
 }
 
-std::string getSaveParams() { return ""; }
+std::string getSaveParams() {
+    std::string out;
+    for (const redisServer::saveparam &sp : server.saveparams) {
+        if (!out.empty()) out += ' ';
+        out += std::to_string(sp.seconds) + " " + std::to_string(sp.changes);
+    }
+    return out;
+}
+
+/* dbfilename: the file lives in `dir`, so a path is refused. */
+SetResult setDbFilename(std::span<const std::string> args, std::string &err) {
+    if (args[0].find('/') != std::string::npos) {
+        err = "dbfilename can't be a path, just a filename";
+        return SetResult::Error;
+    }
+    if (server.rdb_filename == args[0]) return SetResult::Unchanged;
+    server.rdb_filename = args[0];
+    return SetResult::Changed;
+}
+
+std::string getDbFilename() { return server.rdb_filename; }
+
+/* dir: the working directory itself, where the RDB (and AOF) files go. */
+SetResult setDir(std::span<const std::string> args, std::string &err) {
+    if (chdir(args[0].c_str()) == -1) {
+        err = strerror(errno);
+        return SetResult::Error;
+    }
+    return SetResult::Changed;
+}
+
+std::string getDir() {
+    char cwd[PATH_MAX];
+    return getcwd(cwd, sizeof(cwd)) ? cwd : "";
+}
+
+constexpr configEnum aof_fsync_enum[] = {
+    {"everysec", AOF_FSYNC_EVERYSEC}, {"always", AOF_FSYNC_ALWAYS}, {"no", AOF_FSYNC_NO}};
+
+/* appendonly yes builds the file from the dataset (a rewrite), no closes it. */
+bool updateAppendonly(const char **err) {
+    if (server.aof_enabled && server.aof_state == AOF_OFF) {
+        if (startAppendOnly() == C_ERR) {
+            *err = "Unable to turn on AOF. Check server logs.";
+            return false;
+        }
+    } else if (!server.aof_enabled && server.aof_state != AOF_OFF) {
+        stopAppendOnly();
+    }
+    return true;
+}
 
 bool updateJemallocBgThread(const char **) {
     set_jemalloc_bg_thread(server.jemalloc_bg_thread);
@@ -130,6 +203,70 @@ std::string getBindAddresses() {
     return out;
 }
 
+/* notify-keyspace-events: Redis's letters (notify.h). */
+SetResult setNotifyKeyspaceEvents(std::span<const std::string> args, std::string &err) {
+    int flags = keyspaceEventsStringToFlags(args[0]);
+    if (flags == -1) {
+        err = "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.";
+        return SetResult::Error;
+    }
+    if (flags == server.notify_keyspace_events) return SetResult::Unchanged;
+    server.notify_keyspace_events = flags;
+    return SetResult::Changed;
+}
+
+std::string getNotifyKeyspaceEvents() { return keyspaceEventsFlagsToString(server.notify_keyspace_events); }
+
+/* The soft seconds as Redis reads them: strtoll over the whole word (blanks
+ * and a sign allowed, "" is 0), kept in an int, refused if negative. */
+bool parseSoftLimitSeconds(const std::string &word, time_t *seconds) {
+    char *end;
+    int value = static_cast<int>(strtoll(word.c_str(), &end, 10));
+    if (*end != '\0' || value < 0) return false;
+    *seconds = value;
+    return true;
+}
+
+/* client-output-buffer-limit <class> <hard> <soft> <soft seconds> ...: each
+ * group sets one class; nothing is set unless every group is valid. */
+SetResult setClientOutputBufferLimit(std::span<const std::string> args, std::string &err) {
+    if (args.size() % 4) {
+        err = "Wrong number of arguments in buffer limit configuration.";
+        return SetResult::Error;
+    }
+    clientBufferLimitsConfig limits[CLIENT_TYPE_OBUF_COUNT];
+    std::copy(std::begin(server.client_obuf_limits), std::end(server.client_obuf_limits), limits);
+    for (size_t j = 0; j < args.size(); j += 4) {
+        int type = getClientTypeByName(args[j]);
+        if (type == -1 || type == CLIENT_TYPE_MASTER) {
+            err = "Invalid client class specified in buffer limit configuration.";
+            return SetResult::Error;
+        }
+        bool hard_err, soft_err;
+        clientBufferLimitsConfig &limit = limits[type];
+        limit.hard_limit_bytes = memtoull(args[j + 1], &hard_err);
+        limit.soft_limit_bytes = memtoull(args[j + 2], &soft_err);
+        if (hard_err || soft_err || !parseSoftLimitSeconds(args[j + 3], &limit.soft_limit_seconds)) {
+            err = "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
+            return SetResult::Error;
+        }
+    }
+    std::copy(std::begin(limits), std::end(limits), server.client_obuf_limits);
+    return SetResult::Changed;
+}
+
+std::string getClientOutputBufferLimit() {
+    std::string out;
+    for (int type = 0; type < CLIENT_TYPE_OBUF_COUNT; type++) {
+        const clientBufferLimitsConfig &limit = server.client_obuf_limits[type];
+        char buf[128];
+        snprintf(buf, sizeof(buf), "%s%s %llu %llu %ld", type ? " " : "", getClientTypeName(type),
+                 limit.hard_limit_bytes, limit.soft_limit_bytes, static_cast<long>(limit.soft_limit_seconds));
+        out += buf;
+    }
+    return out;
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ---------------------------------------------------------------------- */
@@ -138,8 +275,8 @@ const standardConfig configs[] = {
     {"bind", nullptr, MULTI_ARG_CONFIG, "127.0.0.1 -::1", SpecialConfig{setBindAddresses, getBindAddresses}},
     {"protected-mode", nullptr, 0, "yes", BoolConfig{&server.protected_mode}},
     {"enable-debug-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&server.enable_debug_cmd, protected_action_enum}},
-    {"save", nullptr, MULTI_ARG_CONFIG, "", SpecialConfig{setSaveParams, getSaveParams}},
-    {"appendonly", nullptr, 0, "no", EnumConfig{&server.appendonly_stub, appendonly_enum}},
+    {"save", nullptr, MULTI_ARG_CONFIG, "3600 1 300 100 60 10000", SpecialConfig{setSaveParams, getSaveParams}},
+    {"appendonly", nullptr, 0, "no", BoolConfig{&server.aof_enabled}, updateAppendonly},
     {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}},
     {"tcp-backlog", nullptr, IMMUTABLE_CONFIG, "511", NumericConfig{&server.tcp_backlog, 0, INT_MAX}},
     {"timeout", nullptr, 0, "0", NumericConfig{&server.maxidletime, 0, INT_MAX}},
@@ -163,6 +300,32 @@ const standardConfig configs[] = {
     {"set-max-intset-entries", nullptr, 0, "512", NumericConfig{&server.set_max_intset_entries, 0, LONG_MAX}},
     {"zset-max-ziplist-entries", "zset-max-listpack-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
     {"zset-max-ziplist-value", "zset-max-listpack-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
+    /* AOF persistence (aof.cpp) */
+    {"appendfilename", nullptr, IMMUTABLE_CONFIG, "appendonly.aof", StringConfig{&server.aof_filename}},
+    {"appendfsync", nullptr, 0, "everysec", EnumConfig{&server.aof_fsync, aof_fsync_enum}},
+    {"no-appendfsync-on-rewrite", nullptr, 0, "no", BoolConfig{&server.aof_no_fsync_on_rewrite}},
+    {"aof-load-truncated", nullptr, 0, "yes", BoolConfig{&server.aof_load_truncated}},
+    {"aof-rewrite-incremental-fsync", nullptr, 0, "yes", BoolConfig{&server.aof_rewrite_incremental_fsync}},
+    {"auto-aof-rewrite-percentage", nullptr, 0, "100", NumericConfig{&server.aof_rewrite_perc, 0, INT_MAX}},
+    {"auto-aof-rewrite-min-size", nullptr, 0, "64mb",
+     NumericConfig{&server.aof_rewrite_min_size, 0, LLONG_MAX, true}},
+    /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp, networking.cpp) */
+    {"notify-keyspace-events", nullptr, 0, "", SpecialConfig{setNotifyKeyspaceEvents, getNotifyKeyspaceEvents}},
+    {"client-output-buffer-limit", nullptr, MULTI_ARG_CONFIG,
+     "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
+     SpecialConfig{setClientOutputBufferLimit, getClientOutputBufferLimit}},
+    /* RDB persistence (rdb.cpp); `save` is near the top */
+    {"dbfilename", nullptr, PROTECTED_CONFIG, "dump.rdb", SpecialConfig{setDbFilename, getDbFilename}},
+    {"dir", nullptr, PROTECTED_CONFIG, "./", SpecialConfig{setDir, getDir}},
+    {"rdbcompression", nullptr, 0, "yes", BoolConfig{&server.rdb_compression}},
+    {"rdbchecksum", nullptr, IMMUTABLE_CONFIG, "yes", BoolConfig{&server.rdb_checksum}},
+    {"rdb-save-incremental-fsync", nullptr, 0, "yes", BoolConfig{&server.rdb_save_incremental_fsync}},
+    {"stop-writes-on-bgsave-error", nullptr, 0, "yes", BoolConfig{&server.stop_writes_on_bgsave_err}},
+    {"rdb-key-save-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.rdb_key_save_delay, INT_MIN, INT_MAX}},
+    {"enable-protected-configs", nullptr, IMMUTABLE_CONFIG, "no",
+     EnumConfig{&server.enable_protected_configs, protected_action_enum}},
+    /* Scripting (scripting.cpp) */
+    {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
 };
 
 const standardConfig *lookupConfig(std::string_view name) {
@@ -375,8 +538,11 @@ void initConfigValues() {
 }
 
 void loadServerConfig(const char *filename, const std::string &options) {
+    reading_config_file = true;
+    save_params_loaded = false;
     if (filename) loadConfigFile(filename);
     loadConfigFromString(options, "the command line");
+    reading_config_file = false;
     /* Out-of-range hz is clamped, never refused (the apply hook of CONFIG SET). */
     updateHZ(nullptr);
     /* The log can't be opened later without failing silently: check now. */
@@ -436,7 +602,7 @@ std::vector<std::pair<std::string, std::string>> configGet(std::span<const std::
          * hash-max-listpack-entries both answer "hash*"). */
         for (const standardConfig &config : configs) {
             for (const char *name : {config.name, config.alias}) {
-                if (!name || seen(name)) continue;
+                if (!name || seen(name) || (config.flags & HIDDEN_CONFIG)) continue;
                 if (stringmatchlen(pattern, name, true)) found.emplace_back(name, getConfigValue(config));
             }
         }
@@ -444,7 +610,7 @@ std::vector<std::pair<std::string, std::string>> configGet(std::span<const std::
     return found;
 }
 
-bool configSet(std::span<const std::string_view> argv, std::string &err) {
+bool configSet(std::span<const std::string_view> argv, std::string &err, bool protected_allowed) {
     struct Change {
         const standardConfig *config;
         std::string_view value;
@@ -464,6 +630,8 @@ bool configSet(std::span<const std::string_view> argv, std::string &err) {
             return false;
         }
         if (config->flags & IMMUTABLE_CONFIG) return failed(argv[i], "can't set immutable config");
+        if ((config->flags & PROTECTED_CONFIG) && !protected_allowed)
+            return failed(argv[i], "can't set protected config");
         if (std::any_of(changes.begin(), changes.end(), [config](const Change &c) { return c.config == config; }))
             return failed(argv[i], "duplicate parameter");
         changes.push_back({config, argv[i + 1], getConfigValue(*config)});
@@ -515,7 +683,8 @@ void configGetCommand(client *c) {
 void configSetCommand(client *c) {
     if (c->argv.size() % 2) return addReply(c, shared::syntaxerr);
     std::string err;
-    if (!configSet(std::span(c->argv).subspan(2), err)) return addReplyError(c, err);
+    bool protected_allowed = allowProtectedAction(server.enable_protected_configs, c);
+    if (!configSet(std::span(c->argv).subspan(2), err, protected_allowed)) return addReplyError(c, err);
     addReply(c, shared::ok);
 }
 

@@ -39,7 +39,9 @@ void parseCommandLine(int argc, char **argv, std::string &configfile, std::strin
  * configSet takes name, value, name, value...; on failure it changes nothing
  * and sets `err` to Redis's error text (without the "ERR " prefix). */
 std::vector<std::pair<std::string, std::string>> configGet(std::span<const std::string_view> patterns);
-bool configSet(std::span<const std::string_view> name_value_pairs, std::string &err);
+/* Configs marked protected (dir, dbfilename) are refused unless
+ * `protected_allowed` (enable-protected-configs, checked by CONFIG SET). */
+bool configSet(std::span<const std::string_view> name_value_pairs, std::string &err, bool protected_allowed = true);
 
 /* CONFIG subcommands; the command table is in commands.cpp. */
 void configGetCommand(client *c);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "notify.h"
+#include "rdb.h"
 #include "server.h"
 #include "t_hash.h"
 #include "t_list.h"
@@ -53,8 +55,12 @@ static robj *lookupKey(redisDb *db, std::string_view key, int flags) {
 robj *lookupKeyReadWithFlags(redisDb *db, std::string_view key, int flags) {
     expireIfNeeded(db, key);
     robj *val = lookupKey(db, key, flags);
-    if (val) server.stat_keyspace_hits++;
-    else server.stat_keyspace_misses++;
+    if (val) {
+        server.stat_keyspace_hits++;
+    } else {
+        server.stat_keyspace_misses++;
+        if (!(flags & LOOKUP_NONOTIFY)) notifyKeyspaceEvent(NOTIFY_KEY_MISS, "keymiss", key, db->id);
+    }
     return val;
 }
 
@@ -97,6 +103,7 @@ void dbAdd(redisDb *db, std::string_view key, ObjRef val) {
     auto *de = db->dict.add(sds(key), std::move(val));
     (void)de; /* the caller checked the key was absent */
     if (mayUnblock) signalKeyAsReady(db, key);
+    notifyKeyspaceEvent(NOTIFY_NEW, "new", key, db->id);
 }
 
 /* Replaces the value of an existing key, keeping its TTL. */
@@ -116,6 +123,15 @@ void setKey(client *c, redisDb *db, std::string_view key, ObjRef val, int flags)
     if (!(flags & SETKEY_NO_SIGNAL)) signalModifiedKey(c, db, key);
 }
 
+/* HDEL's, SREM's or ZREM's event. */
+static void notifyElementsRemoved(unsigned type, std::string_view key, int dbid) {
+    switch (type) {
+    case OBJ_HASH: return notifyKeyspaceEvent(NOTIFY_HASH, "hdel", key, dbid);
+    case OBJ_SET: return notifyKeyspaceEvent(NOTIFY_SET, "srem", key, dbid);
+    default: return notifyKeyspaceEvent(NOTIFY_ZSET, "zrem", key, dbid);
+    }
+}
+
 void removeElementsGenericCommand(client *c, unsigned type, bool (*remove)(robj *, std::string_view),
                                   unsigned long (*length)(const robj *)) {
     std::string_view key = c->argv[1];
@@ -129,7 +145,11 @@ void removeElementsGenericCommand(client *c, unsigned type, bool (*remove)(robj 
         emptied = length(o) == 0;
     }
     if (removed) {
-        if (emptied) dbDelete(c->db, key);
+        notifyElementsRemoved(type, key, c->db->id);
+        if (emptied) {
+            dbDelete(c->db, key);
+            notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
+        }
         signalModifiedKey(c, c->db, key);
         server.dirty += removed;
     }
@@ -185,13 +205,20 @@ bool removeExpire(redisDb *db, std::string_view key) {
  * command), so a key cannot expire in the middle of a command or a
  * MULTI/EXEC block it is used in. */
 bool keyIsExpired(redisDb *db, std::string_view key) {
+    /* A file being replayed: each command must see the keys as they were
+     * when it first ran; what is due expires once the server is up. */
+    if (server.loading) return false;
     long long when = getExpire(db, key);
     return when >= 0 && server.mstime > when;
 }
 
 void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key) {
     dbDelete(db, key);
+    notifyKeyspaceEvent(NOTIFY_EXPIRED, "expired", key, db->id);
     signalModifiedKey(nullptr, db, key);
+    /* The AOF learns of the expiry as a DEL: replayed later, the key must
+     * disappear at this point of the history, whatever the clock says. */
+    alsoPropagate(db->id, {"DEL", key});
     server.stat_expiredkeys++;
 }
 
@@ -243,6 +270,7 @@ static void delGenericCommand(client *c) {
         expireIfNeeded(c->db, c->argv[j]);
         if (dbDelete(c->db, c->argv[j])) {
             signalModifiedKey(c, c->db, c->argv[j]);
+            notifyKeyspaceEvent(NOTIFY_GENERIC, "del", c->argv[j], c->db->id);
             server.dirty++;
             numdel++;
         }
@@ -294,17 +322,22 @@ void flushdbCommand(client *c) {
     if (!getFlushCommandFlags(c, &flags)) return;
     signalFlushedDb(c->db->id);
     server.dirty += emptyData(c->db->id, flags);
+    forceCommandPropagation(c); /* an empty db too: the replay may not be */
     addReply(c, shared::ok);
 }
 
-/* One more dirty than the keys removed: FLUSHALL counts as a change even
- * on an empty server, as in Redis (it must reach the AOF and replicas). */
+/* Redis 7.0's flushAllDataAndResetRDB: the keys removed count as changes;
+ * a running BGSAVE, which would write the old dataset, is stopped; with
+ * save points the empty dataset is saved at once, which zeroes the dirty
+ * counter. The command reaches the AOF even on an empty server. */
 void flushallCommand(client *c) {
     int flags;
     if (!getFlushCommandFlags(c, &flags)) return;
     signalFlushedDb(-1);
     server.dirty += emptyData(-1, flags);
-    server.dirty++;
+    killRDBChild();
+    if (!server.saveparams.empty()) rdbSave(server.rdb_filename.c_str());
+    forceCommandPropagation(c);
     addReply(c, shared::ok);
 }
 
@@ -370,6 +403,8 @@ static void renameGenericCommand(client *c, bool nx) {
     dbDelete(c->db, src);
     signalModifiedKey(c, c->db, src);
     signalModifiedKey(c, c->db, dst);
+    notifyKeyspaceEvent(NOTIFY_GENERIC, "rename_from", src, c->db->id);
+    notifyKeyspaceEvent(NOTIFY_GENERIC, "rename_to", dst, c->db->id);
     server.dirty++;
     addReply(c, nx ? shared::cone : shared::ok);
 }
@@ -398,6 +433,8 @@ void moveCommand(client *c) {
     dbDelete(src, key);
     signalModifiedKey(c, src, key);
     signalModifiedKey(c, dst, key);
+    notifyKeyspaceEvent(NOTIFY_GENERIC, "move_from", key, src->id);
+    notifyKeyspaceEvent(NOTIFY_GENERIC, "move_to", key, dst->id);
     server.dirty++;
     addReply(c, shared::cone);
 }
@@ -455,6 +492,7 @@ void copyCommand(client *c) {
     dbAdd(dst, newkey, std::move(copy));
     if (expire != -1) setExpire(c, dst, newkey, expire);
     signalModifiedKey(c, dst, newkey);
+    notifyKeyspaceEvent(NOTIFY_GENERIC, "copy_to", newkey, dst->id);
     server.dirty++;
     addReply(c, shared::cone);
 }

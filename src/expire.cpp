@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "notify.h"
 #include "server.h"
 
 /* ========================================================================
@@ -93,10 +94,21 @@ static void expireGenericCommand(client *c, long long basetime, ExpireUnit unit)
         addReply(c, shared::czero);
         return;
     }
-    if (when <= server.mstime) {
+    /* The AOF gets an absolute deadline (PEXPIREAT <unix ms>, the options
+     * kept), or the DEL it came to. While a file loads nothing is deleted
+     * (Redis's checkAlreadyExpired): the key expires once the server is up. */
+    if (when <= server.mstime && !server.loading) {
         dbDelete(c->db, key);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
+        rewriteClientCommandVector(c, {"DEL", key});
     } else {
         setExpire(c, c->db, key, when);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "expire", key, c->db->id);
+        if (c->cmd->proc != pexpireatCommand) rewriteClientCommandArgument(c, 0, "PEXPIREAT");
+        if (basetime != 0 || unit == ExpireUnit::Seconds) {
+            char ms[LONG_STR_SIZE];
+            rewriteClientCommandArgument(c, 2, std::string_view(ms, ll2string(ms, sizeof(ms), when)));
+        }
     }
     signalModifiedKey(c, c->db, key);
     server.dirty++;
@@ -143,6 +155,7 @@ void persistCommand(client *c) {
         return;
     }
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(NOTIFY_GENERIC, "persist", c->argv[1], c->db->id);
     server.dirty++;
     addReply(c, shared::cone);
 }

@@ -68,6 +68,22 @@ intset intset::dup() const {
     return intset(std::move(copy));
 }
 
+std::optional<intset> intset::fromBlob(std::string_view blob) {
+    const auto *bytes = reinterpret_cast<const unsigned char *>(blob.data());
+    if (blob.size() < INTSET_HEADER_SIZE) return std::nullopt;
+    uint32_t enc = loadLittleEndian<uint32_t>(bytes + INTSET_ENCODING_OFFSET);
+    uint32_t count = loadLittleEndian<uint32_t>(bytes + INTSET_LENGTH_OFFSET);
+    if (enc != INTSET_ENC_INT16 && enc != INTSET_ENC_INT32 && enc != INTSET_ENC_INT64) return std::nullopt;
+    if ((blob.size() - INTSET_HEADER_SIZE) / enc != count || (blob.size() - INTSET_HEADER_SIZE) % enc)
+        return std::nullopt;
+    std::unique_ptr<unsigned char[], FreeDeleter> copy(allocBlob(blob.size()));
+    memcpy(copy.get(), bytes, blob.size());
+    intset is(std::move(copy));
+    for (uint32_t i = 1; i < count; i++)
+        if (is.getEncoded(i - 1, enc) >= is.getEncoded(i, enc)) return std::nullopt;
+    return is;
+}
+
 uint32_t intset::encoding() const { return loadLittleEndian<uint32_t>(is_.get() + INTSET_ENCODING_OFFSET); }
 uint32_t intset::len() const { return loadLittleEndian<uint32_t>(is_.get() + INTSET_LENGTH_OFFSET); }
 size_t intset::blobLen() const { return INTSET_HEADER_SIZE + size_t{len()} * encoding(); }

@@ -26,6 +26,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 /* The three widths, Redis's INTSET_ENC_INT16/32/64. */
@@ -40,6 +42,11 @@ public:
     intset &operator=(intset &&) noexcept = default;
     /* A copy is a new allocation: explicit (COPY, SUNIONSTORE of one set). */
     intset dup() const;
+    /* A copy of an intset read from outside (an RDB file), or nullopt when
+     * the bytes are not a well-formed intset: a known encoding, a size that
+     * matches the header, values strictly ascending (Redis's
+     * intsetValidateIntegrity in deep mode). */
+    static std::optional<intset> fromBlob(std::string_view blob);
 
     /* intsetAdd: false if the value was already there. */
     bool add(int64_t value);

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "anet.h"
+#include "pubsub.h"
 #include "server.h"
 #include "util.h"
 
@@ -122,6 +123,9 @@ void freeClient(client *c) {
      * popped for it once it is gone. */
     if (c->flags & CLIENT_BLOCKED) unblockClient(c);
     if (c->flags & CLIENT_UNBLOCKED) server.unblocked_clients.erase(c->unblocked_node);
+    /* The server's subscriber lists point at c. */
+    pubsubUnsubscribeAllChannels(c, false);
+    pubsubUnsubscribeAllPatterns(c, false);
     if (c->fd != -1) {
         aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE | AE_WRITABLE);
     }
@@ -225,6 +229,7 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
     memcpy(block.buf.get(), s, len);
     c->reply.push_back(std::move(block));
     c->reply_bytes += size;
+    closeClientOnOutputBufferLimitReached(c, true);
 }
 
 void addReplyProto(client *c, const char *s, size_t len) {
@@ -449,7 +454,14 @@ static int writeToClient(client *c, bool handler_installed) {
     return C_OK;
 }
 
+/* The write handler runs in the middle of an event-loop iteration, after
+ * read handlers that may have run writes not yet in the AOF: a reply to one
+ * of them (or showing its effect) must wait for beforeSleep, which writes
+ * the AOF first and then this client's output. Redis inverts the order of
+ * the client's own events (AE_BARRIER) instead, which does not cover a
+ * reply that shows another client's write (a served BLPOP). */
 void sendReplyToClient(aeEventLoop *, int, void *privdata, int) {
+    if (!server.aof_buf.empty() && server.aof_last_write_status == C_OK) return;
     writeToClient(static_cast<client *>(privdata), true);
 }
 
@@ -691,6 +703,7 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
 
 static std::string clientFlagsString(const client *c) {
     std::string f;
+    if (c->flags & CLIENT_PUBSUB) f += 'P';
     if (c->flags & CLIENT_MULTI) f += 'x';
     if (c->flags & CLIENT_BLOCKED) f += 'b';
     if (c->flags & CLIENT_DIRTY_CAS) f += 'd';
@@ -708,16 +721,17 @@ std::string catClientInfoString(const client *c) {
     if (events & AE_READABLE) ev += 'r';
     if (events & AE_WRITABLE) ev += 'w';
     long long now = server.mstime;
-    size_t obufmem = c->reply_bytes;
+    size_t obufmem = getClientOutputBufferMemoryUsage(c);
     std::string cmd = c->lastcmd ? c->lastcmd->fullname : "NULL";
     snprintf(line, sizeof(line),
-             "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=0 psub=0 "
+             "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
              "ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
              "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=default redir=-1 resp=%d",
              static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->fd,
              c->name.c_str(), static_cast<long long>(server.unixtime - c->ctime),
              (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db ? c->db->id : 0,
-             multiStateCount(c), c->querybuf.size(), c->querybuf.avail(), c->argv_len_sum,
+             c->pubsub_channels.size(), c->pubsub_patterns.size(), multiStateCount(c), c->querybuf.size(),
+             c->querybuf.avail(), c->argv_len_sum,
              c->mstate.argv_len_sums, c->buf_usable_size,
              c->buf_usable_size, c->bufpos, c->reply.size(), obufmem,
              sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + obufmem + c->mstate.argv_len_sums,
@@ -729,6 +743,79 @@ std::string catClientInfoString(const client *c) {
 std::string getClientPeerId(client *c) { return c->addr; }
 
 /* ========================================================================
+ * Output buffer limits (client-output-buffer-limit): a client that does not
+ * read what it is sent (a slow subscriber) would make its reply list, and
+ * the server, grow without bound. Past its class's hard limit it is closed
+ * at once; past the soft limit, once it has stayed there for more than the
+ * soft seconds without a break.
+ * ====================================================================== */
+
+int getClientType(const client *c) { return (c->flags & CLIENT_PUBSUB) ? CLIENT_TYPE_PUBSUB : CLIENT_TYPE_NORMAL; }
+
+static constexpr std::pair<const char *, int> kClientTypeNames[] = {
+    {"normal", CLIENT_TYPE_NORMAL}, {"slave", CLIENT_TYPE_SLAVE}, {"replica", CLIENT_TYPE_SLAVE},
+    {"pubsub", CLIENT_TYPE_PUBSUB}, {"master", CLIENT_TYPE_MASTER}};
+
+int getClientTypeByName(std::string_view name) {
+    for (auto [tname, type] : kClientTypeNames)
+        if (strEqualNoCase(name, tname)) return type;
+    return -1;
+}
+
+/* The first name of each type: "slave" (not "replica"), as CONFIG GET prints it. */
+const char *getClientTypeName(int type) {
+    for (auto [tname, t] : kClientTypeNames)
+        if (t == type) return tname;
+    return "";
+}
+
+static int getClientTypeByNameOrReply(client *c, std::string_view name) {
+    int type = getClientTypeByName(name);
+    if (type == -1) addReplyErrorFormat(c, "Unknown client type '%s'", std::string(name).c_str());
+    return type;
+}
+
+/* The reply list's blocks and their list nodes; the static buffer is part
+ * of every client and does not count (as in Redis). */
+size_t getClientOutputBufferMemoryUsage(const client *c) {
+    constexpr size_t node_overhead = sizeof(clientReplyBlock) + 2 * sizeof(void *);
+    return c->reply_bytes + c->reply.size() * node_overhead;
+}
+
+bool checkClientOutputBufferLimits(client *c) {
+    const clientBufferLimitsConfig &limit = server.client_obuf_limits[getClientType(c)];
+    unsigned long long used = getClientOutputBufferMemoryUsage(c);
+    bool hard = limit.hard_limit_bytes && used >= limit.hard_limit_bytes;
+    bool soft = limit.soft_limit_bytes && used >= limit.soft_limit_bytes;
+    if (!soft) {
+        c->obuf_soft_limit_reached_time = 0; /* back under: the count starts over */
+        return hard;
+    }
+    if (c->obuf_soft_limit_reached_time == 0) {
+        c->obuf_soft_limit_reached_time = server.unixtime;
+        return hard;
+    }
+    return hard || server.unixtime - c->obuf_soft_limit_reached_time > limit.soft_limit_seconds;
+}
+
+/* Async when called while replying (the client may be the one running a
+ * command, or one being served or published to); clientsCron frees at once. */
+bool closeClientOnOutputBufferLimitReached(client *c, bool async) {
+    if (c->fd == -1 || c->reply_bytes == 0 || (c->flags & CLIENT_CLOSE_ASAP)) return false;
+    if (!checkClientOutputBufferLimits(c)) return false;
+    std::string info = catClientInfoString(c);
+    if (async) {
+        freeClientAsync(c);
+        serverLog(LL_WARNING, "Client %s scheduled to be closed ASAP for overcoming of output buffer limits.",
+                  info.c_str());
+    } else {
+        freeClient(c);
+        serverLog(LL_WARNING, "Client %s closed for overcoming of output buffer limits.", info.c_str());
+    }
+    return true;
+}
+
+/* ========================================================================
  * clientsCron: per-client housekeeping, a slice of the clients per call
  * ====================================================================== */
 
@@ -736,6 +823,7 @@ std::string getClientPeerId(client *c) { return c->addr; }
 static bool clientsCronHandleTimeout(client *c, long long now_ms) {
     if (!server.maxidletime) return false;
     if (c->flags & CLIENT_BLOCKED) return false; /* waiting in BLPOP is not idling */
+    if (c->flags & CLIENT_PUBSUB) return false;  /* nor is waiting for messages */
     if ((now_ms - c->lastinteraction) / 1000 <= server.maxidletime) return false;
     serverLog(LL_VERBOSE, "Closing idle client");
     freeClient(c);
@@ -757,6 +845,8 @@ void clientsCron() {
         client *c = server.clients.back().get();
         if (c->fd == -1) continue;
         if (clientsCronHandleTimeout(c, now)) continue;
+        /* The soft limit's seconds may run out while nothing is appended. */
+        if (closeClientOnOutputBufferLimitReached(c, false)) continue;
         c->querybuf.shrinkIfIdle(PROTO_IOBUF_LEN * 2);
     }
 }
@@ -777,14 +867,11 @@ void clientInfoCommand(client *c) { addReplyVerbatim(c, catClientInfoString(c) +
 /* CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id ...] */
 void clientListCommand(client *c) {
     std::vector<long long> ids;
+    int type = -1;
     size_t i = 2;
     while (i < c->argv.size()) {
         if (strEqualNoCase(c->argv[i], "type") && i + 1 < c->argv.size()) {
-            std::string_view t = c->argv[i + 1];
-            if (!strEqualNoCase(t, "normal") && !strEqualNoCase(t, "master") &&
-                !strEqualNoCase(t, "replica") && !strEqualNoCase(t, "slave") && !strEqualNoCase(t, "pubsub"))
-                return addReplyErrorFormat(c, "Unknown client type '%s'", std::string(t).c_str());
-            if (!strEqualNoCase(t, "normal")) return addReplyVerbatim(c, "");
+            if ((type = getClientTypeByNameOrReply(c, c->argv[i + 1])) == -1) return;
             i += 2;
         } else if (strEqualNoCase(c->argv[i], "id") && i + 1 < c->argv.size()) {
             for (i++; i < c->argv.size(); i++) {
@@ -802,6 +889,7 @@ void clientListCommand(client *c) {
         if (owned->fd == -1) continue;
         if (!ids.empty() && std::find(ids.begin(), ids.end(), static_cast<long long>(owned->id)) == ids.end())
             continue;
+        if (type != -1 && getClientType(owned.get()) != type) continue;
         out += catClientInfoString(owned.get());
         out += '\n';
     }
@@ -837,7 +925,8 @@ struct ClientKillFilter {
     long long id = 0;
     std::string addr, laddr;
     bool skipme = true;
-    bool matchesNothing = false; /* TYPE other than normal */
+    bool matchesNothing = false; /* USER other than default */
+    int type = -1;
     long long maxage = 0;
 };
 
@@ -858,7 +947,7 @@ static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
         } else if (strEqualNoCase(opt, "laddr")) {
             f.laddr.assign(val);
         } else if (strEqualNoCase(opt, "type")) {
-            if (!strEqualNoCase(val, "normal")) f.matchesNothing = true;
+            if ((f.type = getClientTypeByNameOrReply(c, val)) == -1) return false;
         } else if (strEqualNoCase(opt, "user")) {
             if (val != "default") f.matchesNothing = true;
         } else if (strEqualNoCase(opt, "skipme")) {
@@ -884,6 +973,7 @@ static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
 static bool clientMatchesKillFilter(client *c, client *other, const ClientKillFilter &f) {
     if (f.matchesNothing || other->fd == -1) return false;
     if (f.id && static_cast<long long>(other->id) != f.id) return false;
+    if (f.type != -1 && getClientType(other) != f.type) return false;
     if (!f.addr.empty() && other->addr != f.addr) return false;
     if (!f.laddr.empty() && other->laddr != f.laddr) return false;
     if (f.skipme && other == c) return false;

@@ -1,2 +1,41 @@
-/* pubsub.h — publish/subscribe (Redis's pubsub.c). Work in progress. */
+/* pubsub.h — publish/subscribe (Redis's pubsub.c).
+ *
+ * A client SUBSCRIBEs to channels (exact names) and PSUBSCRIBEs to glob
+ * patterns; PUBLISH hands a message to every subscriber of the channel,
+ * then to every subscriber of each pattern the channel matches, in that
+ * order and, within a channel or pattern, in the order they subscribed.
+ * Keyspace notifications (notify.h) publish through the same function.
+ *
+ * Invariants:
+ *  - Each subscription is recorded twice, kept in step by the functions
+ *    below: on the server (server.pubsub_channels / pubsub_patterns: name ->
+ *    subscribers) and on the client (c->pubsub_channels / pubsub_patterns).
+ *    A name with no subscriber left leaves the server's dict.
+ *  - CLIENT_PUBSUB is set while the client has at least one subscription
+ *    (clientSubscriptionsCount() > 0); a RESP2 client in that state may only
+ *    run (P)(UN)SUBSCRIBE, PING and QUIT (processCommand).
+ *  - freeClient unsubscribes the client from everything before it dies, so
+ *    the server's lists never hold a dangling pointer.
+ */
 #pragma once
+
+#include <string_view>
+
+struct client;
+
+/* Each returns whether the subscription changed; with notify, the client
+ * gets the (p)(un)subscribe confirmation. */
+bool pubsubSubscribeChannel(client *c, std::string_view channel);
+bool pubsubUnsubscribeChannel(client *c, std::string_view channel, bool notify);
+bool pubsubSubscribePattern(client *c, std::string_view pattern);
+bool pubsubUnsubscribePattern(client *c, std::string_view pattern, bool notify);
+/* Return how many subscriptions were dropped. */
+int pubsubUnsubscribeAllChannels(client *c, bool notify);
+int pubsubUnsubscribeAllPatterns(client *c, bool notify);
+
+/* Delivers `message` and returns how many clients received it (a client
+ * subscribed to the channel and to two matching patterns counts 3). */
+long long pubsubPublishMessage(std::string_view channel, std::string_view message);
+
+/* Channels plus patterns the client is subscribed to. */
+size_t clientSubscriptionsCount(const client *c);

@@ -1,14 +1,404 @@
-/* scripting.cpp — Lua scripting (Redis's eval.c). Work in progress. */
+/* scripting.cpp — EVAL/EVALSHA, the script cache and SCRIPT (Redis's eval.c),
+ * and the life of a running script: its client, the checks redis.call()
+ * makes, busy scripts and SCRIPT KILL (Redis's script.c). See scripting.h;
+ * the interpreter itself is in script_lua.cpp. */
 #include "scripting.h"
 
-#include "server.h"
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
 
-void evalCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void evalShaCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void evalRoCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void evalShaRoCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void scriptLoadCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void scriptExistsCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void scriptFlushCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void scriptKillCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
-void scriptHelpCommand(client *c) { addReplyError(c, "ERR not implemented yet"); }
+#include "aof.h"
+#include "dict.h"
+#include "rdb.h"
+#include "script_lua.h"
+#include "server.h"
+#include "sha1.h"
+#include "util.h"
+
+namespace {
+
+/* Flags of a script's "#!lua flags=..." line (Redis 7). A script without
+ * that line runs in EVAL's compatibility mode: the flags say nothing, its
+ * commands are checked one by one. */
+constexpr uint64_t SCRIPT_FLAG_NO_WRITES = 1ULL << 0;
+constexpr uint64_t SCRIPT_FLAG_ALLOW_OOM = 1ULL << 1;
+constexpr uint64_t SCRIPT_FLAG_ALLOW_STALE = 1ULL << 2;
+constexpr uint64_t SCRIPT_FLAG_NO_CLUSTER = 1ULL << 3;
+constexpr uint64_t SCRIPT_FLAG_EVAL_COMPAT_MODE = 1ULL << 4;
+constexpr uint64_t SCRIPT_FLAG_ALLOW_CROSS_SLOT = 1ULL << 5;
+
+struct scriptFlag {
+    uint64_t flag;
+    std::string_view name;
+};
+constexpr scriptFlag scripts_flags_def[] = {
+    {SCRIPT_FLAG_NO_WRITES, "no-writes"},     {SCRIPT_FLAG_ALLOW_OOM, "allow-oom"},
+    {SCRIPT_FLAG_ALLOW_STALE, "allow-stale"}, {SCRIPT_FLAG_NO_CLUSTER, "no-cluster"},
+    {SCRIPT_FLAG_ALLOW_CROSS_SLOT, "allow-cross-slot-keys"},
+};
+
+/* A cached script (Redis's luaScript): its flags and its compiled function
+ * (a reference in the Lua registry). */
+struct luaScript {
+    uint64_t flags;
+    int fref;
+};
+/* SHA1 (lower-case hex) -> script; EVALSHA and SCRIPT EXISTS may spell the
+ * SHA1 in upper case. */
+using scriptsDict = dict<sds, luaScript, DictNoCaseTraits>;
+
+constexpr size_t SHA_LEN = 40;
+constexpr std::string_view kNoScriptError = "-NOSCRIPT No matching script. Please use EVAL.";
+
+/* The interpreter, the script client and the cache (Redis's lctx). The
+ * interpreter is created by the first script command. */
+struct luaCtx {
+    lua_State *lua = nullptr;
+    std::unique_ptr<client> script_client;
+    scriptsDict scripts;
+
+    ~luaCtx() {
+        if (lua) lua_close(lua);
+    }
+};
+luaCtx lctx;
+scriptRunCtx *curr_run_ctx = nullptr;
+
+/* A client for no connection: Redis keeps it out of the client list, so
+ * CLIENT LIST, INFO's connected_clients and maxclients ignore it. Blocking
+ * commands never block on it. */
+std::unique_ptr<client> createScriptClient() {
+    client *c = createClient(-1);
+    std::unique_ptr<client> owned = std::move(*c->self);
+    server.clients.erase(c->self);
+    server.clients_index.erase(c->id);
+    c->flags |= CLIENT_DENY_BLOCKING;
+    return owned;
+}
+
+void scriptingInit() {
+    if (lctx.lua) return;
+    lctx.lua = luaCreateScriptingState();
+    if (!lctx.script_client) lctx.script_client = createScriptClient();
+}
+
+/* SCRIPT FLUSH: a new interpreter, an empty cache. */
+void scriptingReset() {
+    lctx.scripts.clear();
+    if (lctx.lua) lua_close(lctx.lua);
+    lctx.lua = nullptr;
+    scriptingInit();
+}
+
+long long monotonicMs() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* ========================================================================
+ * The script cache
+ * ====================================================================== */
+
+/* "a,b" of "flags=a,b": every name, empty ones included, must be a flag. */
+bool parseShebangFlags(std::string_view list, uint64_t *flags, std::string &err) {
+    if (list.empty()) return true;
+    for (size_t start = 0;;) {
+        size_t comma = list.find(',', start);
+        std::string_view name = list.substr(start, comma == std::string_view::npos ? comma : comma - start);
+        const scriptFlag *sf = std::find_if(std::begin(scripts_flags_def), std::end(scripts_flags_def),
+                                            [name](const scriptFlag &f) { return f.name == name; });
+        if (sf == std::end(scripts_flags_def)) {
+            err = "Unexpected flag in script shebang: " + std::string(name);
+            return false;
+        }
+        *flags |= sf->flag;
+        if (comma == std::string_view::npos) return true;
+        start = comma + 1;
+    }
+}
+
+/* Splits a "#!lua flags=a,b" first line (Redis 7's shebang). Its length
+ * goes to *shebang_len: the body compiled starts at its newline, so line
+ * numbers are kept. */
+bool evalExtractShebangFlags(std::string_view body, uint64_t *out_flags, size_t *shebang_len, std::string &err) {
+    *out_flags = SCRIPT_FLAG_EVAL_COMPAT_MODE;
+    *shebang_len = 0;
+    if (!body.starts_with("#!")) return true;
+    size_t eol = body.find('\n');
+    if (eol == std::string_view::npos) {
+        err = "Invalid script shebang";
+        return false;
+    }
+    *shebang_len = eol;
+    std::vector<std::string> parts;
+    if (!splitArgs(body.substr(0, eol), parts) || parts.empty()) {
+        err = "Invalid engine in script shebang";
+        return false;
+    }
+    if (parts[0] != "#!lua") {
+        err = "Unexpected engine in script shebang: " + parts[0];
+        return false;
+    }
+    *out_flags = 0;
+    for (size_t j = 1; j < parts.size(); j++) {
+        if (!parts[j].starts_with("flags=")) {
+            err = "Unknown lua shebang option: " + parts[j];
+            return false;
+        }
+        if (!parseShebangFlags(std::string_view(parts[j]).substr(6), out_flags, err)) return false;
+    }
+    return true;
+}
+
+/* The cached script of `body` (SHA1 `sha`), compiling and caching it first
+ * if needed; nullptr after replying the error to `c`. */
+scriptsDict::entry *luaCreateFunction(client *c, std::string_view body, std::string_view sha) {
+    if (scriptsDict::entry *de = lctx.scripts.find(sha)) return de;
+    uint64_t flags;
+    size_t shebang_len;
+    std::string err;
+    if (!evalExtractShebangFlags(body, &flags, &shebang_len, err)) {
+        addReplyError(c, err);
+        return nullptr;
+    }
+    int fref = luaCompileScript(lctx.lua, c, body.substr(shebang_len));
+    if (fref == LUA_NOREF) return nullptr;
+    return lctx.scripts.add(sds(sha), luaScript{flags, fref});
+}
+
+/* ========================================================================
+ * The running script
+ * ====================================================================== */
+
+/* Why a script's first write is refused (MISCONF, as processCommand refuses
+ * writes), or nullptr. Once a script has written, its next writes are not
+ * refused: it must not stop halfway for a state it cannot foresee. */
+const char *aofWriteError() {
+    if (!aofWritesDeniedByWriteError()) return nullptr;
+    static std::string text;
+    text = std::string("-MISCONF Errors writing to the AOF file: ") + strerror(server.aof_last_write_errno);
+    return text.c_str();
+}
+
+const char *scriptWritesDeniedByDiskError() {
+    if (rdbWritesDeniedByBgsaveError())
+        return "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. "
+               "Commands that may modify the data set are disabled, because this instance is configured to report "
+               "errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check "
+               "the Redis logs for details about the RDB error.";
+    return aofWriteError();
+}
+
+/* A script whose flags promise writes cannot start where writes would be
+ * refused (Redis's scriptPrepareForRun). Compatibility-mode scripts are
+ * checked command by command instead. */
+bool scriptPrepareForRun(scriptRunCtx *run_ctx, client *caller, const char *funcname, uint64_t script_flags,
+                         bool ro) {
+    bool compat = script_flags & SCRIPT_FLAG_EVAL_COMPAT_MODE;
+    bool no_writes = !compat && (script_flags & SCRIPT_FLAG_NO_WRITES);
+    if (!compat && !no_writes) {
+        if (rdbWritesDeniedByBgsaveError()) {
+            addReplyError(caller, "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to "
+                                  "persist to disk. Writable scripts are blocked. Use 'no-writes' flag for read only "
+                                  "scripts.");
+            return false;
+        }
+        if (const char *aof_error = aofWriteError()) {
+            addReplyError(caller, aof_error);
+            return false;
+        }
+        if (ro) {
+            addReplyError(caller, "Can not execute a script with write flag using *_ro command.");
+            return false;
+        }
+    }
+    client *sc = lctx.script_client.get();
+    sc->db = caller->db;
+    *run_ctx = {caller, sc, funcname, monotonicMs(), (ro || no_writes) ? SCRIPT_READ_ONLY : 0};
+    curr_run_ctx = run_ctx;
+    return true;
+}
+
+/* The caller of a busy script is not read while other clients are: its
+ * argv points into its query buffer (Redis's protectClient). It cannot be
+ * freed meanwhile either: the event loop frees clients with write errors
+ * asynchronously, and CLIENT KILL is answered -BUSY. */
+void protectClient(client *c) {
+    if (c->fd != -1) aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE);
+}
+
+void unprotectClient(client *c) {
+    if (c->fd != -1) aeCreateFileEvent(server.el.get(), c->fd, AE_READABLE, readQueryFromClient, c);
+}
+
+void scriptResetRun(scriptRunCtx *run_ctx) {
+    if (run_ctx->flags & SCRIPT_TIMEDOUT) unprotectClient(run_ctx->original_client);
+    /* Its effects are propagated, not EVAL. */
+    preventCommandPropagation(run_ctx->original_client);
+    curr_run_ctx = nullptr;
+}
+
+/* Reads and answers other clients while a busy script runs (Redis's
+ * processEventsWhileBlocked): file events only, no timers, and of
+ * beforeSleep's work only the writing — the AOF first, as there, then the
+ * replies — nothing that could run commands (unblocked clients wait). */
+void processEventsWhileBlocked() {
+    client *current = server.current_client;
+    for (int iterations = 4; iterations > 0; iterations--) {
+        int events = aeProcessEvents(server.el.get(), AE_FILE_EVENTS | AE_DONT_WAIT);
+        if (server.aof_state == AOF_ON) flushAppendOnlyFile();
+        events += handleClientsWithPendingWrites();
+        if (!events) break;
+    }
+    server.current_client = current;
+}
+
+void evalGenericCommand(client *c, bool evalsha) {
+    long long numkeys;
+    if (!getLongLongFromObjectOrReply(c, c->argv[2], &numkeys)) return;
+    long long nargs = static_cast<long long>(c->argv.size()) - 3;
+    if (numkeys > nargs) return addReplyError(c, "Number of keys can't be greater than number of args");
+    if (numkeys < 0) return addReplyError(c, "Number of keys can't be negative");
+    scriptingInit();
+    scriptsDict::entry *de;
+    if (evalsha) {
+        de = lctx.scripts.find(c->argv[1]);
+        if (!de) return addReplyError(c, kNoScriptError);
+    } else {
+        de = luaCreateFunction(c, c->argv[1], sha1hex(c->argv[1]));
+        if (!de) return;
+    }
+    char funcname[SHA_LEN + 1];
+    memcpy(funcname, de->key.data(), SHA_LEN);
+    funcname[SHA_LEN] = '\0';
+    luaScript script = de->val;
+    bool ro = c->cmd->proc == evalRoCommand || c->cmd->proc == evalShaRoCommand;
+    scriptRunCtx run_ctx;
+    if (!scriptPrepareForRun(&run_ctx, c, funcname, script.flags, ro)) return;
+    std::span<const std::string_view> args(c->argv);
+    luaCallFunction(&run_ctx, lctx.lua, script.fref, args.subspan(3, numkeys), args.subspan(3 + numkeys));
+    scriptResetRun(&run_ctx);
+}
+
+/* EVALSHA with anything but 40 characters needs no lookup. */
+void evalShaGenericCommand(client *c) {
+    if (c->argv[1].size() != SHA_LEN) return addReplyError(c, kNoScriptError);
+    evalGenericCommand(c, true);
+}
+
+}  // namespace
+
+scriptRunCtx *scriptCurrentRun() { return curr_run_ctx; }
+
+bool scriptIsTimedout() { return curr_run_ctx && (curr_run_ctx->flags & SCRIPT_TIMEDOUT); }
+
+const char *scriptCall(scriptRunCtx *run_ctx) {
+    client *c = run_ctx->c;
+    redisCommand *cmd = c->cmd = c->lastcmd = lookupCommand(c->argv);
+    int argc = static_cast<int>(c->argv.size());
+    const char *err = nullptr;
+    if (!cmd) err = "Unknown Redis command called from script";
+    else if ((cmd->arity > 0 && cmd->arity != argc) || argc < -cmd->arity)
+        err = "Wrong number of args calling Redis command from script";
+    else if (cmd->flags & CMD_NOSCRIPT) err = "This Redis command is not allowed from script";
+    else if ((run_ctx->flags & SCRIPT_READ_ONLY) && (cmd->flags & CMD_WRITE))
+        err = "Write commands are not allowed from read-only scripts.";
+    else if ((cmd->flags & CMD_WRITE) && !(run_ctx->flags & SCRIPT_WRITE_DIRTY))
+        err = scriptWritesDeniedByDiskError();
+    if (err) {
+        /* Counted here, as Redis counts a rejected command; the script's
+         * reply of it (if it fails) is not counted again. */
+        if (cmd) cmd->rejected_calls++;
+        server.stat_total_error_replies++;
+        return err;
+    }
+    if (cmd->flags & CMD_WRITE) run_ctx->flags |= SCRIPT_WRITE_DIRTY;
+    call(c);
+    return nullptr;
+}
+
+bool scriptInterrupt(scriptRunCtx *run_ctx) {
+    if (!(run_ctx->flags & SCRIPT_TIMEDOUT)) {
+        long long elapsed = monotonicMs() - run_ctx->start_time;
+        if (elapsed < server.busy_reply_threshold) return false;
+        serverLog(LL_WARNING,
+                  "Slow script detected: still in execution after %lld milliseconds. You can try killing the script "
+                  "using the SCRIPT KILL command. Script name is: %s.",
+                  elapsed, run_ctx->funcname);
+        run_ctx->flags |= SCRIPT_TIMEDOUT;
+        protectClient(run_ctx->original_client);
+    }
+    processEventsWhileBlocked();
+    /* SHUTDOWN NOSAVE stopped the event loop: the script stops too, so that
+     * the server can exit. */
+    if (server.el->stop) run_ctx->flags |= SCRIPT_KILLED;
+    return run_ctx->flags & SCRIPT_KILLED;
+}
+
+/* ========================================================================
+ * Commands
+ * ====================================================================== */
+
+void evalCommand(client *c) { evalGenericCommand(c, false); }
+void evalRoCommand(client *c) { evalGenericCommand(c, false); }
+void evalShaCommand(client *c) { evalShaGenericCommand(c); }
+void evalShaRoCommand(client *c) { evalShaGenericCommand(c); }
+
+/* SCRIPT LOAD script */
+void scriptLoadCommand(client *c) {
+    scriptingInit();
+    std::string sha = sha1hex(c->argv[2]);
+    if (luaCreateFunction(c, c->argv[2], sha)) addReplyBulk(c, sha);
+}
+
+/* SCRIPT EXISTS sha1 [sha1 ...] */
+void scriptExistsCommand(client *c) {
+    addReplyArrayLen(c, static_cast<long long>(c->argv.size()) - 2);
+    for (size_t j = 2; j < c->argv.size(); j++) addReplyLongLong(c, lctx.scripts.find(c->argv[j]) ? 1 : 0);
+}
+
+/* SCRIPT FLUSH [ASYNC|SYNC]: both synchronous (the interpreter is small). */
+void scriptFlushCommand(client *c) {
+    if (c->argv.size() > 3 ||
+        (c->argv.size() == 3 && !strEqualNoCase(c->argv[2], "sync") && !strEqualNoCase(c->argv[2], "async")))
+        return addReplyError(c, "SCRIPT FLUSH only support SYNC|ASYNC option");
+    scriptingReset();
+    addReply(c, shared::ok);
+}
+
+/* SCRIPT KILL: only a script that wrote nothing may stop halfway. */
+void scriptKillCommand(client *c) {
+    if (!curr_run_ctx) return addReplyError(c, "-NOTBUSY No scripts in execution right now.");
+    if (curr_run_ctx->flags & SCRIPT_WRITE_DIRTY)
+        return addReplyError(c, "-UNKILLABLE Sorry the script already executed write commands against the dataset. "
+                                "You can either wait the script termination or kill the server in a hard way using "
+                                "the SHUTDOWN NOSAVE command.");
+    curr_run_ctx->flags |= SCRIPT_KILLED;
+    addReply(c, shared::ok);
+}
+
+/* Redis's help, without SCRIPT DEBUG (no Lua debugger here). */
+void scriptHelpCommand(client *c) {
+    static const char *const help[] = {
+        "EXISTS <sha1> [<sha1> ...]",
+        "    Return information about the existence of the scripts in the script cache.",
+        "FLUSH [ASYNC|SYNC]",
+        "    Flush the Lua scripts cache. Very dangerous on replicas.",
+        "    When called without the optional mode argument, the behavior is determined by the",
+        "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+        "    * ASYNC: Asynchronously flush the scripts cache.",
+        "    * SYNC: Synchronously flush the scripts cache.",
+        "KILL",
+        "    Kill the currently executing Lua script.",
+        "LOAD <script>",
+        "    Load a script into the scripts cache without executing it.",
+        nullptr,
+    };
+    addReplyHelp(c, help);
+}

@@ -1,3 +1,55 @@
-/* scripting.h — Lua scripting: EVAL and the script cache (Redis's eval.c /
- * script_lua.c). Work in progress. */
+/* scripting.h — Lua scripting: EVAL/EVALSHA (and their _RO variants), the
+ * script cache (SCRIPT LOAD|EXISTS|FLUSH) and the life of a running script
+ * (Redis's eval.c and script.c; the Lua side is script_lua.h).
+ *
+ * A script runs on its own socketless client (the "script client") in the
+ * caller's database; its redis.call()s are nested call()s, so their effects
+ * reach the AOF as one MULTI/EXEC unit while EVAL itself is not propagated.
+ * Invariants:
+ *  - At most one script runs at a time (curr_run_ctx): nothing else runs
+ *    while it does. Once it has run for busy-reply-threshold ms it is "timed
+ *    out": its count hook lets the event loop read other clients, who are
+ *    answered -BUSY except for the CMD_ALLOW_BUSY commands (SCRIPT KILL,
+ *    SHUTDOWN NOSAVE ...); the caller is not read meanwhile (its argv views
+ *    point into its query buffer), and no blocked client is served before
+ *    the script ends.
+ *  - The script cache maps a body's SHA1 to the compiled function in the
+ *    Lua registry; SCRIPT FLUSH starts a new interpreter.
+ */
 #pragma once
+
+#include <string_view>
+
+struct client;
+
+/* scriptRunCtx::flags */
+constexpr int SCRIPT_WRITE_DIRTY = 1 << 0; /* a write command ran: SCRIPT KILL refuses (UNKILLABLE) */
+constexpr int SCRIPT_READ_ONLY = 1 << 1;   /* EVAL_RO or a no-writes shebang: writes are refused */
+constexpr int SCRIPT_TIMEDOUT = 1 << 2;    /* past busy-reply-threshold: others get -BUSY */
+constexpr int SCRIPT_KILLED = 1 << 3;      /* SCRIPT KILL (or SHUTDOWN NOSAVE) asked it to stop */
+
+/* The script being run (Redis's scriptRunCtx). */
+struct scriptRunCtx {
+    client *original_client;   /* who sent EVAL */
+    client *c;                 /* the script client redis.call() runs commands on */
+    const char *funcname;      /* the script's SHA1, for errors and the log */
+    long long start_time;      /* monotonic ms, for busy-reply-threshold */
+    int flags;                 /* SCRIPT_* */
+};
+
+/* The running script, or nullptr. */
+scriptRunCtx *scriptCurrentRun();
+bool scriptIsTimedout();
+
+/* Runs c->argv of the script client as redis.call() does. On refusal (unknown
+ * command, arity, not allowed from scripts, write in a read-only script ...)
+ * returns the error text and runs nothing; nullptr once the command ran. */
+const char *scriptCall(scriptRunCtx *run_ctx);
+
+/* From the count hook: true if the script must stop (SCRIPT KILL). Once the
+ * script is past busy-reply-threshold, each call lets the event loop run. */
+bool scriptInterrupt(scriptRunCtx *run_ctx);
+
+/* What EVAL's caller is told while a script keeps the server busy. */
+inline constexpr std::string_view kBusyScriptError =
+    "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";

@@ -32,6 +32,7 @@
 #include "aof.h"
 #include "config.h"
 #include "rdb.h"
+#include "scripting.h"
 #include "util.h"
 #include "zmalloc.h"
 
@@ -70,7 +71,9 @@ static void serverLogRaw(int level, const char *msg) {
         char date[64];
         size_t off = strftime(date, sizeof(date), "%d %b %Y %H:%M:%S.", &tm);
         snprintf(date + off, sizeof(date) - off, "%03d", static_cast<int>(tv.tv_usec / 1000));
-        fprintf(fp, "%d:M %s %c %s\n", static_cast<int>(getpid()), date, marks[level & 0xff], msg);
+        /* The role, as Redis prints it: M the server, C a child it forked. */
+        char role = server.pid && getpid() != server.pid ? 'C' : 'M';
+        fprintf(fp, "%d:%c %s %c %s\n", static_cast<int>(getpid()), role, date, marks[level & 0xff], msg);
     }
     fflush(fp);
     if (fp != stdout) fclose(fp);
@@ -158,10 +161,23 @@ static std::string upper(std::string_view s) {
 }
 
 /* enable-debug-command "local" admits loopback connections only. */
-static bool allowProtectedAction(int config, const client *c) {
+bool allowProtectedAction(int config, const client *c) {
     if (config == PROTECTED_ACTION_ALLOWED_YES) return true;
     if (config != PROTECTED_ACTION_ALLOWED_LOCAL) return false;
     return c->addr.starts_with("127.") || c->addr.starts_with("[::1]") || c->fd == -1;
+}
+
+/* A write, or an EXEC with a write among its queued commands. */
+static bool isWriteCommand(const client *c) {
+    if (c->cmd->flags & CMD_WRITE) return true;
+    if (c->cmd->proc != execCommand) return false;
+    const auto &queued = c->mstate.commands;
+    return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_WRITE; });
+}
+
+static bool isAllowedInPubsubContext(const redisCommand *cmd) {
+    return cmd->proc == pingCommand || cmd->proc == subscribeCommand || cmd->proc == unsubscribeCommand ||
+           cmd->proc == psubscribeCommand || cmd->proc == punsubscribeCommand || cmd->proc == quitCommand;
 }
 
 /* Runs the command in c->argv after the checks every command gets. */
@@ -193,6 +209,36 @@ int processCommand(client *c) {
         rejectCommand(c, "Command not allowed inside a transaction");
         return C_OK;
     }
+    /* A failed BGSAVE: refuse what would change data no snapshot can hold
+     * (PING too, so monitoring notices), as Redis's MISCONF. */
+    if (rdbWritesDeniedByBgsaveError() && (isWriteCommand(c) || c->cmd->proc == pingCommand)) {
+        rejectCommand(c, "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist "
+                         "to disk. Commands that may modify the data set are disabled, because this instance is "
+                         "configured to report errors during writes if RDB snapshotting fails "
+                         "(stop-writes-on-bgsave-error option). Please check the Redis logs for details about the "
+                         "RDB error.");
+        return C_OK;
+    }
+    /* The same for a failed AOF write (everysec and no keep serving reads). */
+    if (aofWritesDeniedByWriteError() && (isWriteCommand(c) || c->cmd->proc == pingCommand)) {
+        rejectCommand(c, std::string("-MISCONF Errors writing to the AOF file: ") +
+                             strerror(server.aof_last_write_errno));
+        return C_OK;
+    }
+    /* A RESP2 subscriber's connection carries pushed messages: only what
+     * manages subscriptions (or ends them) can be answered on it. */
+    if ((c->flags & CLIENT_PUBSUB) && c->resp == 2 && !isAllowedInPubsubContext(c->cmd)) {
+        rejectCommand(c, "Can't execute '" + c->cmd->fullname +
+                             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
+                             "context");
+        return C_OK;
+    }
+    /* A script past busy-reply-threshold lets the event loop run: only the
+     * commands that may run beside it are answered (SCRIPT KILL ...). */
+    if (scriptIsTimedout() && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
+        rejectCommand(c, std::string(kBusyScriptError));
+        return C_OK;
+    }
     /* Inside MULTI everything but the commands that end or manage the
      * transaction (and QUIT) waits in the queue for EXEC. */
     if ((c->flags & CLIENT_MULTI) && c->cmd->proc != execCommand && c->cmd->proc != discardCommand &&
@@ -205,9 +251,97 @@ int processCommand(client *c) {
     /* Here, not in call(): EXEC calls call() for each queued command, and
      * its pushes must wake the blocked clients only once it is done (a push
      * and a DEL of the key in one transaction wake nobody). The command's
-     * own reply is already queued, so LPUSH answers the length it made. */
-    if (!server.ready_keys.empty()) handleClientsBlockedOnKeys();
+     * own reply is already queued, so LPUSH answers the length it made.
+     * Nor beside a busy script: its pushes count once it has ended. */
+    if (!server.ready_keys.empty() && !scriptIsTimedout()) handleClientsBlockedOnKeys();
     return C_OK;
+}
+
+/* ========================================================================
+ * Propagation: what a command did, as commands for the AOF (Redis 7's
+ * design). Ops are serialized as soon as they are known into
+ * server.also_propagate; the outermost call() — the execution unit: a
+ * command, EXEC with its queued commands, a script with its redis.call()s —
+ * hands them over at its end, so a unit reaches the file whole, in
+ * MULTI/EXEC when it holds several ops. With the AOF off nothing is
+ * serialized: call() pays one test.
+ * ====================================================================== */
+
+static void catSelectIfNeeded(std::string &dst, int dbid) {
+    if (dbid == server.aof_selected_db) return;
+    char id[LONG_STR_SIZE];
+    std::string_view select[] = {"SELECT", std::string_view(id, ll2string(id, sizeof(id), dbid))};
+    catAppendOnlyGenericCommand(dst, select);
+    server.aof_selected_db = dbid;
+}
+
+static void propagatePendingCommands() {
+    if (!server.also_propagate_ops) return;
+    feedAppendOnlyFile(server.also_propagate, server.also_propagate_first_op, server.also_propagate_ops);
+    server.also_propagate.clear();
+    server.also_propagate_ops = 0;
+}
+
+/* Queues a write besides (or instead of) the command itself: a served
+ * BLPOP is written as LPOP, an expired key as DEL. Outside any command
+ * (serverCron, a served blocked client) the op is a unit of its own. */
+void alsoPropagate(int dbid, std::span<const std::string_view> argv) {
+    if (server.aof_state == AOF_OFF) return;
+    std::string &unit = server.also_propagate;
+    catSelectIfNeeded(unit, dbid);
+    if (server.also_propagate_ops++ == 0) server.also_propagate_first_op = unit.size();
+    catAppendOnlyGenericCommand(unit, argv);
+    if (server.execution_nesting == 0) propagatePendingCommands();
+}
+
+void alsoPropagate(int dbid, std::initializer_list<std::string_view> argv) {
+    alsoPropagate(dbid, std::span(argv.begin(), argv.size()));
+}
+
+/* The command's own argv is not propagated (EVAL: its effects are). */
+void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
+
+/* Propagated although server.dirty did not move: FLUSHALL on an empty
+ * server must still empty a replayed one. */
+void forceCommandPropagation(client *c) { c->flags |= CLIENT_FORCE_AOF; }
+
+void rewriteClientCommandVector(client *c, std::span<const std::string_view> argv) {
+    if (server.aof_state == AOF_OFF) return;
+    /* Built aside first: the new arguments may be views of the old ones. */
+    std::string bytes;
+    for (std::string_view arg : argv) bytes.append(arg);
+    c->argv_rewritten.swap(bytes);
+    const char *p = c->argv_rewritten.data();
+    std::vector<std::string_view> views;
+    views.reserve(argv.size());
+    for (std::string_view arg : argv) {
+        views.emplace_back(p, arg.size());
+        p += arg.size();
+    }
+    c->argv.swap(views);
+}
+
+void rewriteClientCommandVector(client *c, std::initializer_list<std::string_view> argv) {
+    rewriteClientCommandVector(c, std::span(argv.begin(), argv.size()));
+}
+
+/* argv[i] becomes `arg` (i == argc appends it). */
+void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg) {
+    if (server.aof_state == AOF_OFF) return;
+    std::vector<std::string_view> argv = c->argv;
+    if (i == argv.size()) argv.push_back(arg);
+    else argv[i] = arg;
+    rewriteClientCommandVector(c, argv);
+}
+
+/* After the command ran: its argv joins the unit if it changed the dataset
+ * (EXEC never: its commands went one by one), and the outermost call
+ * closes the unit. */
+static void propagateCommand(client *c, const redisCommand *cmd, long long dirty) {
+    if ((dirty > 0 || (c->flags & CLIENT_FORCE_AOF)) && !(c->flags & CLIENT_PREVENT_AOF_PROP) &&
+        cmd->proc != execCommand)
+        alsoPropagate(c->db->id, c->argv);
+    if (server.execution_nesting == 0) propagatePendingCommands();
 }
 
 /* Calls the command's implementation and accounts for it. EXEC calls it
@@ -216,33 +350,33 @@ int processCommand(client *c) {
  * through a transaction; and a command counts as failed only for errors
  * after its last nested call, so a queued command's error is not EXEC's. */
 void call(client *c) {
-    static int nesting = 0;
     static long long err_mark = 0; /* errors already attributed to a command */
     redisCommand *real = c->cmd;
     err_mark = server.stat_total_error_replies;
+    /* The propagation flags are the command's own: a nested call (EXEC's
+     * commands run on the same client) saves and restores the outer one's. */
+    constexpr uint64_t prop_flags = CLIENT_PREVENT_PROP | CLIENT_FORCE_AOF;
+    uint64_t saved_prop_flags = c->flags & prop_flags;
+    c->flags &= ~prop_flags;
+    long long dirty = server.dirty;
     long long start = ustime();
-    nesting++;
+    server.execution_nesting++;
     c->cmd->proc(c);
-    nesting--;
+    server.execution_nesting--;
     long long duration = ustime() - start;
-    if (nesting == 0) {
+    if (server.execution_nesting == 0) {
         server.ustime = start + duration;
         server.mstime = server.ustime / 1000;
         server.unixtime = static_cast<time_t>(server.mstime / 1000);
     }
+    if (server.aof_state != AOF_OFF) propagateCommand(c, real, server.dirty - dirty);
+    c->flags = (c->flags & ~prop_flags) | saved_prop_flags;
     real->microseconds += duration;
     real->calls++;
     if (server.stat_total_error_replies != err_mark) real->failed_calls++;
     err_mark = server.stat_total_error_replies;
     server.stat_numcommands++;
 }
-
-/* Queues a write for the AOF besides (or instead of) the command itself:
- * e.g. a served BLPOP is written as LPOP. Work in progress (persistence). */
-void alsoPropagate(int, const std::vector<std::string_view> &) {}
-
-/* The command's own argv is not propagated (EVAL: its effects are). */
-void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
 
 /* ========================================================================
  * Background children: BGSAVE and BGREWRITEAOF fork the server and let the
@@ -284,11 +418,11 @@ void checkChildrenDone() {
     if (pid <= 0 || pid != server.child_pid) return;
     int exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     int bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    int type = server.child_type;
+    /* The handlers still see the child's pid (its temp file is named after it). */
+    if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
+    else if (server.child_type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
     server.child_pid = -1;
     server.child_type = CHILD_TYPE_NONE;
-    if (type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
-    else if (type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
 }
 
 /* ========================================================================
@@ -325,6 +459,8 @@ static long long serverCron(aeEventLoop *, long long, void *) {
     clientsCron();
     databasesCron();
     if (hasActiveChildProcess()) checkChildrenDone();
+    else rdbSaveCron();
+    aofCron();
     server.cronloops++;
     return 1000 / server.hz;
 }
@@ -334,6 +470,9 @@ static long long serverCron(aeEventLoop *, long long, void *) {
 void beforeSleep(aeEventLoop *) {
     /* First: the commands they pipelined while blocked add to the replies. */
     if (!server.unblocked_clients.empty()) processUnblockedClients();
+    /* Before any reply leaves: a write is on disk before it is acknowledged
+     * (appendfsync always: fsynced too), and so is anything a reply shows. */
+    if (server.aof_state == AOF_ON) flushAppendOnlyFile();
     handleClientsWithPendingWrites();
     freeClientsInAsyncFreeQueue();
 }
@@ -477,6 +616,7 @@ void initServer() {
     set_jemalloc_bg_thread(server.jemalloc_bg_thread);
     updateCachedTime();
     server.stat_starttime = server.unixtime;
+    server.lastsave = time(nullptr); /* at start-up the dataset counts as saved */
     server.inst_metric_last_sample_time = server.mstime;
     if (aeCreateTimeEvent(server.el.get(), 1, serverCron, nullptr, nullptr) == AE_ERR) {
         serverLog(LL_WARNING, "Can't create event loop timers.");
@@ -514,10 +654,29 @@ void resetServerStats() {
     }
 }
 
-/* Everything to do before exiting: close the listeners so no new client
- * arrives, and say goodbye in the log. Persistence hooks in here later. */
-int prepareForShutdown(int) {
+/* The final RDB snapshot: SHUTDOWN SAVE, or save points set and no NOSAVE. */
+static int rdbSaveOnShutdown(int flags) {
+    if (!(flags & SHUTDOWN_SAVE) && (server.saveparams.empty() || (flags & SHUTDOWN_NOSAVE))) return C_OK;
+    serverLog(LL_NOTICE, "Saving the final RDB snapshot before exiting.");
+    if (rdbSave(server.rdb_filename.c_str()) == C_OK) return C_OK;
+    serverLog(LL_WARNING, "Error trying to save the DB, can't exit.");
+    return C_ERR;
+}
+
+/* Everything to do before exiting: stop the background children, make the
+ * AOF and the snapshot complete on disk, close the listeners so no new
+ * client arrives, and say goodbye in the log. On C_ERR the server keeps
+ * running: exiting would lose data. */
+int prepareForShutdown(int flags) {
     serverLog(LL_WARNING, "User requested shutdown...");
+    if (server.child_type == CHILD_TYPE_RDB) {
+        serverLog(LL_WARNING, "There is a child saving an .rdb. Killing it!");
+        killRDBChild();
+    }
+    if (aofPrepareForShutdown() == C_ERR || rdbSaveOnShutdown(flags) == C_ERR) {
+        serverLog(LL_WARNING, "Errors trying to shut down the server. Check the logs for more information.");
+        return C_ERR;
+    }
     for (int fd : server.ipfd) close(fd);
     server.ipfd.clear();
     if (!server.pidfile.empty()) unlink(server.pidfile.c_str());
@@ -528,6 +687,23 @@ int prepareForShutdown(int) {
 /* ========================================================================
  * main
  * ====================================================================== */
+
+/* With appendonly yes the AOF, which has every write, is the dataset;
+ * otherwise the RDB snapshot is. */
+void loadDataFromDisk() {
+    long long start = ustime();
+    if (server.aof_enabled) {
+        if (loadAppendOnlyFile(server.aof_filename) != AOF_NOT_EXIST)
+            serverLog(LL_NOTICE, "DB loaded from append only file: %.3f seconds",
+                      static_cast<double>(ustime() - start) / 1000000);
+    } else if (rdbLoad(server.rdb_filename.c_str(), RDBFLAGS_NONE) == C_OK) {
+        serverLog(LL_NOTICE, "DB loaded from disk: %.3f seconds", static_cast<double>(ustime() - start) / 1000000);
+    } else if (errno != ENOENT) {
+        /* Nothing may save over a file that did not load. */
+        serverLog(LL_WARNING, "Fatal error loading the DB: %s. Exiting.", strerror(errno));
+        exit(1);
+    }
+}
 
 static void usage() {
     fprintf(stderr, "Usage: ./cppredis-server [/path/to/redis.conf] [options] [-]\n"
@@ -572,6 +748,8 @@ int serverMain(int argc, char **argv) {
     initServer();
     serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
     serverLog(LL_NOTICE, "Server initialized");
+    loadDataFromDisk();
+    aofOpenIfNeededOnServerStart();
     serverLog(LL_NOTICE, "Ready to accept connections tcp");
     aeMain(server.el.get());
     return 0;
@@ -581,10 +759,17 @@ int serverMain(int argc, char **argv) {
  * Commands: PING, ECHO, TIME, SHUTDOWN
  * ====================================================================== */
 
+/* A RESP2 subscriber gets the pong as a push-like array: ["pong", message]. */
 void pingCommand(client *c) {
     if (c->argv.size() > 2) return addReplyErrorArity(c);
+    std::string_view message = c->argv.size() == 2 ? c->argv[1] : "";
+    if ((c->flags & CLIENT_PUBSUB) && c->resp == 2) {
+        addReplyArrayLen(c, 2);
+        addReplyBulk(c, "pong");
+        return addReplyBulk(c, message);
+    }
     if (c->argv.size() == 1) return addReply(c, shared::pong);
-    addReplyBulk(c, c->argv[1]);
+    addReplyBulk(c, message);
 }
 
 void echoCommand(client *c) { addReplyBulk(c, c->argv[1]); }
@@ -608,7 +793,11 @@ void shutdownCommand(client *c) {
         else return addReply(c, shared::syntaxerr);
     }
     if ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE)) return addReply(c, shared::syntaxerr);
+    /* Beside a busy script only NOSAVE: what it wrote so far is no state
+     * to save. (The script stops at its next check: scriptInterrupt.) */
+    if (scriptIsTimedout() && !(flags & SHUTDOWN_NOSAVE)) return addReplyError(c, kBusyScriptError);
     if (prepareForShutdown(flags) == C_OK) aeStop(server.el.get());
+    else addReplyError(c, "Errors trying to SHUTDOWN. Check logs.");
 }
 
 /* ========================================================================
@@ -858,6 +1047,10 @@ static void infoStats(std::string &out) {
         .field("expired_time_cap_reached_count", server.stat_expired_time_cap_reached_count)
         .field("keyspace_hits", server.stat_keyspace_hits)
         .field("keyspace_misses", server.stat_keyspace_misses)
+        .field("pubsub_channels", server.pubsub_channels.size())
+        .field("pubsub_patterns", server.pubsub_patterns.size())
+        .field("latest_fork_usec", server.stat_fork_time)
+        .field("total_forks", server.stat_total_forks)
         .field("unexpected_error_replies", server.stat_unexpected_error_replies)
         .field("total_error_replies", server.stat_total_error_replies)
         .field("total_reads_processed", server.stat_total_reads_processed)

@@ -4,7 +4,8 @@
  * event loop, the listening sockets, every client and the configuration.
  * Invariants:
  *  - server.clients owns every client (unique_ptr); every other structure
- *    (clients_pending_write, clients_to_close, clients_index, and for a
+ *    (clients_pending_write, clients_to_close, clients_index, for a
+ *    subscriber server.pubsub_channels / pubsub_patterns, and for a
  *    blocked client db->blocking_keys, clients_timeout_table and
  *    unblocked_clients) holds plain pointers and must drop them in
  *    freeClient() before the client dies.
@@ -19,7 +20,9 @@
 #include <cstdint>
 #include <ctime>
 #include <list>
+#include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,6 +48,8 @@ constexpr int CONFIG_MIN_RESERVED_FDS = 32;
 constexpr int CONFIG_FDSET_INCR = CONFIG_MIN_RESERVED_FDS + 96;
 constexpr int CONFIG_BINDADDR_MAX = 16;
 constexpr int CHILD_TYPE_NONE = 0, CHILD_TYPE_RDB = 1, CHILD_TYPE_AOF = 2; /* server.child_type */
+constexpr int AOF_OFF = 0, AOF_ON = 1, AOF_WAIT_REWRITE = 2;              /* server.aof_state */
+constexpr int AOF_FSYNC_NO = 0, AOF_FSYNC_ALWAYS = 1, AOF_FSYNC_EVERYSEC = 2; /* `appendfsync` */
 
 /* Log levels, as Redis's. */
 constexpr int LL_DEBUG = 0, LL_VERBOSE = 1, LL_NOTICE = 2, LL_WARNING = 3;
@@ -60,11 +65,14 @@ constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply
 constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
 constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
 constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
+constexpr uint64_t CLIENT_PUBSUB = 1ULL << 18;           /* subscribed to a channel or pattern (pubsub.cpp) */
 constexpr uint64_t CLIENT_PREVENT_AOF_PROP = 1ULL << 19; /* don't propagate this command to the AOF */
 constexpr uint64_t CLIENT_PREVENT_REPL_PROP = 1ULL << 20; /* ... nor to replicas */
 constexpr uint64_t CLIENT_PREVENT_PROP = CLIENT_PREVENT_AOF_PROP | CLIENT_PREVENT_REPL_PROP;
 constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
+constexpr uint64_t CLIENT_FORCE_AOF = 1ULL << 14;       /* propagate even if nothing changed (FLUSHALL) */
 constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
+constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;    /* blocking commands answer as if timed out (scripts) */
 
 /* Request types of the query buffer. */
 constexpr int PROTO_REQ_INLINE = 1;
@@ -240,6 +248,26 @@ struct watchedKey {
 };
 
 /* ------------------------------------------------------------------------
+ * Pub/sub (pubsub.cpp) and output buffer limits (networking.cpp).
+ * ---------------------------------------------------------------------- */
+
+/* Channel (or pattern) -> its subscribers, in the order they subscribed:
+ * the order PUBLISH delivers in. */
+using pubsubDict = dict<sds, std::vector<client *>>;
+struct pubsubSetMember {}; /* a dict used as a set: no value */
+using clientChannelsDict = dict<sds, pubsubSetMember>;
+
+/* Client classes of client-output-buffer-limit (getClientType). Replicas
+ * do not exist here: their limits are parsed and kept for compatibility. */
+constexpr int CLIENT_TYPE_NORMAL = 0, CLIENT_TYPE_SLAVE = 1, CLIENT_TYPE_PUBSUB = 2, CLIENT_TYPE_MASTER = 3;
+constexpr int CLIENT_TYPE_OBUF_COUNT = 3; /* the classes with limits: master has none */
+struct clientBufferLimitsConfig {
+    unsigned long long hard_limit_bytes = 0; /* 0 = no limit */
+    unsigned long long soft_limit_bytes = 0;
+    time_t soft_limit_seconds = 0;           /* how long past the soft limit is tolerated */
+};
+
+/* ------------------------------------------------------------------------
  * The client: one connection and everything the server tracks for it.
  * ---------------------------------------------------------------------- */
 struct client {
@@ -254,6 +282,7 @@ struct client {
     QueryBuffer querybuf;
     RequestParser req;
     std::vector<std::string_view> argv; /* the command being run (into querybuf) */
+    std::string argv_rewritten;       /* the bytes of argv once a command rewrote it for the AOF */
     size_t argv_len_sum = 0;
     redisCommand *cmd = nullptr, *lastcmd = nullptr;
 
@@ -273,6 +302,9 @@ struct client {
     blockingState bpop;               /* ... and the keys, deadline, target */
     std::list<client *>::iterator unblocked_node; /* in server.unblocked_clients, if CLIENT_UNBLOCKED */
     std::vector<watchedKey> watched_keys; /* WATCH: unwatched in freeClient */
+    clientChannelsDict pubsub_channels;  /* SUBSCRIBEd channels: unsubscribed in freeClient */
+    std::vector<sds> pubsub_patterns;    /* PSUBSCRIBEd patterns, in subscription order */
+    time_t obuf_soft_limit_reached_time = 0; /* since when the reply list is past the soft limit (0: it is not) */
 
     std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
 
@@ -336,7 +368,6 @@ struct redisServer {
     std::unique_ptr<redisDb[]> db;    /* server.db[0 .. dbnum-1] */
     long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
-    int appendonly_stub = 0;          /* `appendonly`: always no until persistence exists */
 
     /* Background children (redisFork). */
     pid_t child_pid = -1;
@@ -345,12 +376,69 @@ struct redisServer {
     long long stat_total_forks = 0;
 
     /* RDB persistence (rdb.cpp). */
+    struct saveparam {
+        time_t seconds;
+        int changes;
+    };
+    std::vector<saveparam> saveparams;         /* `save`: BGSAVE after `seconds` with `changes` */
+    std::string rdb_filename = "dump.rdb";     /* `dbfilename`, in the working directory (`dir`) */
+    bool rdb_compression = true;               /* `rdbcompression`: LZF for strings over 20 bytes */
+    bool rdb_checksum = true;                  /* `rdbchecksum`: write and verify the CRC-64 */
+    bool rdb_save_incremental_fsync = true;    /* fsync every 4 MB while saving */
+    bool stop_writes_on_bgsave_err = true;     /* MISCONF on writes after a failed BGSAVE */
+    int rdb_key_save_delay = 0;                /* µs to sleep per key saved (tests); < 0: ns */
+    int enable_protected_configs = 0;          /* PROTECTED_ACTION_ALLOWED_*: CONFIG SET dir/dbfilename */
+    time_t lastsave = 0;                       /* unix time of the last successful save */
+    time_t lastbgsave_try = 0;                 /* ... and of the last BGSAVE attempt */
+    int lastbgsave_status = 0;                 /* C_OK or C_ERR */
+    long long dirty_before_bgsave = 0;         /* server.dirty when the child forked */
+    time_t rdb_save_time_start = -1;           /* the running BGSAVE started, -1 if none */
+    time_t rdb_save_time_last = -1;            /* seconds the last BGSAVE took */
+    bool rdb_bgsave_scheduled = false;         /* BGSAVE SCHEDULE: start when no child runs */
+    long long stat_rdb_saves = 0;
+    long long rdb_last_load_keys_loaded = 0, rdb_last_load_keys_expired = 0;
 
     /* AOF persistence (aof.cpp). */
+    bool loading = false;             /* a loader (RDB or AOF) is filling the keyspace: nothing expires */
+    int execution_nesting = 0;        /* call()s in progress: 0 between commands */
+    int aof_state = AOF_OFF;          /* AOF_OFF / AOF_ON / AOF_WAIT_REWRITE (its first rewrite runs) */
+    bool aof_enabled = false;         /* `appendonly`; aof_state follows it */
+    int aof_fsync = AOF_FSYNC_EVERYSEC; /* `appendfsync` */
+    std::string aof_filename;         /* `appendfilename`, in `dir` */
+    bool aof_no_fsync_on_rewrite = false; /* `no-appendfsync-on-rewrite` */
+    bool aof_load_truncated = true;   /* `aof-load-truncated` */
+    bool aof_rewrite_incremental_fsync = true; /* `aof-rewrite-incremental-fsync` */
+    int aof_rewrite_perc = 100;       /* `auto-aof-rewrite-percentage`: growth that triggers a rewrite */
+    long long aof_rewrite_min_size = 64LL * 1024 * 1024; /* `auto-aof-rewrite-min-size` */
+    int aof_fd = -1;                  /* the AOF, open for appending while aof_state != AOF_OFF */
+    int aof_selected_db = -1;         /* the db the file's last SELECT chose (-1: emit one) */
+    std::string aof_buf;              /* propagated writes, written before replies leave (beforeSleep) */
+    std::string aof_rewrite_buf;      /* writes since the rewrite child forked, appended when it ends */
+    std::string also_propagate;       /* the execution unit's ops, as RESP (propagatePendingCommands) */
+    size_t also_propagate_first_op = 0; /* where its first op starts, after the SELECT it may need */
+    int also_propagate_ops = 0;       /* ops in it: 2 or more go to the file inside MULTI/EXEC */
+    std::string aof_rewrite_tmpfile;  /* what the rewrite child writes, renamed over the AOF at the end */
+    time_t aof_rewrite_next_try = 0;  /* after repeated failures, automatic rewrites wait until then */
+    long long aof_current_size = 0;   /* bytes in the file */
+    long long aof_rewrite_base_size = 0; /* ... after the last rewrite or load: the growth base */
+    long long aof_fsync_offset = 0;   /* aof_current_size at the last fsync */
+    long long aof_last_fsync = 0;     /* mstime of the last fsync (everysec) */
+    long long aof_delayed_fsync = 0;  /* everysec fsyncs that found the previous one still running */
+    bool aof_rewrite_scheduled = false; /* start a rewrite as soon as no child runs */
+    time_t aof_rewrite_time_start = -1, aof_rewrite_time_last = -1;
+    int aof_lastbgrewrite_status = 0; /* C_OK */
+    int aof_last_write_status = 0;    /* C_OK; C_ERR after a failed write: writes are refused (MISCONF) */
+    int aof_last_write_errno = 0;
+    long long stat_aof_rewrites = 0, stat_aofrw_consecutive_failures = 0;
 
     /* Scripting (scripting.cpp). */
+    long long busy_reply_threshold = 5000; /* `busy-reply-threshold` (`lua-time-limit`), ms; 0 = never busy */
 
     /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp). */
+    pubsubDict pubsub_channels;       /* channel -> subscribers */
+    pubsubDict pubsub_patterns;       /* pattern -> subscribers */
+    int notify_keyspace_events = 0;   /* NOTIFY_* classes to publish (notify.h) */
+    clientBufferLimitsConfig client_obuf_limits[CLIENT_TYPE_OBUF_COUNT];
 
     /* Lists (t_list.cpp): a ziplist becomes a linkedlist past either limit. */
     long long list_max_ziplist_entries = 512;
@@ -411,18 +499,29 @@ redisCommand *lookupCommandByName(std::string_view name);
 int processCommand(client *c);
 void call(client *c);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
-void alsoPropagate(int dbid, const std::vector<std::string_view> &argv);
+void alsoPropagate(int dbid, std::span<const std::string_view> argv);
+void alsoPropagate(int dbid, std::initializer_list<std::string_view> argv);
 void preventCommandPropagation(client *c);
+void forceCommandPropagation(client *c); /* propagate even if server.dirty did not move */
+/* A command changes what is propagated for it (SETEX as SET ... PXAT):
+ * c->argv becomes `argv`, copied into the client. Call it last, once the
+ * command is done with its arguments; with the AOF off it does nothing. */
+void rewriteClientCommandVector(client *c, std::span<const std::string_view> argv);
+void rewriteClientCommandVector(client *c, std::initializer_list<std::string_view> argv);
+void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
 int prepareForShutdown(int flags);
 void populateCommandTable();
 std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */
 std::string_view commandKeySpecs(std::string_view fullname); /* keyspecs.cpp, generated */
 void initServer();
+void loadDataFromDisk(); /* at start-up: the AOF if appendonly, else the RDB */
 void beforeSleep(aeEventLoop *el);
 int serverMain(int argc, char **argv);
 constexpr int C_OK = 0, C_ERR = -1;
 constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2;
 void resetServerStats();
+/* enable-debug-command / enable-protected-configs: may client c do it? */
+bool allowProtectedAction(int config, const client *c);
 bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
 size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
@@ -693,6 +792,14 @@ int handleClientsWithPendingWrites();
 bool clientHasPendingReplies(const client *c);
 void resetClient(client *c);
 std::string catClientInfoString(const client *c);
+/* Output buffer limits: the client's class, the reply list's memory, and
+ * the check run after reply bytes go to the list (and from clientsCron). */
+int getClientType(const client *c);
+int getClientTypeByName(std::string_view name); /* -1 if unknown */
+const char *getClientTypeName(int type);
+size_t getClientOutputBufferMemoryUsage(const client *c);
+bool checkClientOutputBufferLimits(client *c);
+bool closeClientOnOutputBufferLimitReached(client *c, bool async);
 std::string getClientPeerId(client *c);
 void clientsCron();
 

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "notify.h"
 #include "server.h"
 
 /* ========================================================================
@@ -257,6 +258,7 @@ static void hsetGenericCommand(client *c, bool hmset) {
     if (hmset) addReply(c, shared::ok);
     else addReplyLongLong(c, created);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(NOTIFY_HASH, "hset", c->argv[1], c->db->id);
     server.dirty += static_cast<long long>(pairs.size() / 2);
 }
 
@@ -271,6 +273,7 @@ void hsetnxCommand(client *c) {
     hashTypeSet(o, c->argv[2], c->argv[3]);
     addReply(c, shared::cone);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(NOTIFY_HASH, "hset", c->argv[1], c->db->id);
     server.dirty++;
 }
 
@@ -340,9 +343,10 @@ void hvalsCommand(client *c) { genericHgetallCommand(c, OBJ_HASH_VALUE); }
 
 /* What HINCRBY and HINCRBYFLOAT do once they have the new value: store it
  * (which may convert the hash: a float can print long) and reply it. */
-static void hashIncrStore(client *c, robj *o, std::string_view value) {
+static void hashIncrStore(client *c, robj *o, std::string_view value, const char *event) {
     hashTypeSet(o, c->argv[2], value);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(NOTIFY_HASH, event, c->argv[1], c->db->id);
     server.dirty++;
 }
 
@@ -361,7 +365,7 @@ void hincrbyCommand(client *c) {
         return addReplyError(c, "increment or decrement would overflow");
     value += incr;
     char buf[LONG_STR_SIZE];
-    hashIncrStore(c, o, std::string_view(buf, static_cast<size_t>(ll2string(buf, sizeof(buf), value))));
+    hashIncrStore(c, o, std::string_view(buf, static_cast<size_t>(ll2string(buf, sizeof(buf), value))), "hincrby");
     addReplyLongLong(c, value);
 }
 
@@ -382,8 +386,10 @@ void hincrbyfloatCommand(client *c) {
     if (std::isnan(value) || std::isinf(value)) return addReplyError(c, "increment would produce NaN or Infinity");
     char buf[MAX_LONG_DOUBLE_CHARS];
     std::string_view result(buf, static_cast<size_t>(ld2string(buf, sizeof(buf), value, LD_STR_HUMAN)));
-    hashIncrStore(c, o, result);
+    hashIncrStore(c, o, result, "hincrbyfloat");
     addReplyBulk(c, result);
+    /* The AOF stores the result (HSET), not the float addition. */
+    rewriteClientCommandVector(c, {"HSET", c->argv[1], c->argv[2], result});
 }
 
 /* ========================================================================

@@ -24,6 +24,7 @@
 #include <memory>
 #include <span>
 
+#include "notify.h"
 #include "server.h"
 
 /* ========================================================================
@@ -223,12 +224,20 @@ static void listTypeTryConversionAt(listTypeEntry *entry, long index, std::strin
  * ====================================================================== */
 
 /* What every command that removed elements does last (Redis's
- * listElementsRemoved): an emptied list leaves the keyspace. */
-static void listElementsRemoved(client *c, std::string_view key, robj *o, long count) {
-    if (listTypeLength(o) == 0) dbDelete(c->db, key);
+ * listElementsRemoved): its event, then an emptied list leaves the keyspace. */
+static void listElementsRemoved(client *c, std::string_view key, robj *o, long count, const char *event) {
+    notifyKeyspaceEvent(NOTIFY_LIST, event, key, c->db->id);
+    if (listTypeLength(o) == 0) {
+        dbDelete(c->db, key);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
+    }
     signalModifiedKey(c, c->db, key);
     server.dirty += count;
 }
+
+/* The events of a pop and a push at `where`. */
+static const char *listPopEvent(int where) { return where == LIST_HEAD ? "lpop" : "rpop"; }
+static const char *listPushEvent(int where) { return where == LIST_HEAD ? "lpush" : "rpush"; }
 
 /* A new, empty list under `key` (filled by the caller right after). */
 static robj *createListInKeyspace(client *c, std::string_view key) {
@@ -271,7 +280,7 @@ static void listPopRangeAndReply(client *c, robj *o, std::string_view key, int w
     long rangestart = where == LIST_HEAD ? 0 : -rangelen;
     addListRangeReply(c, o, rangestart, where == LIST_HEAD ? rangelen - 1 : -1, where == LIST_TAIL);
     listTypeDelRange(o, rangestart, static_cast<unsigned long>(rangelen));
-    listElementsRemoved(c, key, o, rangelen);
+    listElementsRemoved(c, key, o, rangelen, listPopEvent(where));
 }
 
 /* "LEFT" / "RIGHT" of LMOVE and LMPOP. */
@@ -306,6 +315,7 @@ static void pushGenericCommand(client *c, int where, bool xx) {
     }
     addReplyLongLong(c, static_cast<long long>(listTypeLength(lobj)));
     signalModifiedKey(c, c->db, key);
+    notifyKeyspaceEvent(NOTIFY_LIST, listPushEvent(where), key, c->db->id);
 }
 
 void lpushCommand(client *c) { pushGenericCommand(c, LIST_HEAD, false); }
@@ -337,6 +347,7 @@ void linsertCommand(client *c) {
             listTypeLength(subject) > static_cast<unsigned long long>(server.list_max_ziplist_entries))
             listTypeConvert(subject, OBJ_ENCODING_LINKEDLIST);
         signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(NOTIFY_LIST, "linsert", c->argv[1], c->db->id);
         server.dirty++;
         return addReplyLongLong(c, static_cast<long long>(listTypeLength(subject)));
     }
@@ -358,6 +369,7 @@ void lsetCommand(client *c) {
     listTypeReplace(&entry, value);
     addReply(c, shared::ok);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(NOTIFY_LIST, "lset", c->argv[1], c->db->id);
     server.dirty++;
 }
 
@@ -475,7 +487,7 @@ void ltrimCommand(client *c) {
     }
     listTypeDelRange(o, 0, static_cast<unsigned long>(ltrim));
     if (rtrim) listTypeDelRange(o, -rtrim, static_cast<unsigned long>(rtrim));
-    listElementsRemoved(c, c->argv[1], o, ltrim + rtrim);
+    listElementsRemoved(c, c->argv[1], o, ltrim + rtrim, "ltrim");
     addReply(c, shared::ok);
 }
 
@@ -499,7 +511,7 @@ void lremCommand(client *c) {
         removed++;
         if (removed == limit) break;
     }
-    if (removed) listElementsRemoved(c, c->argv[1], subject, static_cast<long>(removed));
+    if (removed) listElementsRemoved(c, c->argv[1], subject, static_cast<long>(removed), "lrem");
     addReplyLongLong(c, static_cast<long long>(removed));
 }
 
@@ -525,7 +537,7 @@ static void popGenericCommand(client *c, int where) {
     listTypeNext(&li, &entry);
     addReplyListValue(c, listTypeGet(&entry));
     listTypeDelete(&entry);
-    listElementsRemoved(c, key, o, 1);
+    listElementsRemoved(c, key, o, 1, listPopEvent(where));
 }
 
 void lpopCommand(client *c) { popGenericCommand(c, LIST_HEAD); }
@@ -540,6 +552,7 @@ void rpopCommand(client *c) { popGenericCommand(c, LIST_TAIL); }
 static void lmoveHandlePush(client *c, std::string_view dstkey, robj *dstobj, std::string_view value, int where) {
     if (!dstobj) dstobj = createListInKeyspace(c, dstkey);
     signalModifiedKey(c, c->db, dstkey);
+    notifyKeyspaceEvent(NOTIFY_LIST, listPushEvent(where), dstkey, c->db->id);
     listTypePush(dstobj, value, where);
     addReplyBulk(c, value);
 }
@@ -555,7 +568,7 @@ static void lmoveGenericCommand(client *c, int wherefrom, int whereto) {
 
     sds value = listTypePop(sobj, wherefrom);
     lmoveHandlePush(c, dstkey, dobj, value, whereto);
-    listElementsRemoved(c, srckey, sobj, 1);
+    listElementsRemoved(c, srckey, sobj, 1, listPopEvent(wherefrom));
 }
 
 void rpoplpushCommand(client *c) { lmoveGenericCommand(c, LIST_TAIL, LIST_HEAD); }
@@ -573,6 +586,21 @@ void lmoveCommand(client *c) {
  * LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count]
  * ====================================================================== */
 
+/* A pop by LMPOP, BLPOP, BRPOP or BLMPOP reaches the AOF as the LPOP/RPOP
+ * that does the same to the list, with the number of elements popped when
+ * the command took a count (-1: it did not), as Redis 7.0 writes it. */
+static void propagateListPop(client *c, std::string_view key, int where, long count) {
+    char n[LONG_STR_SIZE];
+    std::string_view argv[] = {where == LIST_HEAD ? "LPOP" : "RPOP", key,
+                               std::string_view(n, count == -1 ? 0 : ll2string(n, sizeof(n), count))};
+    propagateBlockingPop(c, std::span(argv, count == -1 ? 2 : 3));
+}
+
+/* How many elements a pop of `count` (-1: the one-element form) takes. */
+static long listPopCount(const robj *o, long count) {
+    return std::min(count == -1 ? 1 : count, static_cast<long>(listTypeLength(o)));
+}
+
 /* Pops from the first of `keys` that holds a list: [key, [elements...]],
  * or a nil array when none does. A key of another type stops the search
  * with WRONGTYPE, even after missing keys. */
@@ -583,7 +611,9 @@ static void mpopGenericCommand(client *c, std::span<const std::string_view> keys
         if (checkType(c, o, OBJ_LIST)) return;
         addReplyArrayLen(c, 2);
         addReplyBulk(c, key);
-        return listPopRangeAndReply(c, o, key, where, count);
+        long popped = listPopCount(o, count);
+        listPopRangeAndReply(c, o, key, where, count);
+        return propagateListPop(c, key, where, popped);
     }
     addReply(c, shared::null_array);
 }
@@ -625,7 +655,7 @@ void lmpopCommand(client *c) { lmpopGenericCommand(c, 1, mpopGenericCommand); }
  *
  * Each acts at once, as its non-blocking twin, when a key it reads holds a
  * list; otherwise it blocks (blockForKeys, blocked.cpp) — except inside
- * MULTI, where nobody could ever push while it waits: it answers as a
+ * MULTI or a script, where nobody could push while it waits: it answers as a
  * timeout would (BRPOPLPUSH and BLMOVE as RPOPLPUSH on a missing key).
  * The second half is the waking side: serving the waiters of a key that
  * handleClientsBlockedOnKeys found holding a list.
@@ -635,7 +665,8 @@ void lmpopCommand(client *c) { lmpopGenericCommand(c, 1, mpopGenericCommand); }
  * (BLMPOP), popped at `where`. Returns whether that emptied the list, which
  * is then deleted. */
 static bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where, long count) {
-    bool emptied = listTypeLength(o) <= static_cast<unsigned long>(count == -1 ? 1 : count);
+    long popped = listPopCount(o, count);
+    bool emptied = listTypeLength(o) == static_cast<unsigned long>(popped);
     addReplyArrayLen(c, 2);
     addReplyBulk(c, key);
     if (count != -1) {
@@ -643,8 +674,9 @@ static bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int
     } else {
         sds value = listTypePop(o, where);
         addReplyBulk(c, value);
-        listElementsRemoved(c, key, o, 1);
+        listElementsRemoved(c, key, o, 1, listPopEvent(where));
     }
+    propagateListPop(c, key, where, count == -1 ? -1 : popped);
     return emptied;
 }
 
@@ -679,8 +711,14 @@ void blmpopCommand(client *c) {
 static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t timeout) {
     robj *src = lookupKeyWrite(c->db, c->argv[1]);
     if (checkType(c, src, OBJ_LIST)) return;
-    if (src) return lmoveGenericCommand(c, wherefrom, whereto);
-    if (c->flags & CLIENT_MULTI) return addReply(c, shared::null_bulk);
+    if (src) {
+        lmoveGenericCommand(c, wherefrom, whereto);
+        /* The AOF gets the non-blocking twin, without the timeout. */
+        std::vector<std::string_view> argv(c->argv.begin(), c->argv.end() - 1);
+        argv[0] = c->cmd->proc == brpoplpushCommand ? "RPOPLPUSH" : "LMOVE";
+        return rewriteClientCommandVector(c, argv);
+    }
+    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReply(c, shared::null_bulk);
     blockForKeys(c, BLOCKED_LIST, std::span(c->argv).subspan(1, 1), -1, timeout, c->argv[2], {wherefrom, whereto});
 }
 
@@ -702,6 +740,16 @@ void blmoveCommand(client *c) {
     blmoveGenericCommand(c, wherefrom, whereto, timeout);
 }
 
+/* A served BRPOPLPUSH is written as RPOPLPUSH, a served BLMOVE as LMOVE
+ * with its directions in Redis's words ("left", "right"). */
+static void propagateServedMove(client *receiver, std::string_view src, std::string_view dst, blockPos pos) {
+    auto side = [](int where) { return where == LIST_HEAD ? "left" : "right"; };
+    std::string_view argv[] = {"LMOVE", src, dst, side(pos.wherefrom), side(pos.whereto)};
+    bool rpoplpush = receiver->lastcmd->proc == brpoplpushCommand;
+    if (rpoplpush) argv[0] = "RPOPLPUSH";
+    propagateBlockingPop(receiver, std::span(argv, rpoplpush ? 3 : 5));
+}
+
 /* Gives one waiter what its command asked for, from the list `o` under
  * `key`. Returns whether the list was emptied (and so deleted). A
  * BRPOPLPUSH/BLMOVE whose destination now holds another type gets WRONGTYPE
@@ -718,8 +766,9 @@ static bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view
      * clients waiting there are served in handleClientsBlockedOnKeys's next
      * round (the chained wake). */
     lmoveHandlePush(receiver, dstkey, dstobj, value, bpop.blockpos.whereto);
+    propagateServedMove(receiver, key, dstkey, bpop.blockpos);
     bool emptied = listTypeLength(o) == 0;
-    listElementsRemoved(receiver, key, o, 1);
+    listElementsRemoved(receiver, key, o, 1, listPopEvent(bpop.blockpos.wherefrom));
     return emptied;
 }
 

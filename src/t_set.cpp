@@ -28,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "notify.h"
 #include "server.h"
 
 /* ========================================================================
@@ -214,18 +215,21 @@ static void addReplySetMembers(client *c, robj *set) {
     while (setTypeNext(&si, &v)) addReplySetValue(c, v);
 }
 
-/* The end of SINTERSTORE, SUNIONSTORE and SDIFFSTORE: the result replaces
- * whatever `dstkey` held (its TTL too), or, when empty, deletes it. */
-static void setStoreResult(client *c, std::string_view dstkey, ObjRef result) {
+/* The end of SINTERSTORE, SUNIONSTORE and SDIFFSTORE (`event`, the
+ * command's name): the result replaces whatever `dstkey` held (its TTL
+ * too), or, when empty, deletes it. */
+static void setStoreResult(client *c, std::string_view dstkey, ObjRef result, const char *event) {
     unsigned long size = setTypeSize(result.get());
     if (size > 0) {
         setKey(c, c->db, dstkey, std::move(result), 0);
+        notifyKeyspaceEvent(NOTIFY_SET, event, dstkey, c->db->id);
         addReplyLongLong(c, static_cast<long long>(size));
         server.dirty++;
     } else {
         addReply(c, shared::czero);
         if (dbDelete(c->db, dstkey)) {
             signalModifiedKey(c, c->db, dstkey);
+            notifyKeyspaceEvent(NOTIFY_GENERIC, "del", dstkey, c->db->id);
             server.dirty++;
         }
     }
@@ -244,7 +248,10 @@ void saddCommand(client *c) {
     long long added = 0;
     for (size_t j = 2; j < c->argv.size(); j++)
         if (setTypeAdd(set, c->argv[j])) added++;
-    if (added) signalModifiedKey(c, c->db, key);
+    if (added) {
+        signalModifiedKey(c, c->db, key);
+        notifyKeyspaceEvent(NOTIFY_SET, "sadd", key, c->db->id);
+    }
     server.dirty += added;
     addReplyLongLong(c, added);
 }
@@ -264,12 +271,19 @@ void smoveCommand(client *c) {
     if (checkType(c, srcset, OBJ_SET) || checkType(c, dstset, OBJ_SET)) return;
     if (srcset == dstset) return addReply(c, setTypeIsMember(srcset, ele) ? shared::cone : shared::czero);
     if (!setTypeRemove(srcset, ele)) return addReply(c, shared::czero);
+    notifyKeyspaceEvent(NOTIFY_SET, "srem", srckey, c->db->id);
 
-    if (setTypeSize(srcset) == 0) dbDelete(c->db, srckey);
+    if (setTypeSize(srcset) == 0) {
+        dbDelete(c->db, srckey);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "del", srckey, c->db->id);
+    }
     signalModifiedKey(c, c->db, srckey);
     server.dirty++;
     if (!dstset) dstset = createSetInKeyspace(c, dstkey, ele);
-    if (setTypeAdd(dstset, ele)) server.dirty++;
+    if (setTypeAdd(dstset, ele)) {
+        server.dirty++;
+        notifyKeyspaceEvent(NOTIFY_SET, "sadd", dstkey, c->db->id);
+    }
     signalModifiedKey(c, c->db, dstkey);
     addReply(c, shared::cone);
 }
@@ -318,15 +332,25 @@ void sscanCommand(client *c) {
  * stay into a new set instead (Redis's SPOP_MOVE_STRATEGY_MUL). */
 constexpr unsigned long SPOP_MOVE_STRATEGY_MUL = 5;
 
-/* SPOP key count, count >= 1 and below the set's size. */
+/* A popped member reaches the AOF as the SREM that removes it: replaying
+ * SPOP would draw other members. */
+static void propagateSpopMember(client *c, std::string_view key, const setTypeValue &v) {
+    char buf[LONG_STR_SIZE];
+    alsoPropagate(c->db->id, {"SREM", key, setTypeValueView(v, buf)});
+}
+
+/* SPOP key count, count >= 1 and below the set's size. Each member popped
+ * is propagated as its own SREM (in the MULTI of the unit), as Redis 7.0. */
 static void spopSomeMembers(client *c, std::string_view key, robj *set, unsigned long count) {
     unsigned long remaining = setTypeSize(set) - count;
     addReplyArrayLen(c, static_cast<long long>(count));
+    preventCommandPropagation(c);
     if (remaining * SPOP_MOVE_STRATEGY_MUL > count) {
         /* Few to pop: pop them at random. */
         while (count--) {
             setTypeValue v = setTypeRandomElement(set);
             addReplySetValue(c, v);
+            propagateSpopMember(c, key, v);
             setTypeRemoveValue(set, v);
         }
         return;
@@ -346,7 +370,10 @@ static void spopSomeMembers(client *c, std::string_view key, robj *set, unsigned
     {
         setTypeIterator si(set);
         setTypeValue v;
-        while (setTypeNext(&si, &v)) addReplySetValue(c, v);
+        while (setTypeNext(&si, &v)) {
+            addReplySetValue(c, v);
+            propagateSpopMember(c, key, v);
+        }
     }
     dbOverwrite(c->db, key, std::move(newset));
 }
@@ -366,13 +393,19 @@ void spopCommand(client *c) {
     if (!hascount) {
         setTypeValue v = setTypeRandomElement(set);
         addReplySetValue(c, v);
+        char buf[LONG_STR_SIZE];
+        rewriteClientCommandVector(c, {"SREM", key, setTypeValueView(v, buf)});
         setTypeRemoveValue(set, v);
-        if (setTypeSize(set) == 0) dbDelete(c->db, key);
     } else if (popped == size) {
         addReplySetMembers(c, set);
-        dbDelete(c->db, key);
+        rewriteClientCommandVector(c, {"DEL", key});
     } else {
         spopSomeMembers(c, key, set, popped);
+    }
+    notifyKeyspaceEvent(NOTIFY_SET, "spop", key, c->db->id);
+    if (popped == size) {
+        dbDelete(c->db, key);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
     }
     signalModifiedKey(c, c->db, key);
     server.dirty += static_cast<long long>(popped);
@@ -437,15 +470,14 @@ void srandmemberCommand(client *c) {
  * Intersection, union, difference
  * ====================================================================== */
 
-/* Looks up `keys` (for writing when a result will be stored, as Redis
- * does), keeping missing keys as nullptr. False, after replying WRONGTYPE,
- * if any key holds another type: every key is checked, even after a
- * missing one. */
-static bool lookupSetsOrReply(client *c, std::span<const std::string_view> keys, bool store,
-                              std::vector<robj *> &sets) {
+/* Looks up `keys` for reading, even when a result will be stored (as Redis
+ * 7.0: a missing one counts as a miss and notifies "keymiss"), keeping
+ * missing keys as nullptr. False, after replying WRONGTYPE, if any key
+ * holds another type: every key is checked, even after a missing one. */
+static bool lookupSetsOrReply(client *c, std::span<const std::string_view> keys, std::vector<robj *> &sets) {
     sets.reserve(keys.size());
     for (std::string_view key : keys) {
-        robj *o = store ? lookupKeyWrite(c->db, key) : lookupKeyRead(c->db, key);
+        robj *o = lookupKeyRead(c->db, key);
         if (checkType(c, o, OBJ_SET)) return false;
         sets.push_back(o);
     }
@@ -486,13 +518,13 @@ static void sinterGenericCommand(client *c, std::span<const std::string_view> ke
                                  std::optional<std::string_view> dstkey, bool cardinality_only,
                                  unsigned long limit) {
     std::vector<robj *> sets;
-    if (!lookupSetsOrReply(c, keys, dstkey.has_value(), sets)) return;
+    if (!lookupSetsOrReply(c, keys, sets)) return;
     bool empty = std::find(sets.begin(), sets.end(), nullptr) != sets.end();
 
     if (dstkey) {
         ObjRef dstset = createIntsetObject();
         if (!empty) setIntersect(c, sets, dstset.get(), false, 0);
-        return setStoreResult(c, *dstkey, std::move(dstset));
+        return setStoreResult(c, *dstkey, std::move(dstset), "sinterstore");
     }
     if (empty) return addReply(c, cardinality_only ? shared::czero : shared::empty_array);
     if (cardinality_only) return addReplyLongLong(c, static_cast<long long>(setIntersect(c, sets, nullptr, true, limit)));
@@ -571,7 +603,7 @@ enum class SetOp { Union, Diff };
 static void sunionDiffGenericCommand(client *c, std::span<const std::string_view> keys,
                                      std::optional<std::string_view> dstkey, SetOp op) {
     std::vector<robj *> sets;
-    if (!lookupSetsOrReply(c, keys, dstkey.has_value(), sets)) return;
+    if (!lookupSetsOrReply(c, keys, sets)) return;
     ObjRef dstset = createIntsetObject();
     if (op == SetOp::Union) {
         for (robj *set : sets) {
@@ -584,7 +616,7 @@ static void sunionDiffGenericCommand(client *c, std::span<const std::string_view
         /* (A set minus itself, the same key given twice, is empty.) */
         setDifference(sets, dstset.get());
     }
-    if (dstkey) return setStoreResult(c, *dstkey, std::move(dstset));
+    if (dstkey) return setStoreResult(c, *dstkey, std::move(dstset), op == SetOp::Union ? "sunionstore" : "sdiffstore");
     addReplySetMembers(c, dstset.get());
 }
 

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <optional>
 
+#include "notify.h"
 #include "server.h"
 #include "util.h"
 
@@ -173,6 +174,23 @@ bool getGenericCommand(client *c) {
     return true;
 }
 
+/* What the AOF gets for a SET (SETEX, PSETEX): with an expire, SET key
+ * value PXAT <unix ms>, so a replay later does not push the deadline
+ * further; otherwise the command without GET, whose answer no replay wants. */
+void propagateSetCommand(client *c, std::string_view key, std::string_view val, long long pxat, int flags) {
+    if (server.aof_state == AOF_OFF) return;
+    if (pxat != -1) {
+        char ms[LONG_STR_SIZE];
+        std::string_view when(ms, ll2string(ms, sizeof(ms), pxat));
+        return rewriteClientCommandVector(c, {"SET", key, val, "PXAT", when});
+    }
+    if (!(flags & OBJ_SET_GET)) return;
+    std::vector<std::string_view> argv;
+    for (size_t j = 0; j < c->argv.size(); j++)
+        if (j < 3 || !strEqualNoCase(c->argv[j], "get")) argv.push_back(c->argv[j]);
+    rewriteClientCommandVector(c, argv);
+}
+
 /* SET, SETNX, SETEX and PSETEX. ok_reply answers a completed write,
  * abort_reply a write NX/XX refused; with GET the old value is the answer. */
 void setGenericCommand(client *c, int flags, std::string_view key, std::string_view val,
@@ -191,8 +209,13 @@ void setGenericCommand(client *c, int flags, std::string_view key, std::string_v
                        (found ? SETKEY_ALREADY_EXIST : SETKEY_DOESNT_EXIST);
     setKey(c, c->db, key, createStringValue(val), setkey_flags);
     server.dirty++;
-    if (expire) setExpire(c, c->db, key, milliseconds);
+    notifyKeyspaceEvent(NOTIFY_STRING, "set", key, c->db->id);
+    if (expire) {
+        setExpire(c, c->db, key, milliseconds);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "expire", key, c->db->id);
+    }
     if (!(flags & OBJ_SET_GET)) addReply(c, ok_reply);
+    propagateSetCommand(c, key, val, expire ? milliseconds : -1, flags);
 }
 
 }  // namespace
@@ -238,13 +261,23 @@ void getexCommand(client *c) {
 
     addReplyBulkObject(c, o); /* before the key may be deleted */
 
-    /* Redis's checkAlreadyExpired (no replicas or loading here). */
-    if ((flags & (OBJ_EXAT | OBJ_PXAT)) && milliseconds <= server.mstime) {
+    /* Redis's checkAlreadyExpired (no replicas here; while a file loads,
+     * the deadline is set and the key expires once the server is up). The
+     * AOF gets what happened: DEL, PEXPIREAT <unix ms> or PERSIST. */
+    char ms[LONG_STR_SIZE];
+    if ((flags & (OBJ_EXAT | OBJ_PXAT)) && milliseconds <= server.mstime && !server.loading) {
         dbDelete(c->db, key);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
+        rewriteClientCommandVector(c, {"DEL", key});
     } else if (expire) {
         setExpire(c, c->db, key, milliseconds);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "expire", key, c->db->id);
+        std::string_view when(ms, ll2string(ms, sizeof(ms), milliseconds));
+        rewriteClientCommandVector(c, {"PEXPIREAT", key, when});
     } else if (flags & OBJ_PERSIST) {
         if (!removeExpire(c->db, key)) return; /* had no TTL: nothing changed */
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "persist", key, c->db->id);
+        rewriteClientCommandVector(c, {"PERSIST", key});
     } else {
         return; /* plain GET */
     }
@@ -257,14 +290,18 @@ void getdelCommand(client *c) {
     std::string_view key = c->argv[1];
     if (dbDelete(c->db, key)) {
         signalModifiedKey(c, c->db, key);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
         server.dirty++;
+        rewriteClientCommandVector(c, {"DEL", key});
     }
 }
 
 void getsetCommand(client *c) {
     if (!getGenericCommand(c)) return;
     setKey(c, c->db, c->argv[1], createStringValue(c->argv[2]), 0);
+    notifyKeyspaceEvent(NOTIFY_STRING, "set", c->argv[1], c->db->id);
     server.dirty++;
+    rewriteClientCommandArgument(c, 0, "SET");
 }
 
 /* ========================================================================
@@ -299,7 +336,10 @@ void msetGenericCommand(client *c, bool nx) {
             }
         }
     }
-    for (size_t j = 1; j < argc; j += 2) setKey(c, c->db, c->argv[j], createStringValue(c->argv[j + 1]), 0);
+    for (size_t j = 1; j < argc; j += 2) {
+        setKey(c, c->db, c->argv[j], createStringValue(c->argv[j + 1]), 0);
+        notifyKeyspaceEvent(NOTIFY_STRING, "set", c->argv[j], c->db->id);
+    }
     server.dirty += static_cast<long long>((argc - 1) / 2);
     addReply(c, nx ? shared::cone : shared::ok);
 }
@@ -340,6 +380,7 @@ void incrDecrCommand(client *c, long long incr) {
         dbAdd(c->db, key, createStringObjectFromLongLong(value));
     }
     signalModifiedKey(c, c->db, key);
+    notifyKeyspaceEvent(NOTIFY_STRING, "incrby", key, c->db->id);
     server.dirty++;
     addReplyLongLong(c, value);
 }
@@ -388,8 +429,13 @@ void incrbyfloatCommand(client *c) {
     if (o) dbOverwrite(c->db, key, std::move(result));
     else dbAdd(c->db, key, std::move(result));
     signalModifiedKey(c, c->db, key);
+    notifyKeyspaceEvent(NOTIFY_STRING, "incrbyfloat", key, c->db->id);
     server.dirty++;
     addReplyBulkObject(c, stored);
+    /* The result, not the increment: a float sum replayed elsewhere (other
+     * libc, other precision) could round differently. */
+    StringBuf buf;
+    rewriteClientCommandVector(c, {"SET", key, objectStringView(stored, buf), "KEEPTTL"});
 }
 
 /* ========================================================================
@@ -414,6 +460,7 @@ void appendCommand(client *c) {
         totlen = s.size();
     }
     signalModifiedKey(c, c->db, key);
+    notifyKeyspaceEvent(NOTIFY_STRING, "append", key, c->db->id);
     server.dirty++;
     addReplyLongLong(c, static_cast<long long>(totlen));
 }
@@ -475,6 +522,7 @@ void setrangeCommand(client *c) {
     if (s.size() < end) s.resize(end);
     memcpy(s.data() + offset, value.data(), value.size());
     signalModifiedKey(c, c->db, key);
+    notifyKeyspaceEvent(NOTIFY_STRING, "setrange", key, c->db->id);
     server.dirty++;
     addReplyLongLong(c, static_cast<long long>(s.size()));
 }

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "notify.h"
 #include "server.h"
 #include "t_list.h" /* objectZiplist, and a ziplist entry's bytes */
 #include "t_set.h"  /* plain sets are valid inputs of ZUNION and friends */
@@ -404,7 +405,7 @@ static double zzlStrtod(std::string_view s) {
     return d;
 }
 
-static double zzlGetScore(const ziplist &zl, zlpos sptr) {
+double zzlGetScore(const ziplist &zl, zlpos sptr) {
     ziplistEntry v = zl.get(sptr);
     return v.isInt ? static_cast<double>(v.lval) : zzlStrtod(v.sval);
 }
@@ -740,11 +741,16 @@ static robj *zsetCreateInKeyspace(client *c, std::string_view key, std::string_v
     return o;
 }
 
-/* What every command that removed members does last: an emptied sorted
- * set leaves the keyspace. */
-static void zsetElementsRemoved(client *c, std::string_view key, robj *zobj, unsigned long removed) {
+/* What every command that removed members does last: its event, then an
+ * emptied sorted set leaves the keyspace. */
+static void zsetElementsRemoved(client *c, std::string_view key, robj *zobj, unsigned long removed,
+                                const char *event) {
     if (!removed) return;
-    if (zsetLength(zobj) == 0) dbDelete(c->db, key);
+    notifyKeyspaceEvent(NOTIFY_ZSET, event, key, c->db->id);
+    if (zsetLength(zobj) == 0) {
+        dbDelete(c->db, key);
+        notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
+    }
     signalModifiedKey(c, c->db, key);
     server.dirty += static_cast<long long>(removed);
 }
@@ -801,7 +807,10 @@ static void zaddGenericCommand(client *c, int flags) {
         if (!(retflags & ZADD_OUT_NOP)) processed++;
     }
     server.dirty += added + updated;
-    if (added || updated) signalModifiedKey(c, c->db, key);
+    if (added || updated) {
+        signalModifiedKey(c, c->db, key);
+        notifyKeyspaceEvent(NOTIFY_ZSET, incr ? "zincr" : "zadd", key, c->db->id);
+    }
     if (!incr) return addReplyLongLong(c, ch ? added + updated : added);
     if (processed) addReplyDouble(c, score);
     else addReplyNull(c);
@@ -884,7 +893,10 @@ static void zremrangeGenericCommand(client *c, zrangeType type) {
     }
     if (zobj->encoding == OBJ_ENCODING_SKIPLIST && objectZset(zobj).dict.needsShrink())
         objectZset(zobj).dict.resizeToFit();
-    zsetElementsRemoved(c, key, zobj, deleted);
+    const char *event = type == zrangeType::RANK    ? "zremrangebyrank"
+                        : type == zrangeType::SCORE ? "zremrangebyscore"
+                                                    : "zremrangebylex";
+    zsetElementsRemoved(c, key, zobj, deleted, event);
     addReplyLongLong(c, static_cast<long long>(deleted));
 }
 
@@ -1024,6 +1036,7 @@ public:
         }
         if (result_count) {
             setKey(c_, c_->db, dstkey_, std::move(dstobj_), 0);
+            notifyKeyspaceEvent(NOTIFY_ZSET, "zrangestore", dstkey_, c_->db->id);
             addReplyLongLong(c_, static_cast<long long>(result_count));
             server.dirty++;
             return;
@@ -1031,6 +1044,7 @@ public:
         addReply(c_, shared::czero);
         if (dbDelete(c_->db, dstkey_)) {
             signalModifiedKey(c_, c_->db, dstkey_);
+            notifyKeyspaceEvent(NOTIFY_GENERIC, "del", dstkey_, c_->db->id);
             server.dirty++;
         }
     }
@@ -1246,7 +1260,15 @@ void genericZpopCommand(client *c, std::span<const std::string_view> keys, int w
         zsetPopAndReply(zobj, c, where);
     }
     if (deleted) *deleted = zsetLength(zobj) == 0;
-    zsetElementsRemoved(c, key, zobj, static_cast<unsigned long>(rangelen));
+    zsetElementsRemoved(c, key, zobj, static_cast<unsigned long>(rangelen), where == ZSET_MIN ? "zpopmin" : "zpopmax");
+    /* ZMPOP, BZMPOP, BZPOPMIN, BZPOPMAX reach the AOF as the ZPOPMIN/ZPOPMAX
+     * that pops the same members (with the number popped for the COUNT
+     * forms), as Redis 7.0 writes them. */
+    if (!emitkey) return;
+    char n[LONG_STR_SIZE];
+    std::string_view argv[] = {where == ZSET_MIN ? "ZPOPMIN" : "ZPOPMAX", key,
+                               std::string_view(n, ll2string(n, sizeof(n), rangelen))};
+    propagateBlockingPop(c, std::span(argv, use_nested_array ? 3 : 2));
 }
 
 /* ZPOPMIN/ZPOPMAX key [count] */
@@ -1617,19 +1639,23 @@ static void zsetOpReply(client *c, robj *dstobj, bool withscores) {
     }
 }
 
-/* The result stored at dstkey (an empty one deletes dstkey). */
-static void zsetOpStore(client *c, std::string_view dstkey, zsetOpResult &result) {
+/* The result stored at dstkey (an empty one deletes dstkey); the event is
+ * the command's name. */
+static void zsetOpStore(client *c, std::string_view dstkey, zsetOpResult &result, zsetOp op) {
     unsigned long length = zsetLength(result.dstobj.get());
     if (length == 0) {
         addReply(c, shared::czero);
         if (dbDelete(c->db, dstkey)) {
             signalModifiedKey(c, c->db, dstkey);
+            notifyKeyspaceEvent(NOTIFY_GENERIC, "del", dstkey, c->db->id);
             server.dirty++;
         }
         return;
     }
     zsetConvertToZiplistIfNeeded(result.dstobj.get(), result.maxelelen);
     setKey(c, c->db, dstkey, std::move(result.dstobj), 0);
+    const char *event = op == zsetOp::UNION ? "zunionstore" : op == zsetOp::INTER ? "zinterstore" : "zdiffstore";
+    notifyKeyspaceEvent(NOTIFY_ZSET, event, dstkey, c->db->id);
     addReplyLongLong(c, static_cast<long long>(length));
     server.dirty++;
 }
@@ -1648,7 +1674,7 @@ static void zunionInterDiffGenericCommand(client *c, std::optional<std::string_v
     std::vector<zsetopsrc> src(static_cast<size_t>(setnum));
     for (size_t i = 0; i < src.size(); i++) {
         std::string_view key = c->argv[numkeys_idx + 1 + i];
-        robj *obj = dstkey ? lookupKeyWrite(c->db, key) : lookupKeyRead(c->db, key);
+        robj *obj = lookupKeyRead(c->db, key); /* a store's sources too, as Redis 7.0 (misses, "keymiss") */
         if (obj && obj->type != OBJ_ZSET && obj->type != OBJ_SET) return addReply(c, shared::wrongtypeerr);
         src[i].subject = obj;
     }
@@ -1668,7 +1694,7 @@ static void zunionInterDiffGenericCommand(client *c, std::optional<std::string_v
     else if (op == zsetOp::INTER) cardinality = zsetInter(src, opt.aggregate, cardinality_only, opt.limit, result);
     else zsetDiff(src, result);
 
-    if (dstkey) return zsetOpStore(c, *dstkey, result);
+    if (dstkey) return zsetOpStore(c, *dstkey, result, op);
     if (cardinality_only) return addReplyLongLong(c, static_cast<long long>(cardinality));
     zsetOpReply(c, result.dstobj.get(), opt.withscores);
 }

@@ -40,6 +40,7 @@
 
 #include "dict.h"
 #include "object.h"
+#include "ziplist.h"
 
 struct client;
 
@@ -199,6 +200,8 @@ void zsetConvertToZiplistIfNeeded(robj *zobj, size_t maxelelen);
 bool zsetAdd(robj *zobj, double score, std::string_view ele, int in_flags, int *out_flags, double *newscore);
 bool zsetDel(robj *zobj, std::string_view ele); /* false if not a member */
 bool zsetScore(robj *zobj, std::string_view ele, double *score);
+/* The score held by the ziplist entry at `sptr` (the one after a member). */
+double zzlGetScore(const ziplist &zl, zlpos sptr);
 long zsetRank(robj *zobj, std::string_view ele, bool reverse); /* 0-based; -1 if not a member */
 ObjRef zsetDup(const robj *o);                                 /* COPY */
 

@@ -1,6 +1,8 @@
 /* bench_util.h — small helpers shared by the bench tools: fatal errors,
  * the command line, the monotonic clock, a process's CPU time, the
- * machine's load, connecting and encoding commands.
+ * machine's load, connecting and encoding commands, a blocking connection,
+ * loading keys (the latency tools' options and SET batches) and probing
+ * (PING round trips from a SCHED_FIFO thread).
  * Header-only: each tool is built from its one .cpp file. */
 #pragma once
 
@@ -9,8 +11,11 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -115,6 +120,131 @@ inline std::string command(const std::vector<std::string> &args) {
     std::string out = "*" + std::to_string(args.size()) + "\r\n";
     for (const auto &a : args) appendBulk(out, a);
     return out;
+}
+
+/* A blocking connection reading status lines and bulk replies. */
+class Conn {
+public:
+    Conn(const std::string &host, int port) : fd_(connectTo(host, port)) {}
+    ~Conn() { close(fd_); }
+    Conn(const Conn &) = delete;
+    Conn &operator=(const Conn &) = delete;
+
+    void sendAll(std::string_view data) {
+        while (!data.empty()) {
+            ssize_t n = write(fd_, data.data(), data.size());
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) die(std::string("write: ") + strerror(errno));
+            data.remove_prefix(static_cast<size_t>(n));
+        }
+    }
+
+    /* One reply line, without its CRLF. */
+    std::string readLine() {
+        size_t eol;
+        while ((eol = in_.find("\r\n", pos_)) == std::string::npos) fill();
+        std::string line = in_.substr(pos_, eol - pos_);
+        pos_ = eol + 2;
+        compact();
+        return line;
+    }
+
+    /* A bulk reply's payload. */
+    std::string readBulk() {
+        std::string header = readLine();
+        if (header.empty() || header[0] != '$') die("expected a bulk reply, got: " + header);
+        size_t len = strtoul(header.c_str() + 1, nullptr, 10);
+        while (in_.size() - pos_ < len + 2) fill();
+        std::string payload = in_.substr(pos_, len);
+        pos_ += len + 2;
+        compact();
+        return payload;
+    }
+
+    /* Reads n replies, each must be `expected` ("+OK", "+PONG"). */
+    void expectReplies(long n, std::string_view expected) {
+        for (; n > 0; n--)
+            if (std::string line = readLine(); line != expected) die("unexpected reply: " + line);
+    }
+
+private:
+    void fill() {
+        char buf[64 * 1024];
+        ssize_t n;
+        do n = read(fd_, buf, sizeof(buf));
+        while (n < 0 && errno == EINTR);
+        if (n <= 0) die(n == 0 ? "server closed the connection" : std::string("read: ") + strerror(errno));
+        in_.append(buf, static_cast<size_t>(n));
+    }
+    void compact() {
+        if (pos_ < 64 * 1024) return;
+        in_.erase(0, pos_);
+        pos_ = 0;
+    }
+
+    int fd_ = -1;
+    std::string in_;
+    size_t pos_ = 0;
+};
+
+/* One PING's round trip, in ms. */
+inline double pingMs(Conn &c) {
+    int64_t t0 = nowNs();
+    c.sendAll("*1\r\n$4\r\nPING\r\n");
+    c.expectReplies(1, "+PONG");
+    return static_cast<double>(nowNs() - t0) / 1e6;
+}
+
+/* Puts the calling thread under SCHED_FIFO if allowed (root or
+ * CAP_SYS_NICE): a prober that sleeps nearly all the time then runs at once
+ * when its reply arrives, instead of a time slice later behind the tool's
+ * other thread — which would pass for server latency. */
+inline bool trySchedFifo() {
+    sched_param sp{};
+    sp.sched_priority = 1;
+    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+}
+
+/* The options of a tool that first loads keys: -n keys, -b SETs per
+ * pipeline, -d value size. */
+struct LoadOptions : ServerAddress {
+    long keys;
+    long batch = 1000;
+    int valsize = 16;
+};
+
+/* Parses them (and -h, -p); "val:" and the largest key index must fit the
+ * value size (see appendSets). */
+inline LoadOptions parseLoadOptions(int argc, char **argv, void (*usage)(), long default_keys) {
+    LoadOptions o;
+    o.keys = default_keys;
+    parseCommandLine(argc, argv, usage, o, [&](std::string_view a, const char *v) {
+        if (a == "-n") o.keys = atol(v);
+        else if (a == "-b") o.batch = atol(v);
+        else if (a == "-d") o.valsize = atoi(v);
+        else return false;
+        return true;
+    });
+    if (o.keys <= 0 || o.batch <= 0 || o.port <= 0) die("bad option value");
+    if (o.valsize > 60 || o.valsize - 4 < static_cast<int>(std::to_string(o.keys - 1).size()))
+        die("-d must leave room for \"val:\" and the key index, and be at most 60");
+    return o;
+}
+
+/* One batch of SETs: "key:%010ld" -> "val:" and the index zero-padded to
+ * valsize bytes, a value that does not read as an integer (so it stays a
+ * string, as in bench/memory_per_key.sh). */
+inline void appendSets(std::string &out, long first, long count, int valsize) {
+    char key[32], val[64];
+    for (long i = first; i < first + count; i++) {
+        int klen = snprintf(key, sizeof(key), "key:%010ld", i);
+        int vlen = snprintf(val, sizeof(val), "val:%0*ld", valsize - 4, i);
+        out += "*3\r\n$3\r\nSET\r\n$" + std::to_string(klen) + "\r\n";
+        out.append(key, klen);
+        out += "\r\n$" + std::to_string(vlen) + "\r\n";
+        out.append(val, vlen);
+        out += "\r\n";
+    }
 }
 
 }  // namespace bench

@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 namespace itest {
@@ -788,6 +790,29 @@ TempFile::TempFile(std::string_view contents, std::string_view suffix) {
 }
 
 TempFile::~TempFile() { ::unlink(path_.c_str()); }
+
+TempDir::TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cppredis-itest-dir-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw HarnessError(errnoText("mkdtemp"));
+    path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+}
+
+std::string readFile(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+void writeFile(const std::string &path, std::string_view bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
 
 /* ------------------------------------------------------------------------
  * Driving a connection.

@@ -11,6 +11,8 @@
  *   runProcess      runs a program (redis-cli, the server with bad arguments)
  *                   to completion and captures stdout and stderr.
  *   TempFile        a file (a config file, say) removed when the test ends.
+ *   TempDir         a directory (a server's --dir), likewise; readFile and
+ *                   writeFile move a whole file's bytes.
  *
  * And what many suites do with them:
  *   pipeline, scanAll, waitMs, pollUntil   driving a connection
@@ -273,6 +275,25 @@ public:
 private:
     std::string path_;
 };
+
+/* A directory of a test's own (a server's --dir for its RDB or AOF files),
+ * removed with everything in it when the test ends. */
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::string &path() const { return path_; }
+    std::string file(const std::string &name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+/* A whole file's bytes ("" if it cannot be read), and a file written whole. */
+std::string readFile(const std::string &path);
+void writeFile(const std::string &path, std::string_view bytes);
 
 /* ------------------------------------------------------------------------
  * Driving a connection.

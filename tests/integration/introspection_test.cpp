@@ -259,16 +259,15 @@ TEST_F(Introspection, DebugObjectErrorsAndHelp) {
     EXPECT_EQ(*(it + 1), "    Show low level info about `key` and associated value.");
 }
 
-/* Strings over 20 bytes that compress are left out: Redis's RDB length is
- * LZF-compressed (44 'e's: serializedlength:12), cppredis reports the plain
- * length (see debug.cpp). */
+/* serializedlength is the RDB length, LZF included for strings over 20
+ * bytes that compress (44 'e's: 12). */
 TEST_F(Introspection, DebugObjectFieldsMatchRedis) {
     if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
     RespConn ours = conn(), ref = refConn();
     const std::vector<std::string> values = {
         "0", "-1", "127", "128", "-32768", "32768", "2147483647", "2147483648", "-2147483648", "-2147483649",
         "9223372036854775807", "hello", "007", "+1", "", std::string(20, 'a'), kIncompressible64.substr(0, 44),
-        kIncompressible64, std::string("bi\0n\r\n", 6)};
+        kIncompressible64, std::string("bi\0n\r\n", 6), std::string(44, 'e'), std::string(21, 'e')};
     for (const std::string &v : values) {
         ASSERT_EQ(ours.call({"SET", "diff:dbg", v}).raw, "+OK\r\n");
         ASSERT_EQ(ref.call({"SET", "diff:dbg", v}).raw, "+OK\r\n");

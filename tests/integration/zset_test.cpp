@@ -849,7 +849,7 @@ TEST_P(Zsets, CppredisIntrospection) {
     EXPECT_EQ(call("DEBUG ZIPLIST z"), OK);
     call("CONFIG SET zset-max-ziplist-entries 0");
     call("ZADD s 1 a 2.5 b inf c -0.0 d");
-    EXPECT_EQ(serialized("s"), "18"); /* 1 + (2+2) + (2+4) + (2+1) + (2+2): -0 is saved as "0" */
+    EXPECT_EQ(serialized("s"), "19"); /* 1 + (2+2) + (2+4) + (2+1) + (2+3): -0 is saved as "-0" (rdb.cpp) */
     EXPECT_EQ(call("DEBUG ZIPLIST s"), err("ERR Not a ziplist encoded object."));
     long long small = c->call({"MEMORY", "USAGE", "s"}).integer;
     fill("s", 1000, "member-", 10);

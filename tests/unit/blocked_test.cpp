@@ -11,6 +11,7 @@
 #include <climits>
 #include <string>
 
+#include "command_test.h"
 #include "server.h"
 #include "t_list.h"
 #include "t_zset.h"
@@ -20,16 +21,10 @@ namespace {
 std::string bulk(const std::string &s) { return "$" + std::to_string(s.size()) + "\r\n" + s + "\r\n"; }
 std::string popped(const std::string &k, const std::string &v) { return "*2\r\n" + bulk(k) + bulk(v); }
 
-class Blocked : public ::testing::Test {
+class Blocked : public CommandTest {
 protected:
-    static void SetUpTestSuite() {
-        if (server.commands.empty()) populateCommandTable();
-        server.verbosity = LL_WARNING;
-        if (!server.db) initDatabases();
-        if (!server.el) server.el = aeCreateEventLoop(128);
-    }
     void TearDown() override {
-        for (client *c : clients_) freeClient(c);
+        freeClients();
         processUnblockedClients();
         emptyData(-1, EMPTYDB_NO_FLAGS);
         /* Nothing may be left behind by any test. */
@@ -42,35 +37,10 @@ protected:
         EXPECT_EQ(server.db[0].ready_keys.size(), 0u);
     }
 
-    client *newClient() {
-        clients_.push_back(createClient(-1));
-        return clients_.back();
-    }
-    void freeOne(client *c) {
-        std::erase(clients_, c);
-        freeClient(c);
-    }
-    /* Runs inline commands as if read from c's socket; returns what c has
-     * been replied so far, and forgets it. */
-    static std::string run(client *c, const std::string &lines) {
-        c->querybuf.append(lines);
-        processInputBuffer(c);
-        return takeOutput(c);
-    }
-    static std::string takeOutput(client *c) {
-        std::string out = clientOutputBytes(c);
-        c->bufpos = 0;
-        c->sentlen = 0;
-        c->reply.clear();
-        c->reply_bytes = 0;
-        return out;
-    }
     static std::list<client *> *waitersOf(std::string_view key) {
         auto *de = server.db[0].blocking_keys.find(key);
         return de ? &de->val : nullptr;
     }
-
-    std::vector<client *> clients_;
 };
 
 /* ========================================================================

@@ -114,7 +114,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
     std::vector<std::string_view> all = {"*"};
     std::vector<std::pair<std::string, std::string>> expected = {
         {"bind", "127.0.0.1 -::1"}, {"protected-mode", "yes"}, {"enable-debug-command", "no"},
-        {"save", ""}, {"appendonly", "no"}, {"port", "6379"}, {"tcp-backlog", "511"},
+        {"save", "3600 1 300 100 60 10000"}, {"appendonly", "no"}, {"port", "6379"}, {"tcp-backlog", "511"},
         {"timeout", "0"}, {"tcp-keepalive", "300"}, {"daemonize", "no"}, {"pidfile", ""},
         {"loglevel", "notice"}, {"logfile", ""}, {"databases", "16"}, {"maxclients", "10000"},
         {"hz", "10"}, {"jemalloc-bg-thread", "yes"},
@@ -125,6 +125,16 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"set-max-intset-entries", "512"},
         {"zset-max-ziplist-entries", "128"}, {"zset-max-listpack-entries", "128"},
         {"zset-max-ziplist-value", "64"}, {"zset-max-listpack-value", "64"},
+        {"appendfilename", "appendonly.aof"}, {"appendfsync", "everysec"},
+        {"no-appendfsync-on-rewrite", "no"}, {"aof-load-truncated", "yes"},
+        {"aof-rewrite-incremental-fsync", "yes"}, {"auto-aof-rewrite-percentage", "100"},
+        {"auto-aof-rewrite-min-size", "67108864"},
+        {"notify-keyspace-events", ""},
+        {"client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
+        {"dbfilename", "dump.rdb"}, {"dir", std::filesystem::current_path().string()},
+        {"rdbcompression", "yes"}, {"rdbchecksum", "yes"}, {"rdb-save-incremental-fsync", "yes"},
+        {"stop-writes-on-bgsave-error", "yes"}, {"enable-protected-configs", "no"},
+        {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
     };
     EXPECT_EQ(configGet(all), expected);
 }
@@ -364,7 +374,9 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
                                       {"hash-max-ziplist-entries", "512"}, {"hash-max-ziplist-value", "64"},
                                       {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"}}));
     EXPECT_EQ(get({"tcp-*"}), (Pairs{{"tcp-backlog", "511"}, {"tcp-keepalive", "300"}}));
-    EXPECT_EQ(get({"[D-G]*"}), (Pairs{{"enable-debug-command", "no"}, {"daemonize", "no"}, {"databases", "16"}}));
+    EXPECT_EQ(get({"[D-G]*"}), (Pairs{{"enable-debug-command", "no"}, {"daemonize", "no"}, {"databases", "16"},
+                                      {"dbfilename", "dump.rdb"}, {"dir", std::filesystem::current_path().string()},
+                                      {"enable-protected-configs", "no"}}));
     EXPECT_EQ(get({"nosuch"}), Pairs{});
     EXPECT_EQ(get({"nosuch*"}), Pairs{});
 }
@@ -458,15 +470,54 @@ TEST_F(ConfigTest, FirstArgumentErrorWins) {
               "Unknown option or number of arguments for CONFIG SET - 'foo'");
 }
 
-/* No persistence yet: the directives exist so clients read the truth, and
- * asking for snapshots or an AOF is refused rather than silently ignored. */
-TEST_F(ConfigTest, PersistenceDirectivesOnlyAcceptOff) {
+/* One config's value, by its exact name. */
+std::string configValue(std::string_view name) {
+    Pairs found = get({name});
+    return found.empty() ? "<none>" : found[0].second;
+}
+
+/* save: pairs of seconds >= 1 and changes >= 0, read by strtoll as Redis
+ * does; "" for none. CONFIG SET replaces the points. */
+TEST_F(ConfigTest, SaveParams) {
+    const std::string invalid = "CONFIG SET failed (possibly related to argument 'save') - Invalid save parameters";
     EXPECT_EQ(set({"save", ""}), "");
-    EXPECT_EQ(set({"appendonly", "no"}), "");
-    EXPECT_EQ(set({"save", "900 1"}), "CONFIG SET failed (possibly related to argument 'save') - "
-                                      "RDB snapshots are not supported by this version of cppredis");
-    EXPECT_EQ(set({"appendonly", "yes"}), "CONFIG SET failed (possibly related to argument 'appendonly') - "
-                                          "argument(s) must be one of the following: no");
+    EXPECT_TRUE(server.saveparams.empty());
+    EXPECT_EQ(configValue("save"), "");
+    EXPECT_EQ(set({"save", "900 1 300 +10"}), "");
+    EXPECT_EQ(configValue("save"), "900 1 300 10");
+    for (const char *bad : {"900", "0 1", "10 -1", "abc 1", "10 1x", " 10 1", "10  1"})
+        EXPECT_EQ(set({"save", bad}), invalid) << bad;
+    EXPECT_EQ(configValue("save"), "900 1 300 10");
+    EXPECT_EQ(set({"save", "10 0"}), "");
+    EXPECT_EQ(configValue("save"), "10 0");
+}
+
+/* In redis.conf one `save` line per point: the first replaces the defaults. */
+TEST_F(ConfigTest, SaveLinesAddUpInTheConfigFile) {
+    loadServerConfig(nullptr, "save 900 1\nsave 300 10\nsave \"60 10000\"");
+    EXPECT_EQ(configValue("save"), "900 1 300 10 60 10000");
+    loadServerConfig(nullptr, "port 7000");
+    EXPECT_EQ(configValue("save"), "900 1 300 10 60 10000"); /* no save line: kept */
+    loadServerConfig(nullptr, "save \"\"");
+    EXPECT_TRUE(server.saveparams.empty());
+}
+
+TEST_F(ConfigTest, RdbFilesConfigs) {
+    EXPECT_EQ(set({"dbfilename", "a/b.rdb"}),
+              "CONFIG SET failed (possibly related to argument 'dbfilename') - dbfilename can't be a path, just a filename");
+    EXPECT_EQ(set({"dbfilename", "other.rdb"}), "");
+    EXPECT_EQ(server.rdb_filename, "other.rdb");
+    EXPECT_EQ(set({"dir", "/nonexistent-dir-for-cppredis"}),
+              "CONFIG SET failed (possibly related to argument 'dir') - No such file or directory");
+    EXPECT_EQ(set({"rdbchecksum", "no"}), "CONFIG SET failed (possibly related to argument 'rdbchecksum') - can't set immutable config");
+    EXPECT_EQ(set({"rdbcompression", "no", "stop-writes-on-bgsave-error", "no"}), "");
+    EXPECT_FALSE(server.rdb_compression);
+    EXPECT_FALSE(server.stop_writes_on_bgsave_err);
+    /* A hidden config answers by its name only. */
+    EXPECT_EQ(set({"rdb-key-save-delay", "-5"}), "");
+    EXPECT_EQ(configValue("rdb-key-save-delay"), "-5");
+    std::vector<std::string_view> pattern = {"rdb-key*"};
+    EXPECT_TRUE(configGet(pattern).empty());
 }
 
 TEST_F(ConfigTest, SetIsAtomic) {

@@ -1,0 +1,104 @@
+/* bio.cpp — the background I/O thread (Redis's bio.c); bio.h describes the
+ * jobs and the invariants. Redis 2.6 ran one thread per job type; one FIFO
+ * thread is enough here and keeps a close behind the fsyncs before it.
+ */
+#include "bio.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "server.h"
+
+namespace {
+
+struct bioJob {
+    bioJobType type;
+    int fd;
+};
+
+class BioWorker {
+public:
+    ~BioWorker() {
+        if (!thread_.joinable()) return;
+        /* A forked child has a copy of the handle but no such thread. */
+        if (getpid() != owner_) {
+            thread_.detach();
+            return;
+        }
+        {
+            std::lock_guard lk(mu_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+
+    void create(bioJobType type, int fd) {
+        {
+            std::lock_guard lk(mu_);
+            if (!thread_.joinable()) {
+                owner_ = getpid();
+                thread_ = std::thread([this] { run(); });
+            }
+            jobs_.push_back({type, fd});
+            pending_[type]++;
+        }
+        cv_.notify_all();
+    }
+
+    unsigned long pending(bioJobType type) const { return pending_[type].load(); }
+
+    void drain() {
+        std::unique_lock lk(mu_);
+        done_cv_.wait(lk, [this] { return jobs_.empty() && !busy_; });
+    }
+
+private:
+    void run() {
+        std::unique_lock lk(mu_);
+        for (;;) {
+            cv_.wait(lk, [this] { return stop_ || !jobs_.empty(); });
+            if (jobs_.empty()) return; /* stop, with nothing left to do */
+            bioJob job = jobs_.front();
+            jobs_.pop_front();
+            busy_ = true;
+            lk.unlock();
+            process(job);
+            lk.lock();
+            busy_ = false;
+            pending_[job.type]--;
+            done_cv_.notify_all();
+        }
+    }
+
+    static void process(const bioJob &job) {
+        if (job.type == BIO_CLOSE_FILE) {
+            close(job.fd);
+        } else if (fdatasync(job.fd) == -1 && errno != EBADF && errno != EINVAL) {
+            serverLog(LL_WARNING, "Fail to fsync the AOF file: %s", strerror(errno));
+        }
+    }
+
+    std::mutex mu_;
+    std::condition_variable cv_, done_cv_;
+    std::deque<bioJob> jobs_;
+    std::atomic<unsigned long> pending_[BIO_NUM_OPS] = {};
+    bool busy_ = false, stop_ = false;
+    pid_t owner_ = 0;
+    std::thread thread_;
+};
+
+BioWorker worker;
+
+}  // namespace
+
+void bioCreateJob(bioJobType type, int fd) { worker.create(type, fd); }
+unsigned long bioPendingJobsOfType(bioJobType type) { return worker.pending(type); }
+void bioDrain() { worker.drain(); }

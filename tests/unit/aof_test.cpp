@@ -1,0 +1,193 @@
+/* aof_test.cpp — propagation and the AOF buffers without a server process:
+ * socketless clients run commands through processInputBuffer and the tests
+ * read server.aof_buf, the bytes the next flush will write. The execution
+ * unit (one op, or MULTI ... EXEC around several, the SELECT before the
+ * MULTI), what goes where in each aof_state, and the ordering that makes a
+ * reply wait for its write: beforeSleep writes the AOF before the replies,
+ * and the write handler holds a reply while aof_buf is not written. The
+ * bytes Redis 7.0 writes are checked by the integration suite. */
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aof.h"
+#include "server.h"
+#include "command_test.h"
+
+namespace {
+
+std::string resp(const std::vector<std::string_view> &argv) {
+    std::string out;
+    catAppendOnlyGenericCommand(out, argv);
+    return out;
+}
+
+const std::string kMulti = resp({"MULTI"}), kExec = resp({"EXEC"});
+
+/* Whether `fd` has bytes to read within `ms`. */
+bool readable(int fd, int ms) {
+    pollfd p{fd, POLLIN, 0};
+    return poll(&p, 1, ms) == 1;
+}
+
+class Aof : public CommandTest {
+protected:
+    void SetUp() override {
+        server.aof_state = AOF_ON; /* no file: nothing is flushed, aof_buf is what a flush would write */
+        server.aof_selected_db = 0;
+    }
+    void TearDown() override {
+        freeClients();
+        emptyData(-1, EMPTYDB_NO_FLAGS);
+        server.aof_state = AOF_OFF;
+        server.aof_fd = -1;
+        server.aof_selected_db = -1;
+        server.child_type = CHILD_TYPE_NONE;
+        server.aof_buf.clear();
+        server.aof_rewrite_buf.clear();
+        EXPECT_EQ(server.also_propagate_ops, 0) << "an execution unit was left open";
+    }
+
+    /* A client on one end of a socket pair; the test reads the other. */
+    client *newSocketClient(int fd) {
+        clients_.push_back(createClient(fd));
+        return clients_.back();
+    }
+    /* What the next flush would write, and forgets it. */
+    static std::string takeAof() {
+        std::string out;
+        out.swap(server.aof_buf);
+        return out;
+    }
+};
+
+TEST_F(Aof, OneWriteIsOneCommand) {
+    client *c = newClient();
+    run(c, "SET a 1\r\nGET a\r\nDEL nothing\r\n");
+    EXPECT_EQ(takeAof(), resp({"SET", "a", "1"}));
+}
+
+/* The unit is the outermost call: EXEC's writes go together, wrapped when
+ * there are two or more; the SELECT the first one needs precedes MULTI, one
+ * needed later sits inside. */
+TEST_F(Aof, ExecIsOneUnitWrappedWhenItHoldsSeveralWrites) {
+    client *c = newClient();
+    run(c, "MULTI\r\nSET a 1\r\nGET a\r\nEXEC\r\n");
+    EXPECT_EQ(takeAof(), resp({"SET", "a", "1"}));
+    run(c, "SELECT 2\r\nMULTI\r\nSET a 1\r\nSELECT 3\r\nINCR b\r\nEXEC\r\n");
+    EXPECT_EQ(takeAof(), resp({"SELECT", "2"}) + kMulti + resp({"SET", "a", "1"}) + resp({"SELECT", "3"}) +
+                             resp({"INCR", "b"}) + kExec);
+    run(c, "MULTI\r\nGET a\r\nEXEC\r\n");
+    EXPECT_EQ(takeAof(), "");
+}
+
+/* alsoPropagate outside any command (serverCron's expiry, a served waiter)
+ * is a unit of its own, written at once. */
+TEST_F(Aof, AlsoPropagateOutsideACommandIsItsOwnUnit) {
+    alsoPropagate(5, {"DEL", "k"});
+    alsoPropagate(5, {"DEL", "j"});
+    EXPECT_EQ(takeAof(), resp({"SELECT", "5"}) + resp({"DEL", "k"}) + resp({"DEL", "j"}));
+}
+
+/* While a rewrite child runs, each unit also goes to the rewrite buffer;
+ * while appendonly yes waits for its first rewrite, only there. */
+TEST_F(Aof, RewriteBufferGetsTheSameUnits) {
+    client *c = newClient();
+    server.child_type = CHILD_TYPE_AOF;
+    run(c, "MULTI\r\nSET a 1\r\nSET b 2\r\nEXEC\r\n");
+    std::string unit = kMulti + resp({"SET", "a", "1"}) + resp({"SET", "b", "2"}) + kExec;
+    EXPECT_EQ(server.aof_rewrite_buf, unit);
+    EXPECT_EQ(takeAof(), unit);
+    server.aof_state = AOF_WAIT_REWRITE;
+    run(c, "SET c 3\r\n");
+    EXPECT_EQ(takeAof(), "");
+    EXPECT_EQ(server.aof_rewrite_buf, unit + resp({"SET", "c", "3"}));
+}
+
+/* With the AOF off nothing is serialized and argv is left alone. */
+TEST_F(Aof, OffMeansNothing) {
+    server.aof_state = AOF_OFF;
+    client *c = newClient();
+    run(c, "SET a 1 EX 100\r\nINCRBYFLOAT f 1.5\r\n");
+    EXPECT_EQ(takeAof(), "");
+    EXPECT_EQ(server.also_propagate, "");
+    EXPECT_TRUE(c->argv_rewritten.empty());
+}
+
+/* A rewritten argv is the client's own copy: the query buffer may go. */
+TEST_F(Aof, RewrittenArgvIsOwnedByTheClient) {
+    client *c = newClient();
+    c->argv = {"GETSET", "key", "value"};
+    rewriteClientCommandArgument(c, 0, "SET");
+    rewriteClientCommandArgument(c, 3, "KEEPTTL");
+    ASSERT_EQ(c->argv.size(), 4u);
+    for (std::string_view a : c->argv) {
+        EXPECT_GE(a.data(), c->argv_rewritten.data());
+        EXPECT_LE(a.data() + a.size(), c->argv_rewritten.data() + c->argv_rewritten.size());
+    }
+    EXPECT_EQ(std::vector<std::string_view>(c->argv.begin(), c->argv.end()),
+              (std::vector<std::string_view>{"SET", "key", "value", "KEEPTTL"}));
+    c->argv.clear();
+}
+
+/* beforeSleep writes the AOF before any reply: with the AOF a full pipe,
+ * the write blocks, and the reply may not reach the client meanwhile. */
+TEST_F(Aof, BeforeSleepWritesTheAofBeforeTheReplies) {
+    int sv[2], pipefd[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    ASSERT_EQ(pipe(pipefd), 0);
+    fcntl(pipefd[1], F_SETFL, O_NONBLOCK);
+    char junk[4096] = {};
+    while (write(pipefd[1], junk, sizeof(junk)) > 0) {
+    }
+    fcntl(pipefd[1], F_SETFL, 0);
+    server.aof_fd = pipefd[1];
+    server.aof_fsync = AOF_FSYNC_NO;
+
+    client *c = newSocketClient(sv[0]);
+    c->querybuf.append("SET k v\r\n"); /* the reply stays queued for beforeSleep */
+    processInputBuffer(c);
+    std::thread sleeper([] { beforeSleep(server.el.get()); });
+    EXPECT_FALSE(readable(sv[1], 50)) << "a reply left while its write waited for the AOF";
+    std::string drained;
+    while (drained.find("SET") == std::string::npos) {
+        char buf[4096];
+        ssize_t n = read(pipefd[0], buf, sizeof(buf));
+        if (n <= 0) break; /* the sleeper must be joined before the test may end */
+        drained.append(buf, static_cast<size_t>(n));
+    }
+    sleeper.join();
+    EXPECT_NE(drained.find(resp({"SET", "k", "v"})), std::string::npos);
+    ASSERT_TRUE(readable(sv[1], 1000));
+    char reply[16] = {};
+    EXPECT_EQ(read(sv[1], reply, sizeof(reply)), 5);
+    EXPECT_STREQ(reply, "+OK\r\n");
+    server.aof_fsync = AOF_FSYNC_EVERYSEC;
+    close(pipefd[0]);
+    close(pipefd[1]);
+    close(sv[1]);
+}
+
+/* The write handler, which runs between read handlers, holds a reply while
+ * aof_buf holds writes not yet in the file (Redis's AE_BARRIER problem). */
+TEST_F(Aof, WriteHandlerWaitsForTheAofBuffer) {
+    int sv[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    client *c = newSocketClient(sv[0]);
+    addReply(c, shared::ok);
+    server.aof_buf = resp({"SET", "k", "v"});
+    sendReplyToClient(server.el.get(), sv[0], c, AE_WRITABLE);
+    EXPECT_FALSE(readable(sv[1], 0));
+    server.aof_buf.clear();
+    sendReplyToClient(server.el.get(), sv[0], c, AE_WRITABLE);
+    EXPECT_TRUE(readable(sv[1], 1000));
+    close(sv[1]);
+}
+
+}  // namespace
