@@ -681,7 +681,7 @@ void configGetCommand(client *c) {
 }
 
 void configSetCommand(client *c) {
-    if (c->argv.size() % 2) return addReply(c, shared::syntaxerr);
+    if (c->argv.size() % 2) return addReplyErrorObject(c, shared::syntaxerr);
     std::string err;
     bool protected_allowed = allowProtectedAction(server.enable_protected_configs, c);
     if (!configSet(std::span(c->argv).subspan(2), err, protected_allowed)) return addReplyError(c, err);

@@ -73,19 +73,19 @@ robj *lookupKeyWrite(redisDb *db, std::string_view key) {
 
 robj *lookupKeyReadOrReply(client *c, std::string_view key, std::string_view reply) {
     robj *o = lookupKeyRead(c->db, key);
-    if (!o) addReply(c, reply);
+    if (!o) addReplyOrErrorObject(c, reply);
     return o;
 }
 
 robj *lookupKeyWriteOrReply(client *c, std::string_view key, std::string_view reply) {
     robj *o = lookupKeyWrite(c->db, key);
-    if (!o) addReply(c, reply);
+    if (!o) addReplyOrErrorObject(c, reply);
     return o;
 }
 
 bool checkType(client *c, const robj *o, unsigned type) {
     if (o && o->type != type) {
-        addReply(c, shared::wrongtypeerr);
+        addReplyErrorObject(c, shared::wrongtypeerr);
         return true;
     }
     return false;
@@ -309,7 +309,7 @@ static bool getFlushCommandFlags(client *c, int *flags) {
     } else if (c->argv.size() == 2 && strEqualNoCase(c->argv[1], "async")) {
         *flags = EMPTYDB_ASYNC;
     } else {
-        addReply(c, shared::syntaxerr);
+        addReplyErrorObject(c, shared::syntaxerr);
         return false;
     }
     return true;
@@ -463,7 +463,7 @@ void copyCommand(client *c) {
         } else if (strEqualNoCase(c->argv[j], "db") && more) {
             if (!(dst = getDbOrReply(c, c->argv[++j]))) return;
         } else {
-            addReply(c, shared::syntaxerr);
+            addReplyErrorObject(c, shared::syntaxerr);
             return;
         }
     }
@@ -535,7 +535,7 @@ static bool parseScanOptionsOrReply(client *c, bool keyspace, ScanOptions &opt) 
         if (strEqualNoCase(name, "count") && hasValue) {
             if (!getLongFromObjectOrReply(c, c->argv[i + 1], &opt.count)) return false;
             if (opt.count < 1) {
-                addReply(c, shared::syntaxerr);
+                addReplyErrorObject(c, shared::syntaxerr);
                 return false;
             }
         } else if (strEqualNoCase(name, "match") && hasValue) {
@@ -544,7 +544,7 @@ static bool parseScanOptionsOrReply(client *c, bool keyspace, ScanOptions &opt) 
         } else if (strEqualNoCase(name, "type") && keyspace && hasValue) {
             opt.type = c->argv[i + 1];
         } else {
-            addReply(c, shared::syntaxerr);
+            addReplyErrorObject(c, shared::syntaxerr);
             return false;
         }
     }

@@ -60,7 +60,7 @@ static void debugHelp(client *c) {
  * stamp. Like Redis it reads the dict directly (no lazy expiry, no touch). */
 static void debugObject(client *c) {
     auto *de = c->db->dict.find(c->argv[2]);
-    if (!de) return addReply(c, shared::nokeyerr);
+    if (!de) return addReplyErrorObject(c, shared::nokeyerr);
     const robj *val = de->val.get();
     char line[256];
     snprintf(line, sizeof(line),
@@ -77,7 +77,7 @@ static void debugObject(client *c) {
  * unless `logfile` is set. */
 static void debugZiplist(client *c) {
     const robj *o = lookupKeyReadWithFlags(c->db, c->argv[2], LOOKUP_NOTOUCH | LOOKUP_NONOTIFY);
-    if (!o) return addReply(c, shared::nokeyerr);
+    if (!o) return addReplyErrorObject(c, shared::nokeyerr);
     if (o->encoding != OBJ_ENCODING_ZIPLIST) return addReplyError(c, "Not a ziplist encoded object.");
     std::string key(c->argv[2]);
     serverLog(LL_NOTICE, "DEBUG ZIPLIST %s", key.c_str());

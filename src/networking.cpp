@@ -305,6 +305,19 @@ void addReplyError(client *c, std::string_view err) {
     server.stat_total_error_replies++;
 }
 
+/* A pre-encoded error (shared::wrongtypeerr ...): counted in INFO's
+ * total_error_replies and the command's failed_calls like any other. */
+void addReplyErrorObject(client *c, std::string_view proto) {
+    addReply(c, proto);
+    server.stat_total_error_replies++;
+}
+
+/* For replies chosen by the caller, which may be an error or not. */
+void addReplyOrErrorObject(client *c, std::string_view proto) {
+    if (!proto.empty() && proto[0] == '-') addReplyErrorObject(c, proto);
+    else addReply(c, proto);
+}
+
 void addReplyErrorFormat(client *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -881,7 +894,7 @@ void clientListCommand(client *c) {
                 ids.push_back(id);
             }
         } else {
-            return addReply(c, shared::syntaxerr);
+            return addReplyErrorObject(c, shared::syntaxerr);
         }
     }
     std::string out;
@@ -933,7 +946,7 @@ struct ClientKillFilter {
 static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
     for (size_t i = 2; i < c->argv.size(); i += 2) {
         if (i + 1 >= c->argv.size()) {
-            addReply(c, shared::syntaxerr);
+            addReplyErrorObject(c, shared::syntaxerr);
             return false;
         }
         std::string_view opt = c->argv[i], val = c->argv[i + 1];
@@ -954,16 +967,16 @@ static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
             if (strEqualNoCase(val, "yes")) f.skipme = true;
             else if (strEqualNoCase(val, "no")) f.skipme = false;
             else {
-                addReply(c, shared::syntaxerr);
+                addReplyErrorObject(c, shared::syntaxerr);
                 return false;
             }
         } else if (strEqualNoCase(opt, "maxage")) {
             if (!string2ll(val, &f.maxage) || f.maxage < 0) {
-                addReply(c, shared::syntaxerr);
+                addReplyErrorObject(c, shared::syntaxerr);
                 return false;
             }
         } else {
-            addReply(c, shared::syntaxerr);
+            addReplyErrorObject(c, shared::syntaxerr);
             return false;
         }
     }

@@ -446,12 +446,12 @@ static bool parseMemoryUsageOptions(client *c, size_t *samples_out) {
     for (size_t j = 3; j < c->argv.size(); j++) {
         long long samples;
         if (!strEqualNoCase(c->argv[j], "samples") || j + 1 == c->argv.size()) {
-            addReply(c, shared::syntaxerr);
+            addReplyErrorObject(c, shared::syntaxerr);
             return false;
         }
         if (!getLongLongFromObjectOrReply(c, c->argv[++j], &samples)) return false;
         if (samples < 0) {
-            addReply(c, shared::syntaxerr);
+            addReplyErrorObject(c, shared::syntaxerr);
             return false;
         }
         *samples_out = static_cast<size_t>(samples);

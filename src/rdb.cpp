@@ -1038,7 +1038,7 @@ void saveCommand(client *c) {
 void bgsaveCommand(client *c) {
     bool schedule = false;
     if (c->argv.size() > 1) {
-        if (c->argv.size() != 2 || !strEqualNoCase(c->argv[1], "schedule")) return addReply(c, shared::syntaxerr);
+        if (c->argv.size() != 2 || !strEqualNoCase(c->argv[1], "schedule")) return addReplyErrorObject(c, shared::syntaxerr);
         schedule = true;
     }
     bool in_exec = c->flags & CLIENT_MULTI;

@@ -176,25 +176,6 @@ scriptsDict::entry *luaCreateFunction(client *c, std::string_view body, std::str
  * The running script
  * ====================================================================== */
 
-/* Why a script's first write is refused (MISCONF, as processCommand refuses
- * writes), or nullptr. Once a script has written, its next writes are not
- * refused: it must not stop halfway for a state it cannot foresee. */
-const char *aofWriteError() {
-    if (!aofWritesDeniedByWriteError()) return nullptr;
-    static std::string text;
-    text = std::string("-MISCONF Errors writing to the AOF file: ") + strerror(server.aof_last_write_errno);
-    return text.c_str();
-}
-
-const char *scriptWritesDeniedByDiskError() {
-    if (rdbWritesDeniedByBgsaveError())
-        return "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. "
-               "Commands that may modify the data set are disabled, because this instance is configured to report "
-               "errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check "
-               "the Redis logs for details about the RDB error.";
-    return aofWriteError();
-}
-
 /* A script whose flags promise writes cannot start where writes would be
  * refused (Redis's scriptPrepareForRun). Compatibility-mode scripts are
  * checked command by command instead. */
@@ -209,8 +190,8 @@ bool scriptPrepareForRun(scriptRunCtx *run_ctx, client *caller, const char *func
                                   "scripts.");
             return false;
         }
-        if (const char *aof_error = aofWriteError()) {
-            addReplyError(caller, aof_error);
+        if (const char *disk_error = writeCommandsDeniedByDiskError()) {
+            addReplyError(caller, disk_error);
             return false;
         }
         if (ro) {
@@ -309,8 +290,10 @@ const char *scriptCall(scriptRunCtx *run_ctx) {
     else if (cmd->flags & CMD_NOSCRIPT) err = "This Redis command is not allowed from script";
     else if ((run_ctx->flags & SCRIPT_READ_ONLY) && (cmd->flags & CMD_WRITE))
         err = "Write commands are not allowed from read-only scripts.";
+    /* Only a script's first write: once it has written, it must not stop
+     * halfway for a state it could not foresee. */
     else if ((cmd->flags & CMD_WRITE) && !(run_ctx->flags & SCRIPT_WRITE_DIRTY))
-        err = scriptWritesDeniedByDiskError();
+        err = writeCommandsDeniedByDiskError();
     if (err) {
         /* Counted here, as Redis counts a rejected command; the script's
          * reply of it (if it fails) is not counted again. */

@@ -180,6 +180,22 @@ static bool isAllowedInPubsubContext(const redisCommand *cmd) {
            cmd->proc == psubscribeCommand || cmd->proc == punsubscribeCommand || cmd->proc == quitCommand;
 }
 
+/* Why writes are refused now (Redis's writeCommandsDeniedByDiskError), as
+ * the -MISCONF error to answer; nullptr when they are not. */
+const char *writeCommandsDeniedByDiskError() {
+    if (rdbWritesDeniedByBgsaveError())
+        return "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. "
+               "Commands that may modify the data set are disabled, because this instance is configured to report "
+               "errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check "
+               "the Redis logs for details about the RDB error.";
+    if (aofWritesDeniedByWriteError()) {
+        static std::string text;
+        text = std::string("-MISCONF Errors writing to the AOF file: ") + strerror(server.aof_last_write_errno);
+        return text.c_str();
+    }
+    return nullptr;
+}
+
 /* Runs the command in c->argv after the checks every command gets. */
 int processCommand(client *c) {
     c->cmd = c->lastcmd = lookupCommand(c->argv);
@@ -209,21 +225,13 @@ int processCommand(client *c) {
         rejectCommand(c, "Command not allowed inside a transaction");
         return C_OK;
     }
-    /* A failed BGSAVE: refuse what would change data no snapshot can hold
-     * (PING too, so monitoring notices), as Redis's MISCONF. */
-    if (rdbWritesDeniedByBgsaveError() && (isWriteCommand(c) || c->cmd->proc == pingCommand)) {
-        rejectCommand(c, "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist "
-                         "to disk. Commands that may modify the data set are disabled, because this instance is "
-                         "configured to report errors during writes if RDB snapshotting fails "
-                         "(stop-writes-on-bgsave-error option). Please check the Redis logs for details about the "
-                         "RDB error.");
-        return C_OK;
-    }
-    /* The same for a failed AOF write (everysec and no keep serving reads). */
-    if (aofWritesDeniedByWriteError() && (isWriteCommand(c) || c->cmd->proc == pingCommand)) {
-        rejectCommand(c, std::string("-MISCONF Errors writing to the AOF file: ") +
-                             strerror(server.aof_last_write_errno));
-        return C_OK;
+    /* A failed BGSAVE or AOF write: refuse what would change data that
+     * cannot reach the disk (PING too, so monitoring notices). */
+    if (isWriteCommand(c) || c->cmd->proc == pingCommand) {
+        if (const char *err = writeCommandsDeniedByDiskError()) {
+            rejectCommand(c, err);
+            return C_OK;
+        }
     }
     /* A RESP2 subscriber's connection carries pushed messages: only what
      * manages subscriptions (or ends them) can be answered on it. */
@@ -790,9 +798,9 @@ void shutdownCommand(client *c) {
         if (strEqualNoCase(a, "nosave")) flags |= SHUTDOWN_NOSAVE;
         else if (strEqualNoCase(a, "save")) flags |= SHUTDOWN_SAVE;
         else if (strEqualNoCase(a, "now") || strEqualNoCase(a, "force")) continue;
-        else return addReply(c, shared::syntaxerr);
+        else return addReplyErrorObject(c, shared::syntaxerr);
     }
-    if ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE)) return addReply(c, shared::syntaxerr);
+    if ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE)) return addReplyErrorObject(c, shared::syntaxerr);
     /* Beside a busy script only NOSAVE: what it wrote so far is no state
      * to save. (The script stops at its next check: scriptInterrupt.) */
     if (scriptIsTimedout() && !(flags & SHUTDOWN_NOSAVE)) return addReplyError(c, kBusyScriptError);

@@ -497,6 +497,7 @@ void updateCachedTime();
 redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
 int processCommand(client *c);
+const char *writeCommandsDeniedByDiskError(); /* -MISCONF text, or nullptr */
 void call(client *c);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
 void alsoPropagate(int dbid, std::span<const std::string_view> argv);
@@ -808,6 +809,8 @@ void addReplyProto(client *c, const char *s, size_t len);
 void addReply(client *c, std::string_view proto);
 void addReplyStatus(client *c, std::string_view status);
 void addReplyError(client *c, std::string_view err);       /* "ERR ..." or "-CODE ..." */
+void addReplyErrorObject(client *c, std::string_view proto);  /* a shared "-..." reply, counted as an error */
+void addReplyOrErrorObject(client *c, std::string_view proto); /* either kind of shared reply */
 void addReplyErrorFormat(client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void addReplyErrorArity(client *c);
 void addReplyBulk(client *c, std::string_view s);

@@ -519,7 +519,7 @@ void hrandfieldCommand(client *c) {
         if (!getRangeLongFromObjectOrReply(c, c->argv[2], -LONG_MAX, LONG_MAX, &l)) return;
         bool withvalues = argc == 4;
         if (argc > 4 || (withvalues && !strEqualNoCase(c->argv[3], "withvalues")))
-            return addReply(c, shared::syntaxerr);
+            return addReplyErrorObject(c, shared::syntaxerr);
         /* The reply holds 2 * count elements: that must not overflow. */
         if (withvalues && (l < -LONG_MAX / 2 || l > LONG_MAX / 2)) return addReplyError(c, "value is out of range");
         return hrandfieldWithCountCommand(c, l, withvalues);

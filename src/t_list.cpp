@@ -290,7 +290,7 @@ static bool getListPositionFromObjectOrReply(client *c, std::string_view arg, in
     } else if (strEqualNoCase(arg, "left")) {
         *position = LIST_HEAD;
     } else {
-        addReply(c, shared::syntaxerr);
+        addReplyErrorObject(c, shared::syntaxerr);
         return false;
     }
     return true;
@@ -329,7 +329,7 @@ void linsertCommand(client *c) {
     int where;
     if (strEqualNoCase(c->argv[2], "after")) where = LIST_TAIL;
     else if (strEqualNoCase(c->argv[2], "before")) where = LIST_HEAD;
-    else return addReply(c, shared::syntaxerr);
+    else return addReplyErrorObject(c, shared::syntaxerr);
 
     robj *subject = lookupKeyWriteOrReply(c, c->argv[1], shared::czero);
     if (!subject || checkType(c, subject, OBJ_LIST)) return;
@@ -364,7 +364,7 @@ void lsetCommand(client *c) {
 
     listTypeIterator li = listTypeInitIterator(o, index, LIST_TAIL);
     listTypeEntry entry;
-    if (!listTypeNext(&li, &entry)) return addReply(c, shared::outofrangeerr);
+    if (!listTypeNext(&li, &entry)) return addReplyErrorObject(c, shared::outofrangeerr);
     listTypeTryConversionAt(&entry, index, value);
     listTypeReplace(&entry, value);
     addReply(c, shared::ok);
@@ -422,7 +422,7 @@ void lposCommand(client *c) {
         } else if (strEqualNoCase(opt, "maxlen") && moreargs) {
             if (!getPositiveLongFromObjectOrReply(c, c->argv[++j], &maxlen, "MAXLEN can't be negative")) return;
         } else {
-            return addReply(c, shared::syntaxerr);
+            return addReplyErrorObject(c, shared::syntaxerr);
         }
     }
 
@@ -630,7 +630,7 @@ static void lmpopGenericCommand(client *c, size_t numkeys_idx, mpopProc pop) {
     /* The direction follows the keys; compared without adding, so that a
      * huge numkeys cannot overflow. */
     size_t argc = c->argv.size();
-    if (static_cast<unsigned long>(numkeys) >= argc - numkeys_idx - 1) return addReply(c, shared::syntaxerr);
+    if (static_cast<unsigned long>(numkeys) >= argc - numkeys_idx - 1) return addReplyErrorObject(c, shared::syntaxerr);
     size_t where_idx = numkeys_idx + static_cast<size_t>(numkeys) + 1;
     int where;
     if (!getListPositionFromObjectOrReply(c, c->argv[where_idx], &where)) return;
@@ -641,7 +641,7 @@ static void lmpopGenericCommand(client *c, size_t numkeys_idx, mpopProc pop) {
             if (!getRangeLongFromObjectOrReply(c, c->argv[++j], 1, LONG_MAX, &count, "count should be greater than 0"))
                 return;
         } else {
-            return addReply(c, shared::syntaxerr);
+            return addReplyErrorObject(c, shared::syntaxerr);
         }
     }
     if (count == -1) count = 1;

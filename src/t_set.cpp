@@ -380,7 +380,7 @@ static void spopSomeMembers(client *c, std::string_view key, robj *set, unsigned
 
 /* SPOP key [count] */
 void spopCommand(client *c) {
-    if (c->argv.size() > 3) return addReply(c, shared::syntaxerr);
+    if (c->argv.size() > 3) return addReplyErrorObject(c, shared::syntaxerr);
     std::string_view key = c->argv[1];
     bool hascount = c->argv.size() == 3;
     long count = 1;
@@ -459,7 +459,7 @@ static void srandmemberWithCountCommand(client *c) {
 
 /* SRANDMEMBER key [count] */
 void srandmemberCommand(client *c) {
-    if (c->argv.size() > 3) return addReply(c, shared::syntaxerr);
+    if (c->argv.size() > 3) return addReplyErrorObject(c, shared::syntaxerr);
     if (c->argv.size() == 3) return srandmemberWithCountCommand(c);
     robj *set = lookupKeyReadOrReply(c, c->argv[1], shared::null_bulk);
     if (!set || checkType(c, set, OBJ_SET)) return;
@@ -551,7 +551,7 @@ void sintercardCommand(client *c) {
         if (strEqualNoCase(c->argv[j], "limit") && j + 1 < argc) {
             if (!getPositiveLongFromObjectOrReply(c, c->argv[++j], &limit, "LIMIT can't be negative")) return;
         } else {
-            return addReply(c, shared::syntaxerr);
+            return addReplyErrorObject(c, shared::syntaxerr);
         }
     }
     sinterGenericCommand(c, std::span(c->argv).subspan(2, static_cast<size_t>(numkeys)), std::nullopt, true,

@@ -126,7 +126,7 @@ bool parseExtendedStringArgumentsOrReply(client *c, int *flags, ExpireUnit *unit
         bool takesValue = opt && (opt->flag & OBJ_ANY_EXPIRE);
         if (!opt || !(opt->commands & command_type) || (*flags & opt->conflicts) ||
             (takesValue && j + 1 == argc)) {
-            addReply(c, shared::syntaxerr);
+            addReplyErrorObject(c, shared::syntaxerr);
             return false;
         }
         *flags |= opt->flag;

@@ -780,7 +780,7 @@ static void zaddGenericCommand(client *c, int flags) {
          lt = flags & ZADD_IN_LT;
 
     size_t elements = argc - scoreidx;
-    if (elements % 2 || elements == 0) return addReply(c, shared::syntaxerr);
+    if (elements % 2 || elements == 0) return addReplyErrorObject(c, shared::syntaxerr);
     elements /= 2;
     if (nx && xx) return addReplyError(c, "XX and NX options at the same time are not compatible");
     if ((gt && nx) || (lt && nx) || (gt && lt))
@@ -1153,7 +1153,7 @@ static void zrangeGenericCommand(zrangeResultHandler &handler, size_t argc_start
         } else if (rangetype == zrangeType::AUTO && strEqualNoCase(opt, "byscore")) {
             rangetype = zrangeType::SCORE;
         } else {
-            return addReply(c, shared::syntaxerr);
+            return addReplyErrorObject(c, shared::syntaxerr);
         }
     }
     if (rangetype == zrangeType::AUTO) rangetype = zrangeType::RANK;
@@ -1273,7 +1273,7 @@ void genericZpopCommand(client *c, std::span<const std::string_view> keys, int w
 
 /* ZPOPMIN/ZPOPMAX key [count] */
 static void zpopMinMaxCommand(client *c, int where) {
-    if (c->argv.size() > 3) return addReply(c, shared::syntaxerr);
+    if (c->argv.size() > 3) return addReplyErrorObject(c, shared::syntaxerr);
     long count = -1; /* the plain form: one member */
     if (c->argv.size() == 3 && !getPositiveLongFromObjectOrReply(c, c->argv[2], &count)) return;
     genericZpopCommand(c, std::span(c->argv).subspan(1, 1), where, false, count, false, false);
@@ -1290,16 +1290,16 @@ void zmpopGenericCommand(client *c, size_t numkeys_idx, zmpopProc pop) {
     /* MIN|MAX follows the keys; compared without adding, so that a huge
      * numkeys cannot overflow. */
     size_t argc = c->argv.size();
-    if (static_cast<unsigned long>(numkeys) >= argc - numkeys_idx - 1) return addReply(c, shared::syntaxerr);
+    if (static_cast<unsigned long>(numkeys) >= argc - numkeys_idx - 1) return addReplyErrorObject(c, shared::syntaxerr);
     size_t where_idx = numkeys_idx + static_cast<size_t>(numkeys) + 1;
     int where;
     if (strEqualNoCase(c->argv[where_idx], "min")) where = ZSET_MIN;
     else if (strEqualNoCase(c->argv[where_idx], "max")) where = ZSET_MAX;
-    else return addReply(c, shared::syntaxerr);
+    else return addReplyErrorObject(c, shared::syntaxerr);
 
     long count = -1;
     for (size_t j = where_idx + 1; j < argc; j++) {
-        if (count != -1 || !strEqualNoCase(c->argv[j], "count") || j + 1 == argc) return addReply(c, shared::syntaxerr);
+        if (count != -1 || !strEqualNoCase(c->argv[j], "count") || j + 1 == argc) return addReplyErrorObject(c, shared::syntaxerr);
         if (!getRangeLongFromObjectOrReply(c, c->argv[++j], 1, LONG_MAX, &count, "count should be greater than 0"))
             return;
     }
@@ -1488,7 +1488,7 @@ void zrandmemberCommand(client *c) {
     if (argc >= 3) {
         long l;
         if (!getRangeLongFromObjectOrReply(c, c->argv[2], -LONG_MAX, LONG_MAX, &l)) return;
-        if (argc > 4 || (argc == 4 && !strEqualNoCase(c->argv[3], "withscores"))) return addReply(c, shared::syntaxerr);
+        if (argc > 4 || (argc == 4 && !strEqualNoCase(c->argv[3], "withscores"))) return addReplyErrorObject(c, shared::syntaxerr);
         bool withscores = argc == 4;
         /* The reply's length is twice the count. */
         if (withscores && (l < -LONG_MAX / 2 || l > LONG_MAX / 2)) return addReplyError(c, "value is out of range");
@@ -1625,7 +1625,7 @@ static bool zsetOpParseOptionsOrReply(client *c, size_t j, std::span<zsetopsrc> 
         }
     }
     if (j == argc) return true;
-    addReply(c, shared::syntaxerr);
+    addReplyErrorObject(c, shared::syntaxerr);
     return false;
 }
 
@@ -1669,13 +1669,13 @@ static void zunionInterDiffGenericCommand(client *c, std::optional<std::string_v
     if (!getLongFromObjectOrReply(c, c->argv[numkeys_idx], &setnum)) return;
     if (setnum < 1)
         return addReplyErrorFormat(c, "at least 1 input key is needed for '%s' command", c->cmd->fullname.c_str());
-    if (static_cast<unsigned long>(setnum) > c->argv.size() - numkeys_idx - 1) return addReply(c, shared::syntaxerr);
+    if (static_cast<unsigned long>(setnum) > c->argv.size() - numkeys_idx - 1) return addReplyErrorObject(c, shared::syntaxerr);
 
     std::vector<zsetopsrc> src(static_cast<size_t>(setnum));
     for (size_t i = 0; i < src.size(); i++) {
         std::string_view key = c->argv[numkeys_idx + 1 + i];
         robj *obj = lookupKeyRead(c->db, key); /* a store's sources too, as Redis 7.0 (misses, "keymiss") */
-        if (obj && obj->type != OBJ_ZSET && obj->type != OBJ_SET) return addReply(c, shared::wrongtypeerr);
+        if (obj && obj->type != OBJ_ZSET && obj->type != OBJ_SET) return addReplyErrorObject(c, shared::wrongtypeerr);
         src[i].subject = obj;
     }
     zsetOpOptions opt;

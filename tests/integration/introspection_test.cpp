@@ -430,3 +430,21 @@ TEST_F(Introspection, ClientListIdleCountsSecondsSinceLastCommand) {
     EXPECT_GE(std::stoll(clientField(line, "age")), 1);
     EXPECT_EQ(clientField(clientLine(asker, asker.localAddr()), "idle"), "0");
 }
+
+/* Pre-encoded errors (WRONGTYPE, "no such key"...) count like any error:
+ * INFO's total_error_replies and the command's failed_calls, as Redis's
+ * addReplyErrorObject. */
+TEST_F(Introspection, SharedErrorRepliesCountAsErrors) {
+    RespConn c = conn();
+    ASSERT_EQ(c.call({"SET", "errstat:s", "abc"}).raw, OK);
+    ASSERT_EQ(c.call({"CONFIG", "RESETSTAT"}).raw, OK);
+    EXPECT_EQ(c.call({"LPUSH", "errstat:s", "x"}).raw, WRONGTYPE);
+    EXPECT_EQ(c.call({"LSET", "errstat:missing", "0", "x"}).raw, "-ERR no such key\r\n");
+    EXPECT_EQ(infoNumber(c, "stats", "total_error_replies"), 2);
+    const std::string stats = c.call({"INFO", "commandstats"}).str;
+    for (const char *cmd : {"lpush", "lset"}) {
+        size_t at = stats.find(std::string("cmdstat_") + cmd + ":calls=1,");
+        ASSERT_NE(at, std::string::npos) << stats;
+        EXPECT_TRUE(stats.substr(at, stats.find("\r\n", at) - at).ends_with(",failed_calls=1")) << stats;
+    }
+}
