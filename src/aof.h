@@ -1,4 +1,29 @@
-/* aof.h — the append-only file (Redis's aof.c). */
+/* aof.h — the append-only file (Redis's aof.c): every write command, in
+ * the order it ran, so that replaying the file rebuilds the dataset.
+ *
+ * The path of a write:
+ *   1. the command changes the dataset (server.dirty moves); call() queues
+ *      its argv — as the command may have rewritten it for replay (EXPIRE
+ *      as PEXPIREAT, a served BLPOP as LPOP...) — plus any alsoPropagate()
+ *      ops, serialized as RESP at once;
+ *   2. at the end of the execution unit (the outermost call(): a command,
+ *      an EXEC, a script) the unit goes to feedAppendOnlyFile: into aof_buf,
+ *      and into aof_rewrite_buf while a rewrite child runs, wrapped in
+ *      MULTI/EXEC when it has several ops, after a SELECT if the db changed;
+ *   3. beforeSleep calls flushAppendOnlyFile — one write(2) of aof_buf, then
+ *      fsync under `always`, or a background fsync (bio) at most once a
+ *      second under `everysec` — and only then writes the replies.
+ * Invariants:
+ *  - no reply leaves while aof_buf holds a write not yet written (under
+ *    `always`: not yet fsynced); the write handler holds its client's output
+ *    too, so a reply cannot overtake the flush from there either (Redis's
+ *    AE_BARRIER problem);
+ *  - the file holds whole execution units in execution order, so a replay
+ *    applies a transaction or a script entirely, and a torn last unit is
+ *    dropped whole (aof-load-truncated);
+ *  - one complete AOF exists on disk at every moment: a rewrite renames its
+ *    finished file over the old one.
+ */
 #pragma once
 
 #include <cstddef>
