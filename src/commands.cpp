@@ -355,7 +355,7 @@ std::vector<redisCommand> buildCommandTable() {
         /* transactions (multi.cpp) */
         cmd("multi", multiCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0, "transactions", "Mark the start of a transaction block", "1.2.0")
             .acl(ACL_CATEGORY_TRANSACTION),
-        cmd("exec", execCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "transactions", "Execute all commands issued after MULTI", "1.2.0")
+        cmd("exec", execCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG, 0, 0, 0, "transactions", "Execute all commands issued after MULTI", "1.2.0")
             .acl(ACL_CATEGORY_TRANSACTION),
         cmd("discard", discardCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0, "transactions", "Discard all commands issued after MULTI", "2.0.0")
             .acl(ACL_CATEGORY_TRANSACTION),
@@ -382,19 +382,19 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("help", memoryCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "4.0.0"),
             }),
         /* persistence (rdb.cpp, aof.cpp) */
-        cmd("save", saveCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_MULTI, 0, 0, 0, "server", "Synchronously save the dataset to disk", "1.0.0"),
-        cmd("bgsave", bgsaveCommand, -1, CMD_ADMIN | CMD_NOSCRIPT, 0, 0, 0, "server", "Asynchronously save the dataset to disk", "1.0.0"),
+        cmd("save", saveCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0, "server", "Synchronously save the dataset to disk", "1.0.0"),
+        cmd("bgsave", bgsaveCommand, -1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0, "server", "Asynchronously save the dataset to disk", "1.0.0"),
         cmd("lastsave", lastsaveCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0, "server", "Get the UNIX time stamp of the last successful save to disk", "1.0.0")
             .acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}),
-        cmd("bgrewriteaof", bgrewriteaofCommand, 1, CMD_ADMIN | CMD_NOSCRIPT, 0, 0, 0, "server", "Asynchronously rewrite the append-only file", "1.0.0"),
+        cmd("bgrewriteaof", bgrewriteaofCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0, "server", "Asynchronously rewrite the append-only file", "1.0.0"),
         /* scripting (scripting.cpp) */
-        cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
+        cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
             .acl(ACL_CATEGORY_SCRIPTING),
-        cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
+        cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
             .acl(ACL_CATEGORY_SCRIPTING),
-        cmd("eval_ro", evalRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
+        cmd("eval_ro", evalRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
             .acl(ACL_CATEGORY_SCRIPTING),
-        cmd("evalsha_ro", evalShaRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
+        cmd("evalsha_ro", evalShaRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
             .acl(ACL_CATEGORY_SCRIPTING),
         cmd("script", nullptr, -2, 0, 0, 0, 0, "scripting", "A container for Lua scripts management commands", "2.6.0")
             .subcommands({
@@ -414,7 +414,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("unsubscribe", unsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Stop listening for messages posted to the given channels", "2.0.0"),
         cmd("psubscribe", psubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Listen for messages published to channels matching the given patterns", "2.0.0"),
         cmd("punsubscribe", punsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "Stop listening for messages posted to channels matching the given patterns", "2.0.0"),
-        cmd("publish", publishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0, "pubsub", "Post a message to a channel", "2.0.0"),
+        cmd("publish", publishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 0, 0, 0, "pubsub", "Post a message to a channel", "2.0.0"),
         cmd("pubsub", nullptr, -2, 0, 0, 0, 0, "pubsub", "A container for Pub/Sub commands", "2.8.0")
             .subcommands({
                 cmd("channels", pubsubChannelsCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0, "pubsub", "List active channels", "2.8.0"),

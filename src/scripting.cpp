@@ -288,7 +288,7 @@ const char *scriptCall(scriptRunCtx *run_ctx) {
     else if ((cmd->arity > 0 && cmd->arity != argc) || argc < -cmd->arity)
         err = "Wrong number of args calling Redis command from script";
     else if (cmd->flags & CMD_NOSCRIPT) err = "This Redis command is not allowed from script";
-    else if ((run_ctx->flags & SCRIPT_READ_ONLY) && (cmd->flags & CMD_WRITE))
+    else if ((run_ctx->flags & SCRIPT_READ_ONLY) && (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)))
         err = "Write commands are not allowed from read-only scripts.";
     /* Only a script's first write: once it has written, it must not stop
      * halfway for a state it could not foresee. */

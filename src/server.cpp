@@ -96,7 +96,9 @@ void serverLog(int level, const char *fmt, ...) {
 /* The categories a command's flags imply (Redis's setImplicitACLCategories). */
 static void setImplicitACLCategories(redisCommand &cmd) {
     if (cmd.flags & CMD_WRITE) cmd.acl_categories |= ACL_CATEGORY_WRITE;
-    if (cmd.flags & CMD_READONLY) cmd.acl_categories |= ACL_CATEGORY_READ;
+    /* EVAL_RO's keys are the script's business: no implied @read (as Redis). */
+    if ((cmd.flags & CMD_READONLY) && !(cmd.acl_categories & ACL_CATEGORY_SCRIPTING))
+        cmd.acl_categories |= ACL_CATEGORY_READ;
     if (cmd.flags & CMD_ADMIN) cmd.acl_categories |= ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS;
     if (cmd.flags & CMD_PUBSUB) cmd.acl_categories |= ACL_CATEGORY_PUBSUB;
     if (cmd.flags & CMD_FAST) cmd.acl_categories |= ACL_CATEGORY_FAST;
@@ -816,7 +818,8 @@ static const std::pair<uint64_t, const char *> kCommandFlagNames[] = {
     {CMD_WRITE, "write"},       {CMD_READONLY, "readonly"}, {CMD_DENYOOM, "denyoom"},
     {CMD_ADMIN, "admin"},       {CMD_PUBSUB, "pubsub"},     {CMD_NOSCRIPT, "noscript"},
     {CMD_BLOCKING, "blocking"}, {CMD_LOADING, "loading"},   {CMD_STALE, "stale"},
-    {CMD_SKIP_MONITOR, "skip_monitor"}, {CMD_FAST, "fast"}, {CMD_NO_AUTH, "no_auth"},
+    {CMD_SKIP_MONITOR, "skip_monitor"}, {CMD_SKIP_SLOWLOG, "skip_slowlog"}, {CMD_FAST, "fast"}, {CMD_NO_AUTH, "no_auth"},
+    {CMD_NO_MANDATORY_KEYS, "no_mandatory_keys"}, {CMD_NO_ASYNC_LOADING, "no_async_loading"},
     {CMD_NO_MULTI, "no_multi"}, {CMD_MOVABLE_KEYS, "movablekeys"}, {CMD_ALLOW_BUSY, "allow_busy"},
 };
 

@@ -23,12 +23,12 @@ def rd():
     if t=='*':
         n=int(v); return None if n<0 else [rd() for _ in range(n)]
 FLAGS={'write':'CMD_WRITE','readonly':'CMD_READONLY','denyoom':'CMD_DENYOOM','admin':'CMD_ADMIN','pubsub':'CMD_PUBSUB',
- 'noscript':'CMD_NOSCRIPT','blocking':'CMD_BLOCKING','loading':'CMD_LOADING','stale':'CMD_STALE','skip_monitor':'CMD_SKIP_MONITOR',
- 'fast':'CMD_FAST','no_auth':'CMD_NO_AUTH','no_multi':'CMD_NO_MULTI','movablekeys':'CMD_MOVABLE_KEYS','allow_busy':'CMD_ALLOW_BUSY'}
-def implicit(flags):
+ 'noscript':'CMD_NOSCRIPT','blocking':'CMD_BLOCKING','loading':'CMD_LOADING','stale':'CMD_STALE','skip_monitor':'CMD_SKIP_MONITOR','skip_slowlog':'CMD_SKIP_SLOWLOG',
+ 'fast':'CMD_FAST','no_auth':'CMD_NO_AUTH','no_mandatory_keys':'CMD_NO_MANDATORY_KEYS','no_async_loading':'CMD_NO_ASYNC_LOADING','no_multi':'CMD_NO_MULTI','movablekeys':'CMD_MOVABLE_KEYS','allow_busy':'CMD_ALLOW_BUSY'}
+def implicit(flags, cats):
     c=set()
     if 'write' in flags: c.add('write')
-    if 'readonly' in flags: c.add('read')
+    if 'readonly' in flags and 'scripting' not in cats: c.add('read')  # Redis: not for EVAL_RO
     if 'admin' in flags: c|={'admin','dangerous'}
     if 'pubsub' in flags: c.add('pubsub')
     if 'fast' in flags: c.add('fast')
@@ -38,7 +38,7 @@ def implicit(flags):
 def row(info, docs, proc, indent='        '):
     name=info[0].split('|')[-1]; arity=info[1]; flags=info[2]
     fl=' | '.join(FLAGS[x] for x in flags if x in FLAGS) or '0'
-    cats=[x[1:] for x in info[6]]; exp=[c for c in cats if c not in implicit(flags)]
+    cats=[x[1:] for x in info[6]]; exp=[c for c in cats if c not in implicit(flags, cats)]
     acl=' | '.join('ACL_CATEGORY_'+c.upper() for c in exp)
     d=dict(zip(docs[0::2],docs[1::2]))
     summ=d.get('summary','').replace('"','\\"')

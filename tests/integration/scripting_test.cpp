@@ -290,6 +290,9 @@ TEST_F(ScriptingDiff, ReadOnlyScriptsAndShebangs) {
         fails("return redis.call('set', 'a', 'b')", "ERR Write commands are not allowed from read-only scripts.", 1, "EVAL_RO"),
         {eval("return redis.pcall('set', 'a', 'b')", {}, {}, "EVAL_RO"),
          err("ERR Write commands are not allowed from read-only scripts.")},
+        /* PUBLISH writes nothing but is propagated (CMD_MAY_REPLICATE). */
+        {eval("return redis.pcall('publish', 'ch', 'x')", {}, {}, "EVAL_RO"),
+         err("ERR Write commands are not allowed from read-only scripts.")},
         {{"SCRIPT", "LOAD", incr}, bulk(sha1hex(incr))},
         {{"EVALSHA_RO", sha1hex(incr), "0"}, scriptErr("ERR Write commands are not allowed from read-only scripts.", incr)},
         {{"EVALSHA", sha1hex(incr), "0"}, integer(2)},
