@@ -63,6 +63,12 @@ void catAppendOnlyGenericCommand(std::string &dst, std::span<const std::string_v
     for (std::string_view arg : argv) catBulk(dst, arg);
 }
 
+void catSelectCommand(std::string &dst, int dbid) {
+    char id[LONG_STR_SIZE];
+    std::string_view select[] = {"SELECT", std::string_view(id, ll2string(id, sizeof(id), dbid))};
+    catAppendOnlyGenericCommand(dst, select);
+}
+
 /* ========================================================================
  * Feeding the buffers
  * ====================================================================== */
@@ -311,9 +317,8 @@ static void rewriteBatches(RewriteWriter &w, std::string_view cmd, std::string_v
 }
 
 static void catBulkDouble(std::string &dst, double score) {
-    char buf[128];
-    int len = snprintf(buf, sizeof(buf), "%.17g", score);
-    catBulk(dst, std::string_view(buf, len));
+    char buf[MAX_D2STRING_CHARS];
+    catBulk(dst, std::string_view(buf, d2string(buf, sizeof(buf), score)));
 }
 
 static void rewriteListObject(RewriteWriter &w, std::string_view key, robj *o) {
@@ -336,8 +341,8 @@ static void rewriteSetObject(RewriteWriter &w, std::string_view key, robj *o) {
     });
 }
 
-/* Scores as %.17g, which reads back as the same double (Redis's
- * rioWriteBulkDouble). */
+/* Scores as d2string prints them (%.17g, integers in full), which reads
+ * back as the same double (Redis's rioWriteBulkDouble). */
 static void rewriteSortedSetObject(RewriteWriter &w, std::string_view key, robj *o) {
     if (o->encoding == OBJ_ENCODING_ZIPLIST) {
         const ziplist &zl = objectZiplist(o);
@@ -393,9 +398,7 @@ static bool rewriteAppendOnlyFileRio(RewriteWriter &w) {
     for (int j = 0; j < server.dbnum; j++) {
         redisDb &db = server.db[j];
         if (db.dict.size() == 0) continue;
-        char id[LONG_STR_SIZE];
-        std::string_view select[] = {"SELECT", std::string_view(id, ll2string(id, sizeof(id), j))};
-        catAppendOnlyGenericCommand(w.buf(), select);
+        catSelectCommand(w.buf(), j);
         for (auto &de : db.dict) {
             std::string_view key = de.key.view();
             long long expire = getExpire(&db, key);

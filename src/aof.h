@@ -39,6 +39,7 @@ constexpr int AOF_OK = 0, AOF_NOT_EXIST = 1, AOF_EMPTY = 2;
 
 /* Appends argv as a RESP multibulk, the format of the file. */
 void catAppendOnlyGenericCommand(std::string &dst, std::span<const std::string_view> argv);
+void catSelectCommand(std::string &dst, int dbid);
 /* Appends an execution unit (`ops` RESP commands; its first op starts at
  * `first_op`, after the SELECT it may need) to the AOF buffers. */
 void feedAppendOnlyFile(std::string_view unit, size_t first_op, int ops);

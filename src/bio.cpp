@@ -55,11 +55,6 @@ public:
 
     unsigned long pending(bioJobType type) const { return pending_[type].load(); }
 
-    void drain() {
-        std::unique_lock lk(mu_);
-        done_cv_.wait(lk, [this] { return jobs_.empty() && !busy_; });
-    }
-
 private:
     void run() {
         std::unique_lock lk(mu_);
@@ -68,13 +63,10 @@ private:
             if (jobs_.empty()) return; /* stop, with nothing left to do */
             bioJob job = jobs_.front();
             jobs_.pop_front();
-            busy_ = true;
             lk.unlock();
             process(job);
             lk.lock();
-            busy_ = false;
             pending_[job.type]--;
-            done_cv_.notify_all();
         }
     }
 
@@ -87,10 +79,10 @@ private:
     }
 
     std::mutex mu_;
-    std::condition_variable cv_, done_cv_;
+    std::condition_variable cv_;
     std::deque<bioJob> jobs_;
     std::atomic<unsigned long> pending_[BIO_NUM_OPS] = {};
-    bool busy_ = false, stop_ = false;
+    bool stop_ = false;
     pid_t owner_ = 0;
     std::thread thread_;
 };
@@ -101,4 +93,3 @@ BioWorker worker;
 
 void bioCreateJob(bioJobType type, int fd) { worker.create(type, fd); }
 unsigned long bioPendingJobsOfType(bioJobType type) { return worker.pending(type); }
-void bioDrain() { worker.drain(); }

@@ -24,5 +24,3 @@ void bioCreateJob(bioJobType type, int fd);
 /* Jobs of that type queued or running: an everysec fsync still running
  * makes the next one wait (aof_delayed_fsync). */
 unsigned long bioPendingJobsOfType(bioJobType type);
-/* Waits until every job queued so far has run (shutdown, DEBUG LOADAOF). */
-void bioDrain();

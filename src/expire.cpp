@@ -104,10 +104,12 @@ static void expireGenericCommand(client *c, long long basetime, ExpireUnit unit)
     } else {
         setExpire(c, c->db, key, when);
         notifyKeyspaceEvent(NOTIFY_GENERIC, "expire", key, c->db->id);
-        if (c->cmd->proc != pexpireatCommand) rewriteClientCommandArgument(c, 0, "PEXPIREAT");
-        if (basetime != 0 || unit == ExpireUnit::Seconds) {
+        if (c->cmd->proc != pexpireatCommand && server.aof_state != AOF_OFF) {
+            std::vector<std::string_view> argv = c->argv;
             char ms[LONG_STR_SIZE];
-            rewriteClientCommandArgument(c, 2, std::string_view(ms, ll2string(ms, sizeof(ms), when)));
+            argv[0] = "PEXPIREAT";
+            argv[2] = std::string_view(ms, ll2string(ms, sizeof(ms), when));
+            rewriteClientCommandVector(c, argv);
         }
     }
     signalModifiedKey(c, c->db, key);

@@ -12,7 +12,10 @@
  *   beforeSleep           calls handleClientsWithPendingWrites, which writes
  *                         straight to the socket, and installs a write handler
  *                         (sendReplyToClient) only if the kernel did not take
- *                         everything.
+ *                         everything; that handler waits while the AOF has
+ *                         unwritten data (aof.h).
+ * A client whose reply list outgrows its class's client-output-buffer-limit
+ * (a subscriber that stopped reading) is closed instead.
  * Invariants:
  *  - argv views point into the query buffer; the buffer is only trimmed
  *    between requests, and while a request is partial its arguments are kept

@@ -191,12 +191,7 @@ static bool rdbSaveDoubleValue(rio &rdb, double val) {
     } else if (!std::isfinite(val)) {
         buf[0] = val < 0 ? 255 : 254;
     } else {
-        char *digits = reinterpret_cast<char *>(buf + 1);
-        constexpr double limit = 4503599627370496.0; /* 2^52 */
-        bool integral = val > -limit && val < limit && val == static_cast<double>(static_cast<long long>(val));
-        int n = (integral && !(val == 0 && std::signbit(val)))
-                    ? ll2string(digits, sizeof(buf) - 1, static_cast<long long>(val))
-                    : snprintf(digits, sizeof(buf) - 1, "%.17g", val);
+        int n = d2string(reinterpret_cast<char *>(buf + 1), sizeof(buf) - 1, val);
         buf[0] = static_cast<unsigned char>(n);
         len += static_cast<size_t>(n);
     }

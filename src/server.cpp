@@ -3,8 +3,11 @@
  * (Redis's server.c).
  *
  * One thread runs everything: aeMain() loops over aeProcessEvents, which
- * calls beforeSleep (flush replies, free closed clients), waits for file
- * events or the next time event, and runs serverCron `hz` times a second.
+ * calls beforeSleep (write the AOF, then the replies; free closed clients),
+ * waits for file events or the next time event, and runs serverCron `hz`
+ * times a second (which also reaps a BGSAVE or BGREWRITEAOF child and
+ * starts the snapshots the save points ask for). call() is also where a
+ * write is propagated to the AOF, one execution unit at a time (aof.h).
  * Invariants:
  *  - server.unixtime / mstime / ustime are refreshed once per iteration and
  *    per command; code that needs "now" reads them instead of the clock.
@@ -229,11 +232,10 @@ int processCommand(client *c) {
     }
     /* A failed BGSAVE or AOF write: refuse what would change data that
      * cannot reach the disk (PING too, so monitoring notices). */
-    if (isWriteCommand(c) || c->cmd->proc == pingCommand) {
-        if (const char *err = writeCommandsDeniedByDiskError()) {
-            rejectCommand(c, err);
-            return C_OK;
-        }
+    if (const char *err = writeCommandsDeniedByDiskError();
+        err && (isWriteCommand(c) || c->cmd->proc == pingCommand)) {
+        rejectCommand(c, err);
+        return C_OK;
     }
     /* A RESP2 subscriber's connection carries pushed messages: only what
      * manages subscriptions (or ends them) can be answered on it. */
@@ -279,9 +281,7 @@ int processCommand(client *c) {
 
 static void catSelectIfNeeded(std::string &dst, int dbid) {
     if (dbid == server.aof_selected_db) return;
-    char id[LONG_STR_SIZE];
-    std::string_view select[] = {"SELECT", std::string_view(id, ll2string(id, sizeof(id), dbid))};
-    catAppendOnlyGenericCommand(dst, select);
+    catSelectCommand(dst, dbid);
     server.aof_selected_db = dbid;
 }
 

@@ -713,6 +713,7 @@ static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t
     if (checkType(c, src, OBJ_LIST)) return;
     if (src) {
         lmoveGenericCommand(c, wherefrom, whereto);
+        if (server.aof_state == AOF_OFF) return;
         /* The AOF gets the non-blocking twin, without the timeout. */
         std::vector<std::string_view> argv(c->argv.begin(), c->argv.end() - 1);
         argv[0] = c->cmd->proc == brpoplpushCommand ? "RPOPLPUSH" : "LMOVE";
