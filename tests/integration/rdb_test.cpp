@@ -311,20 +311,31 @@ TEST_F(RdbRoundTrip, AllSixteenDatabases) {
     }
 }
 
+/* The server's clock (TIME), in ms: the one its expiry and save points
+ * run on. */
+long long serverTimeMs(RespConn &c) {
+    Reply now = c.call({"TIME"});
+    return std::stoll(now.elements[0].str) * 1000 + std::stoll(now.elements[1].str) / 1000;
+}
+
 /* A key whose time passed while the file waited is not loaded; the others
- * keep their absolute deadline. */
+ * keep their absolute deadline. "dying" must still live when SAVE writes
+ * it: if it did not (a slow machine), it is set again with a deadline twice
+ * as far and saved again. */
 TEST_F(RdbRoundTrip, ExpiredKeysAreDroppedAtLoad) {
     auto srv = start();
     RespConn c = srv->connect();
-    Reply now = c.call({"TIME"});
-    long long deadline = std::stoll(now.elements[0].str) * 1000 + std::stoll(now.elements[1].str) / 1000 + 500;
-    pipeline(c, {{"SET", "live", "v"}, {"PEXPIRE", "live", "100000000"}, {"SET", "dying", "v"},
-                 {"PEXPIREAT", "dying", std::to_string(deadline)}, {"SET", "forever", "v"}});
+    pipeline(c, {{"SET", "live", "v"}, {"PEXPIRE", "live", "100000000"}, {"SET", "forever", "v"}});
     long long liveAt = c.call({"PEXPIRETIME", "live"}).integer;
-    EXPECT_EQ(c.call({"SAVE"}).raw, OK);
-    ASSERT_EQ(c.call({"EXISTS", "dying"}).raw, integer(1)) << "saved after its deadline: the machine is too slow";
-    while (std::chrono::duration_cast<Ms>(std::chrono::system_clock::now().time_since_epoch()).count() <= deadline + 1)
-        waitMs(10);
+    long long deadline = 0, ahead = 250;
+    for (;; ahead *= 2) {
+        ASSERT_LE(ahead, 64000) << "a SAVE never finished within a minute";
+        deadline = serverTimeMs(c) + ahead;
+        pipeline(c, {{"SET", "dying", "v"}, {"PEXPIREAT", "dying", std::to_string(deadline)}});
+        EXPECT_EQ(c.call({"SAVE"}).raw, OK);
+        if (c.call({"EXISTS", "dying"}).integer == 1) break; /* alive after the SAVE, so saved alive */
+    }
+    ASSERT_TRUE(pollUntil([&] { return serverTimeMs(c) > deadline; }, Ms{ahead + 5000}));
     EXPECT_EQ(c.call({"DEBUG", "RELOAD", "NOSAVE"}).raw, OK);
     EXPECT_EQ(c.call({"EXISTS", "dying"}).raw, integer(0));
     EXPECT_EQ(c.call({"PEXPIRETIME", "live"}).raw, integer(liveAt));
@@ -566,18 +577,26 @@ TEST_P(RdbServers, BgsaveWhileClientsWrite) {
 
 /* `save 1 1` fires a BGSAVE once a change is more than a second old. A
  * failed BGSAVE is not retried for 5 seconds, however many save points are
- * due (another server, started at the same time). */
+ * due (another server, started at the same time). Both rules count whole
+ * seconds of the server's clock (unixtime - lastsave > 1, unixtime -
+ * lastbgsave_try > 5), so the test reads that clock (TIME) to know when the
+ * save point has been due for a second and the retry not yet allowed. */
 TEST_P(RdbServers, SavePointsFireAndBackOffAfterAFailure) {
     TempDir failing;
     auto ok = start({"--save", "1 1"});
-    auto bad = startServer(GetParam(), failing.path(), {"--save", "1 1"});
+    /* No save point yet, so that none fires before the BGSAVE below. */
+    auto bad = startServer(GetParam(), failing.path(), {"--save", ""});
     RespConn c = ok->connect(), b = bad->connect();
+    long long badStartedS = serverTimeMs(b) / 1000; /* no earlier than its lastsave */
     c.call({"SET", "k", "v"});
     b.call({"SET", "k", "v"});
     std::filesystem::remove_all(failing.path());
+    long long triedS = serverTimeMs(b) / 1000; /* no later than its lastbgsave_try */
     EXPECT_EQ(b.call({"BGSAVE"}).raw, "+Background saving started\r\n");
     ASSERT_TRUE(waitBgsaveDone(b));
     EXPECT_EQ(persistence(b, "rdb_last_bgsave_status"), "err");
+    EXPECT_EQ(b.call({"CONFIG", "SET", "save", "1 1"}).raw, OK);
+    long long dueMs = std::max(serverTimeMs(b), (badStartedS + 2) * 1000);
 
     ASSERT_TRUE(pollUntil([&] { return persistence(c, "rdb_saves") == "1" && !bgsaveRunning(c); }, Ms{10000}));
     EXPECT_TRUE(ok->waitForLog("1 changes in 1 seconds. Saving..."));
@@ -585,9 +604,13 @@ TEST_P(RdbServers, SavePointsFireAndBackOffAfterAFailure) {
     EXPECT_EQ(persistence(c, "rdb_changes_since_last_save"), "0");
     EXPECT_TRUE(fileExists(dir.file("dump.rdb")));
 
-    /* The failing server's save point has been due for a while: still one attempt. */
-    waitMs(500);
+    /* The failing server's save point has been due for a second (ten cron
+     * ticks) at least, and its try is four seconds old, one before a retry
+     * may come: still one attempt. */
+    long long checkMs = std::max(dueMs + 1000, (triedS + 4) * 1000);
+    ASSERT_TRUE(pollUntil([&] { return serverTimeMs(b) >= checkMs; }, Ms{10000}));
     EXPECT_EQ(persistence(b, "rdb_saves"), "1");
+    EXPECT_LE(serverTimeMs(b) / 1000, triedS + 5) << "the test stalled past the retry delay: a retry was allowed";
     shutdownNosave(*bad);
 }
 

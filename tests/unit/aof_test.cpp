@@ -10,8 +10,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +38,27 @@ const std::string kMulti = resp({"MULTI"}), kExec = resp({"EXEC"});
 bool readable(int fd, int ms) {
     pollfd p{fd, POLLIN, 0};
     return poll(&p, 1, ms) == 1;
+}
+
+/* Whether thread `tid` of this process is inside a write(2) to `fd`, as
+ * /proc/self/task/TID/syscall says: the number of the system call it is
+ * blocked in, then its arguments in hex ("running" while it runs). */
+bool inWriteTo(pid_t tid, int fd) {
+    std::ifstream f("/proc/self/task/" + std::to_string(tid) + "/syscall");
+    long nr = -1;
+    std::string arg0;
+    return f >> nr >> arg0 && nr == SYS_write && std::stol(arg0, nullptr, 16) == fd;
+}
+
+/* Polls inWriteTo for up to `limit`: a thread that is never scheduled, or
+ * never reaches the write, is reported rather than taken for one blocked. */
+bool waitInWriteTo(const std::atomic<pid_t> &tid, int fd, std::chrono::milliseconds limit) {
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (pid_t t = tid.load(); t != 0 && inWriteTo(t, fd)) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
 }
 
 class Aof : public CommandTest {
@@ -137,7 +162,10 @@ TEST_F(Aof, RewrittenArgvIsOwnedByTheClient) {
 }
 
 /* beforeSleep writes the AOF before any reply: with the AOF a full pipe,
- * the write blocks, and the reply may not reach the client meanwhile. */
+ * the write blocks, and the reply may not reach the client meanwhile. The
+ * test first sees the sleeper thread blocked in that write (so the check
+ * cannot pass because the thread has not run yet), then that no reply has
+ * left. */
 TEST_F(Aof, BeforeSleepWritesTheAofBeforeTheReplies) {
     int sv[2], pipefd[2];
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
@@ -153,8 +181,14 @@ TEST_F(Aof, BeforeSleepWritesTheAofBeforeTheReplies) {
     client *c = newSocketClient(sv[0]);
     c->querybuf.append("SET k v\r\n"); /* the reply stays queued for beforeSleep */
     processInputBuffer(c);
-    std::thread sleeper([] { beforeSleep(server.el.get()); });
-    EXPECT_FALSE(readable(sv[1], 50)) << "a reply left while its write waited for the AOF";
+    std::atomic<pid_t> sleeperTid{0};
+    std::thread sleeper([&sleeperTid] {
+        sleeperTid = gettid();
+        beforeSleep(server.el.get());
+    });
+    EXPECT_TRUE(waitInWriteTo(sleeperTid, pipefd[1], std::chrono::seconds(10)))
+        << "beforeSleep never blocked in its write to the AOF";
+    EXPECT_FALSE(readable(sv[1], 0)) << "a reply left while its write waited for the AOF";
     std::string drained;
     while (drained.find("SET") == std::string::npos) {
         char buf[4096];
