@@ -1,8 +1,8 @@
 /* bench_util.h — small helpers shared by the bench tools: fatal errors,
- * the command line, the monotonic clock, a process's CPU time, the
- * machine's load, connecting and encoding commands, a blocking connection,
- * loading keys (the latency tools' options and SET batches) and probing
- * (PING round trips from a SCHED_FIFO thread).
+ * the command line, the monotonic clock, a process's CPU time and its
+ * user/system split, the machine's load, connecting and encoding commands,
+ * a blocking connection, loading keys (the latency tools' options and SET
+ * batches) and probing (PING round trips from a SCHED_FIFO thread).
  * Header-only: each tool is built from its one .cpp file. */
 #pragma once
 
@@ -80,6 +80,31 @@ inline int64_t cpuNs(long pid) {
     }
     closedir(d);
     return sum;
+}
+
+/* The user and system CPU time of process `pid` so far, in ms, from fields
+ * 14 and 15 (utime, stime) of /proc/PID/stat: all its threads, those gone
+ * included. The kernel samples which of the two a tick falls in and scales
+ * both so that they add up to the exact on-CPU total, so the split is a
+ * statistical one, good over many ticks (USER_HZ, 10 ms each). False if the
+ * process cannot be read. */
+inline bool userSysMs(long pid, double &user_ms, double &sys_ms) {
+    if (pid <= 0) return false;
+    std::string path = "/proc/" + std::to_string(pid) + "/stat";
+    FILE *f = fopen(path.c_str(), "r");
+    if (!f) return false;
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')');  /* the command name may hold spaces */
+    unsigned long long utime, stime;
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        return false;
+    double ms_per_tick = 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+    user_ms = static_cast<double>(utime) * ms_per_tick;
+    sys_ms = static_cast<double>(stime) * ms_per_tick;
+    return true;
 }
 
 /* The 1-minute load average: how busy the (shared) machine was. */

@@ -33,11 +33,13 @@
  * run), deleted before and after. If nothing is sent or consumed for --stall
  * seconds, the run stops and what is missing counts as lost.
  *
- * Output: one line of key=value figures (times in ms; cpu_us_per_msg in µs;
+ * Output: one line of key=value figures (times in ms; *_us_per_msg in µs;
  * load1, the 1-minute load average at the end, says how busy the machine was).
  * The server's CPU time is the sum of the first field of
  * /proc/PID/task/ * /schedstat (exact on-CPU ns, user and kernel), read right
- * before the first message and right after the last one is consumed.
+ * before the first message and right after the last one is consumed; its
+ * split into user and system time (user_us_per_msg, sys_us_per_msg) comes
+ * from utime and stime in /proc/PID/stat, read at the same moments.
  * Plain sockets and the C++ library only.
  */
 #include <dirent.h>
@@ -62,7 +64,8 @@
 
 namespace {
 
-using bench::die, bench::nowNs, bench::cpuNs, bench::loadAverage, bench::connectTo, bench::appendBulk, bench::command;
+using bench::die, bench::nowNs, bench::cpuNs, bench::userSysMs, bench::loadAverage, bench::connectTo,
+    bench::appendBulk, bench::command;
 
 struct Options : bench::ServerAddress {
     int producers = 4, consumers = 8, keys = 4;
@@ -269,6 +272,8 @@ private:
     long sent_ = 0, acked_ = 0, consumed_ = 0;
     long duplicates_ = 0, wrong_key_ = 0, unknown_ = 0, timeouts_ = 0;
     int64_t t0_ = 0, t_end_ = 0, cpu0_ = -1, cpu1_ = -1, last_progress_ = 0;
+    double user0_ = 0, sys0_ = 0, user1_ = 0, sys1_ = 0;  // ms
+    bool split_ = false;                                  // both readings of them worked
     bool stalled_ = false;
 };
 
@@ -451,6 +456,7 @@ void Bench::loop() {
     std::vector<epoll_event> evs(1024);
 
     cpu0_ = cpuNs(o_.server_pid);
+    split_ = userSysMs(o_.server_pid, user0_, sys0_);
     t0_ = last_progress_ = nowNs();
     for (Conn *c : consumers_) sendBrpop(*c);
     while (consumed_ < o_.messages) {
@@ -490,6 +496,7 @@ void Bench::loop() {
     }
     t_end_ = nowNs();
     cpu1_ = cpuNs(o_.server_pid);
+    split_ = userSysMs(o_.server_pid, user1_, sys1_) && split_;
 
     /* A short grace period in which a message delivered twice would show. */
     int64_t grace_end = nowNs() + 200'000'000;
@@ -529,14 +536,18 @@ int Bench::report() {
         return static_cast<double>(latencies_[i]) / 1e6;
     };
     double cpu_ms = cpu0_ >= 0 && cpu1_ >= 0 ? static_cast<double>(cpu1_ - cpu0_) / 1e6 : -1;
+    auto per_msg_us = [&](double ms) { return ms * 1000 / static_cast<double>(o_.messages); };
+    double user_ms = split_ ? user1_ - user0_ : -1, sys_ms = split_ ? sys1_ - sys0_ : -1;
     printf("mode=%s rate=%.0f producers=%d consumers=%d keys=%d depth=%d window=%ld msgs=%ld secs=%.3f "
-           "msgs_per_s=%.0f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f cpu_ms=%.1f cpu_us_per_msg=%.3f "
+           "msgs_per_s=%.0f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f max_ms=%.3f cpu_ms=%.1f cpu_us_per_msg=%.3f "
+           "user_ms=%.0f sys_ms=%.0f user_us_per_msg=%.3f sys_us_per_msg=%.3f "
            "brpop_timeouts=%ld lost=%ld duplicated=%ld unknown=%ld wrong_key=%ld left_in_lists=%lld load1=%.2f\n",
            o_.rate > 0 ? "rate" : "saturation", o_.rate, o_.producers, o_.consumers, o_.keys, o_.depth, o_.window,
-           o_.messages, secs, static_cast<double>(consumed_) / secs, pct(0.5), pct(0.99),
+           o_.messages, secs, static_cast<double>(consumed_) / secs, pct(0.5), pct(0.9), pct(0.99),
            latencies_.empty() ? 0.0 : static_cast<double>(latencies_.back()) / 1e6, cpu_ms,
-           cpu_ms >= 0 ? cpu_ms * 1000 / static_cast<double>(o_.messages) : -1.0, timeouts_, lost, duplicates_,
-           unknown_, wrong_key_, left, loadAverage());
+           cpu_ms >= 0 ? per_msg_us(cpu_ms) : -1.0, user_ms, sys_ms, split_ ? per_msg_us(user_ms) : -1.0,
+           split_ ? per_msg_us(sys_ms) : -1.0, timeouts_, lost, duplicates_, unknown_, wrong_key_, left,
+           loadAverage());
     fflush(stdout);
     bool ok = true;
     if (lost) {
