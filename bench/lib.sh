@@ -5,8 +5,9 @@
 #
 #   bench_init [TOOL]               builds TOOL (make) if given; scratch dir
 #                                   $BENCH_WORK, removed on exit
-#   start_server NAME BIN ARGS...   starts it on a free port ($SERVER_PORT[NAME],
-#                                   pid $SERVER_PID[NAME]) and waits for PING
+#   start_server NAME BIN ARGS...   starts it (under $SERVER_WRAPPER, if set) on a free
+#                                   port ($SERVER_PORT[NAME], pid $SERVER_PID[NAME])
+#                                   and waits for PING
 #   start_named cppredis|redis      start_server with its binary and arguments
 #   start_both                      both of them
 #   stop_server NAME                SIGTERM, then waits for it to exit
@@ -18,6 +19,9 @@
 #   start_subscribers NAME N CHANNEL   N clients subscribed to CHANNEL on server NAME,
 #                                   draining (build/bench/subscribers), for PUBLISH runs
 #   new_results PREFIX SUFFIX       $RESULTS = bench/results/PREFIX<timestamp>SUFFIX
+#   workload_*                      the load bench/syscalls.sh and bench/profile.sh
+#                                   observe (WORKLOAD; see below)
+#   enter_private_netns "$@"        re-runs the script in a network namespace of its own
 #   machine_line, servers_lines     the header of a report
 #   CPPREDIS_BIN / REDIS_BIN        absolute paths (cppredis built with make if missing)
 #   CPPREDIS_ARGS / REDIS_ARGS      the servers' arguments: no persistence, then
@@ -39,6 +43,9 @@ eval "REDIS_ARGS=(\"\${DEFAULT_ARGS[@]}\" ${EXTRA_ARGS:-} ${EXTRA_ARGS_REDIS:-})
 if (($(nproc) > 1)); then SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1); else SERVER_CPU=() CLIENT_CPU=(); fi
 
 declare -A SERVER_PID SERVER_PORT
+# A command the servers run under (valgrind ... for bench/profile.sh), keeping
+# their pid; empty by default.
+SERVER_WRAPPER=()
 
 # Servers start in scratch directories, so their paths must be absolute; -s
 # keeps symlinks, as redis-server is one whose name tells the binary its role.
@@ -85,7 +92,7 @@ start_server() {  # NAME BIN ARGS...
         SERVER_PORT[$name]=$(free_port)
         # exec keeps one pid from this subshell through taskset to the
         # server, so $! is the server process whose memory and CPU are read.
-        (cd "$BENCH_WORK/$name" && exec "${SERVER_CPU[@]}" "$bin" --port "${SERVER_PORT[$name]}" --bind 127.0.0.1 "$@") \
+        (cd "$BENCH_WORK/$name" && exec "${SERVER_CPU[@]}" "${SERVER_WRAPPER[@]}" "$bin" --port "${SERVER_PORT[$name]}" --bind 127.0.0.1 "$@") \
             >"$BENCH_WORK/$name.log" 2>&1 &
         SERVER_PID[$name]=$!
         for _ in $(seq 100); do
@@ -206,4 +213,68 @@ machine_line() {
 servers_lines() {
     echo "cppredis:" "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]@Q}"
     echo "redis:   " "$REDIS_BIN" "${REDIS_ARGS[@]@Q}" "($("$REDIS_BIN" --version | grep -o 'v=[0-9.]*'))"
+}
+
+# The workloads bench/syscalls.sh and bench/profile.sh observe, chosen by
+# WORKLOAD (default queue-rate):
+#   queue-rate        build/bench/queue_bench, 4 producers, 8 consumers
+#                     BRPOPping 4 keys: RATE [5000] msgs/s until MSGS [20000]
+#   queue-saturation  the same, MSGS messages as fast as they go, 16 LPUSHes
+#                     in flight per producer, at most 64 unconsumed
+#   benchmark         redis-benchmark -c CLIENTS [50] -n N [20000] -P PIPELINE [1],
+#                     one run per test of TESTS [incr] (names of -t), or
+#                     BENCH_ARGS's command (shell-quoted) as one run "custom";
+#                     FILL (redis-benchmark arguments, shell-quoted) is what
+#                     workload_fill runs before each, outside the measurement,
+#                     e.g. FILL="-t lpush -n 10000" before LRANGEs
+# workload_init builds what they need; workload_labels lists the runs;
+# workload_fill NAME runs FILL against server NAME; workload_run NAME LABEL
+# runs one against it on the client core and sets WORKLOAD_REQUESTS
+# (messages or requests); a failed run stops the script.
+WORKLOAD=${WORKLOAD:-queue-rate}
+workload_init() {
+    case $WORKLOAD in
+    queue-rate | queue-saturation) WORKLOAD_TOOL=build/bench/queue_bench ;;
+    benchmark) WORKLOAD_TOOL=redis-benchmark ;;
+    *) echo "unknown WORKLOAD $WORKLOAD (queue-rate, queue-saturation, benchmark)" >&2; exit 2 ;;
+    esac
+    bench_init "$([[ $WORKLOAD == queue-* ]] && echo "$WORKLOAD_TOOL")"
+}
+workload_labels() {
+    if [[ $WORKLOAD != benchmark ]]; then echo "$WORKLOAD"
+    elif [[ -n ${BENCH_ARGS:-} ]]; then echo custom
+    else echo "${TESTS:-incr}" | tr ',' ' '; fi
+}
+workload_fill() {  # NAME
+    [[ -n ${FILL:-} ]] || return 0
+    eval "\"\${CLIENT_CPU[@]}\" redis-benchmark -h 127.0.0.1 -p \"\${SERVER_PORT[\$1]}\" -q $FILL" >/dev/null
+}
+workload_run() {  # NAME LABEL
+    local port=${SERVER_PORT[$1]} log=$BENCH_WORK/workload.log args
+    case $WORKLOAD in
+    queue-rate) args=(-r "${RATE:-5000}" -n "${MSGS:-20000}") ;;
+    queue-saturation) args=(-r 0 -n "${MSGS:-20000}" -d 16 -w 64) ;;
+    esac
+    if [[ $WORKLOAD == queue-* ]]; then
+        WORKLOAD_REQUESTS=${MSGS:-20000}
+        "${CLIENT_CPU[@]}" "$WORKLOAD_TOOL" -p "$port" -P 4 -C 8 -K 4 -t 1 "${args[@]}" >"$log" 2>&1 ||
+            { echo "FAILED: $WORKLOAD against $1:" >&2; cat "$log" >&2; exit 1; }
+        return
+    fi
+    local bench=("${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" -c "${CLIENTS:-50}" -P "${PIPELINE:-1}" -q)
+    WORKLOAD_REQUESTS=${N:-20000}
+    if [[ $2 == custom ]]; then eval "\"\${bench[@]}\" -n \"\$WORKLOAD_REQUESTS\" $BENCH_ARGS" >"$log" 2>&1
+    else "${bench[@]}" -n "$WORKLOAD_REQUESTS" -t "$2" >"$log" 2>&1; fi ||
+        { echo "FAILED: redis-benchmark $2 against $1:" >&2; cat "$log" >&2; exit 1; }
+}
+
+# Re-executes the calling script ("$0" "$@") in a network namespace of its
+# own with only lo up, if it can (root, unshare(1)), so that the kernel's
+# TCP counters (nstat) count its runs alone; NETNS_PRIVATE=1 says it did.
+enter_private_netns() {  # "$@" of the script
+    [[ -n ${NETNS_PRIVATE:-} ]] && return
+    if unshare -n true 2>/dev/null; then
+        exec unshare -n env NETNS_PRIVATE=1 bash -c 'ip link set lo up && exec "$0" "$@"' "$(realpath "$0")" "$@"
+    fi
+    NETNS_PRIVATE=
 }
