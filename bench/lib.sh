@@ -221,6 +221,8 @@ servers_lines() {
 #                     BRPOPping 4 keys: RATE [5000] msgs/s until MSGS [20000]
 #   queue-saturation  the same, MSGS messages as fast as they go, 16 LPUSHes
 #                     in flight per producer, at most 64 unconsumed
+#   dict-load         build/bench/dict_latency: KEYS [1000000] SETs in pipelines
+#                     of 1000 while it times PINGs (the keyspace growing)
 #   benchmark         redis-benchmark -c CLIENTS [50] -n N [20000] -P PIPELINE [1],
 #                     one run per test of TESTS [incr] (names of -t), or
 #                     BENCH_ARGS's command (shell-quoted) as one run "custom";
@@ -235,10 +237,11 @@ WORKLOAD=${WORKLOAD:-queue-rate}
 workload_init() {
     case $WORKLOAD in
     queue-rate | queue-saturation) WORKLOAD_TOOL=build/bench/queue_bench ;;
+    dict-load) WORKLOAD_TOOL=build/bench/dict_latency ;;
     benchmark) WORKLOAD_TOOL=redis-benchmark ;;
-    *) echo "unknown WORKLOAD $WORKLOAD (queue-rate, queue-saturation, benchmark)" >&2; exit 2 ;;
+    *) echo "unknown WORKLOAD $WORKLOAD (queue-rate, queue-saturation, dict-load, benchmark)" >&2; exit 2 ;;
     esac
-    bench_init "$([[ $WORKLOAD == queue-* ]] && echo "$WORKLOAD_TOOL")"
+    bench_init "$([[ $WORKLOAD_TOOL == build/* ]] && echo "$WORKLOAD_TOOL")"
 }
 workload_labels() {
     if [[ $WORKLOAD != benchmark ]]; then echo "$WORKLOAD"
@@ -257,7 +260,13 @@ workload_run() {  # NAME LABEL
     esac
     if [[ $WORKLOAD == queue-* ]]; then
         WORKLOAD_REQUESTS=${MSGS:-20000}
-        "${CLIENT_CPU[@]}" "$WORKLOAD_TOOL" -p "$port" -P 4 -C 8 -K 4 -t 1 "${args[@]}" >"$log" 2>&1 ||
+        args=(-P 4 -C 8 -K 4 -t 1 "${args[@]}")
+    elif [[ $WORKLOAD == dict-load ]]; then
+        WORKLOAD_REQUESTS=${KEYS:-1000000}
+        args=(-n "$WORKLOAD_REQUESTS")
+    fi
+    if [[ $WORKLOAD != benchmark ]]; then
+        "${CLIENT_CPU[@]}" "$WORKLOAD_TOOL" -p "$port" "${args[@]}" >"$log" 2>&1 ||
             { echo "FAILED: $WORKLOAD against $1:" >&2; cat "$log" >&2; exit 1; }
         return
     fi

@@ -15,10 +15,15 @@
 #                   PID` samples the server during the workload. Prints the
 #                   share of samples in the kernel ([kernel.kallsyms]) and
 #                   each server's TOP symbols, kernel and user alike.
+#   MODE=trace      `perf trace --duration SLOW_MS -p PID` during the
+#                   workload: the system calls that took longer than SLOW_MS
+#                   ms, per call name (how many, the longest), epoll_wait
+#                   apart (it sleeps while no client sends).
 #
 # Usage: bench/profile.sh
 # Environment (defaults in brackets), besides WORKLOAD and its variables:
 #   MODE [callgrind]  TOP [12]  FREQ [4999] (perf's samples per second)
+#   SLOW_MS [2] (MODE=trace)
 #   CPPREDIS_BIN, REDIS_BIN, EXTRA_ARGS*   as for the other scripts (lib.sh)
 # Requirements: valgrind (callgrind_control, callgrind_annotate) for
 # callgrind; perf (Debian: linux-perf), with perf_event_paranoid <= 1 or
@@ -32,20 +37,21 @@ source bench/lib.sh
 MODE=${MODE:-callgrind}
 TOP=${TOP:-12}
 FREQ=${FREQ:-4999}
+SLOW_MS=${SLOW_MS:-2}
 
 case $MODE in
 callgrind)
     for t in valgrind callgrind_control callgrind_annotate; do
         command -v $t >/dev/null || { echo "MODE=callgrind needs $t (Debian: valgrind)" >&2; exit 1; }
     done ;;
-perf)
+perf | trace)
     if ! command -v perf >/dev/null || ! perf record -q -e cpu-clock -o /dev/null -- true >/dev/null 2>&1; then
         echo "MODE=perf: perf cannot sample here (not installed, or perf_event_paranoid" \
             "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) forbids it for this user;" \
             "try sysctl kernel.perf_event_paranoid=1 as root, or MODE=callgrind)" >&2
         exit 1
     fi ;;
-*) echo "MODE must be callgrind or perf" >&2; exit 2 ;;
+*) echo "MODE must be callgrind, perf or trace" >&2; exit 2 ;;
 esac
 
 workload_init
@@ -75,7 +81,8 @@ profile_run() {  # ROUND LABEL NAME
         # the newest dump of this server's profile
         mv "$(ls -t "$PROFILES/$name.$pid".* | head -1)" "$out.callgrind"
     else
-        perf record -q -e cpu-clock -F "$FREQ" -o "$out.perf" -p "$pid" >/dev/null 2>&1 &
+        if [[ $MODE == perf ]]; then perf record -q -e cpu-clock -F "$FREQ" -o "$out.perf" -p "$pid" >/dev/null 2>&1 &
+        else perf trace --duration "$SLOW_MS" -o "$out.trace" -p "$pid" >/dev/null 2>&1 & fi
         perf_pid=$!
         sleep 1  # attached
         workload_run "$name" "$label"
@@ -106,6 +113,15 @@ while read -r line; do
         callgrind_annotate --inclusive=no --threshold=100 "${f[file]}" 2>/dev/null |
             awk -v top="$TOP" '/^Ir +file:function/ { found = 1; getline; next } found && !NF { found = 0; n = top }
                 found && !/\(100\.0%\)/ && n++ < top { print "    " $0 }'
+    elif [[ $MODE == trace ]]; then
+        # "   time (  12.345 ms): comm/tid name(args) = result"
+        echo "${f[label]} ${f[server]}: system calls over $SLOW_MS ms (epoll_wait apart): count, longest ms"
+        awk 'match($0, /\( *[0-9.]+ ms\): [^ ]+ [a-z0-9_]+\(/) {
+                 split(substr($0, RSTART, RLENGTH - 1), w, /[ ():]+/); ms = w[2] + 0; name = w[5]
+                 if (name == "epoll_wait") next
+                 n[name]++; if (ms > max[name]) max[name] = ms
+             }
+             END { for (c in n) printf "    %-16s %6d %10.3f\n", c, n[c], max[c]; if (!length(n)) print "    none" }' "${f[file]}"
     else
         echo "${f[label]} ${f[server]}: $(perf report -i "${f[file]}" --stdio --sort dso 2>/dev/null |
             awk '/\[kernel\.kallsyms\]/ { print $1 " of the samples in the kernel" }')"
