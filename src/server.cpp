@@ -1042,7 +1042,11 @@ static void infoMemory(std::string &out) {
         .field("maxmemory_human", "0B")
         .field("maxmemory_policy", "noeviction")
         .field("mem_fragmentation_ratio", std::string(frag))
-        .field("mem_allocator", zmalloc_lib());
+        .field("mem_allocator", zmalloc_lib())
+        /* No lazyfree thread: FLUSHALL ASYNC and UNLINK free before they
+         * reply (db.cpp), so nothing pends and nothing was freed lazily. */
+        .field("lazyfree_pending_objects", 0)
+        .field("lazyfreed_objects", 0);
 }
 
 static void infoStats(std::string &out) {
