@@ -163,8 +163,10 @@ bool dbDelete(redisDb *db, std::string_view key) {
 
 bool dbExists(redisDb *db, std::string_view key) { return db->dict.find(key) != nullptr; }
 
-/* FLUSHDB / FLUSHALL. The dicts are cleared in place; the callback every
- * 65536 buckets is where a huge flush could let the loop breathe. */
+/* FLUSHDB / FLUSHALL: the dicts are cleared in place, before the reply,
+ * whatever the flags. Redis frees an EMPTYDB_ASYNC flush in its lazyfree
+ * thread; cppredis has none yet, so ASYNC is synchronous too (and INFO's
+ * lazyfree_pending_objects and lazyfreed_objects stay 0). */
 long long emptyData(int dbnum, int) {
     int start = dbnum == -1 ? 0 : dbnum, end = dbnum == -1 ? server.dbnum - 1 : dbnum;
     long long removed = 0;

@@ -2,6 +2,7 @@
  * `redis` library and the RESP <-> Lua conversions. See script_lua.h. */
 #include "script_lua.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -844,12 +845,19 @@ int luaSetResp(lua_State *L) {
     return 0;
 }
 
-/* Accepted and checked as Redis does; the commands of a script are always
- * propagated (the AOF is the only target here). */
+/* Where the script's next commands are propagated: REPL_NONE and
+ * REPL_REPLICA keep them out of the AOF (there are no replicas). The number
+ * is truncated as Redis's C cast does on x86, where out-of-range values
+ * become INT_MIN: invalid flags, not undefined behaviour. */
 int luaRedisSetReplCommand(lua_State *L) {
+    scriptRunCtx *run_ctx = scriptCurrentRun();
+    if (!run_ctx) return luaRaiseError(L, "redis.set_repl can only be called inside a script invocation");
     if (lua_gettop(L) != 1) return luaRaiseError(L, "redis.set_repl() requires two arguments.");
-    int flags = static_cast<int>(lua_tonumber(L, 1));
-    if (flags & ~3) return luaRaiseError(L, "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+    lua_Number n = lua_tonumber(L, 1);
+    int flags = (n > INT_MIN - 1.0 && n < INT_MAX + 1.0) ? static_cast<int>(n) : INT_MIN;
+    if (flags & ~(PROPAGATE_AOF | PROPAGATE_REPL))
+        return luaRaiseError(L, "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+    run_ctx->repl_flags = flags;
     return 0;
 }
 
@@ -910,11 +918,11 @@ void luaRegisterRedisAPI(lua_State *L) {
     setNumberField(L, "LOG_VERBOSE", LL_VERBOSE);
     setNumberField(L, "LOG_NOTICE", LL_NOTICE);
     setNumberField(L, "LOG_WARNING", LL_WARNING);
-    setNumberField(L, "REPL_NONE", 0);
-    setNumberField(L, "REPL_AOF", 1);
-    setNumberField(L, "REPL_SLAVE", 2);
-    setNumberField(L, "REPL_REPLICA", 2);
-    setNumberField(L, "REPL_ALL", 3);
+    setNumberField(L, "REPL_NONE", PROPAGATE_NONE);
+    setNumberField(L, "REPL_AOF", PROPAGATE_AOF);
+    setNumberField(L, "REPL_SLAVE", PROPAGATE_REPL);
+    setNumberField(L, "REPL_REPLICA", PROPAGATE_REPL);
+    setNumberField(L, "REPL_ALL", PROPAGATE_AOF | PROPAGATE_REPL);
     lua_pushstring(L, REDIS_COMPAT_VERSION);
     lua_setfield(L, -2, "REDIS_VERSION");
     setNumberField(L, "REDIS_VERSION_NUM", 0x0007000f); /* 7.0.15 as 0x00MMmmpp */

@@ -201,7 +201,8 @@ bool scriptPrepareForRun(scriptRunCtx *run_ctx, client *caller, const char *func
     }
     client *sc = lctx.script_client.get();
     sc->db = caller->db;
-    *run_ctx = {caller, sc, funcname, monotonicMs(), (ro || no_writes) ? SCRIPT_READ_ONLY : 0};
+    *run_ctx = {caller, sc, funcname, monotonicMs(), (ro || no_writes) ? SCRIPT_READ_ONLY : 0,
+                PROPAGATE_AOF | PROPAGATE_REPL};
     curr_run_ctx = run_ctx;
     return true;
 }
@@ -302,7 +303,7 @@ const char *scriptCall(scriptRunCtx *run_ctx) {
         return err;
     }
     if (cmd->flags & CMD_WRITE) run_ctx->flags |= SCRIPT_WRITE_DIRTY;
-    call(c);
+    call(c, (run_ctx->repl_flags & PROPAGATE_AOF) ? CMD_CALL_PROPAGATE_AOF : CMD_CALL_NONE);
     return nullptr;
 }
 

@@ -4,7 +4,8 @@
  *
  * A script runs on its own socketless client (the "script client") in the
  * caller's database; its redis.call()s are nested call()s, so their effects
- * reach the AOF as one MULTI/EXEC unit while EVAL itself is not propagated.
+ * reach the AOF as one MULTI/EXEC unit while EVAL itself is not propagated
+ * (those redis.set_repl() keeps from the AOF are left out).
  * Invariants:
  *  - At most one script runs at a time (curr_run_ctx): nothing else runs
  *    while it does. Once it has run for busy-reply-threshold ms it is "timed
@@ -35,6 +36,7 @@ struct scriptRunCtx {
     const char *funcname;      /* the script's SHA1, for errors and the log */
     long long start_time;      /* monotonic ms, for busy-reply-threshold */
     int flags;                 /* SCRIPT_* */
+    int repl_flags;            /* PROPAGATE_*: where its commands' effects go (redis.set_repl()) */
 };
 
 /* The running script, or nullptr. */

@@ -345,11 +345,13 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg) {
 }
 
 /* After the command ran: its argv joins the unit if it changed the dataset
- * (EXEC never: its commands went one by one), and the outermost call
- * closes the unit. */
-static void propagateCommand(client *c, const redisCommand *cmd, long long dirty) {
+ * and the caller lets it reach the AOF (EXEC never: its commands went one
+ * by one), and the outermost call closes the unit. As in Redis, call_flags
+ * rule only over the argv: what the command itself alsoPropagate()d (SPOP's
+ * SREMs) is propagated even from a script whose set_repl() excludes it. */
+static void propagateCommand(client *c, const redisCommand *cmd, long long dirty, int call_flags) {
     if ((dirty > 0 || (c->flags & CLIENT_FORCE_AOF)) && !(c->flags & CLIENT_PREVENT_AOF_PROP) &&
-        cmd->proc != execCommand)
+        (call_flags & CMD_CALL_PROPAGATE_AOF) && cmd->proc != execCommand)
         alsoPropagate(c->db->id, c->argv);
     if (server.execution_nesting == 0) propagatePendingCommands();
 }
@@ -359,7 +361,7 @@ static void propagateCommand(client *c, const redisCommand *cmd, long long dirty
  * outermost call (Redis's fixed_time_expire), so no key expires halfway
  * through a transaction; and a command counts as failed only for errors
  * after its last nested call, so a queued command's error is not EXEC's. */
-void call(client *c) {
+void call(client *c, int call_flags) {
     static long long err_mark = 0; /* errors already attributed to a command */
     redisCommand *real = c->cmd;
     err_mark = server.stat_total_error_replies;
@@ -379,7 +381,7 @@ void call(client *c) {
         server.mstime = server.ustime / 1000;
         server.unixtime = static_cast<time_t>(server.mstime / 1000);
     }
-    if (server.aof_state != AOF_OFF) propagateCommand(c, real, server.dirty - dirty);
+    if (server.aof_state != AOF_OFF) propagateCommand(c, real, server.dirty - dirty, call_flags);
     c->flags = (c->flags & ~prop_flags) | saved_prop_flags;
     real->microseconds += duration;
     real->calls++;
@@ -1040,7 +1042,11 @@ static void infoMemory(std::string &out) {
         .field("maxmemory_human", "0B")
         .field("maxmemory_policy", "noeviction")
         .field("mem_fragmentation_ratio", std::string(frag))
-        .field("mem_allocator", zmalloc_lib());
+        .field("mem_allocator", zmalloc_lib())
+        /* No lazyfree thread: FLUSHALL ASYNC and UNLINK free before they
+         * reply (db.cpp), so nothing pends and nothing was freed lazily. */
+        .field("lazyfree_pending_objects", 0)
+        .field("lazyfreed_objects", 0);
 }
 
 static void infoStats(std::string &out) {

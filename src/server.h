@@ -502,7 +502,14 @@ redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
 int processCommand(client *c);
 const char *writeCommandsDeniedByDiskError(); /* -MISCONF text, or nullptr */
-void call(client *c);
+/* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
+ * values of a script's redis.set_repl() flags). There are no replicas: the
+ * AOF is the only target, and PROPAGATE_REPL alone reaches nobody. */
+constexpr int PROPAGATE_NONE = 0, PROPAGATE_AOF = 1, PROPAGATE_REPL = 2;
+/* call() flags (Redis's CMD_CALL_*): whether the command's own argv may
+ * reach the AOF; a script's redis.set_repl() can take it away. */
+constexpr int CMD_CALL_NONE = 0, CMD_CALL_PROPAGATE_AOF = 1 << 2;
+void call(client *c, int call_flags = CMD_CALL_PROPAGATE_AOF);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
 void alsoPropagate(int dbid, std::span<const std::string_view> argv);
 void alsoPropagate(int dbid, std::initializer_list<std::string_view> argv);

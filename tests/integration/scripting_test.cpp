@@ -19,7 +19,8 @@
  *  - Where cppredis differs on purpose: SCRIPT HELP (no SCRIPT DEBUG here)
  *    and redis.setresp(3) (RESP2 only); and cppredis alone: the script
  *    client staying out of CLIENT LIST, and the AOF getting a script's
- *    effects (not EVAL) as one MULTI/EXEC.
+ *    effects (not EVAL) as one MULTI/EXEC, only those redis.set_repl()
+ *    lets through (the file compared with Redis's when it is installed).
  * Nothing sleeps to let something happen: tests wait for replies, for
  * INFO's blocked_clients, or for -BUSY.
  */
@@ -458,6 +459,25 @@ TEST_F(ScriptingDiff, RedisLibrary) {
     });
 }
 
+/* redis.set_repl()'s checks, in Redis's order and words: the number is
+ * truncated (a string that is not one reads as 0, REPL_NONE), and
+ * anything out of int range is invalid. */
+TEST_F(ScriptingDiff, SetReplRefusesBadFlags) {
+    const std::string invalid = "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.";
+    expectReplies({
+        fails("redis.set_repl()", "ERR redis.set_repl() requires two arguments."),
+        fails("redis.set_repl(1, 2)", "ERR redis.set_repl() requires two arguments."),
+        fails("redis.set_repl(4)", invalid),
+        fails("redis.set_repl(-1)", invalid),
+        fails("redis.set_repl(1e20)", invalid),
+        fails("redis.set_repl(4294967297)", invalid),
+        fails("redis.set_repl(0/0)", invalid),
+        {eval("return redis.set_repl(3.9)"), NIL},
+        {eval("return redis.set_repl('x')"), NIL},
+    });
+    expectSame({eval("return {pcall(redis.set_repl, 8)}")});
+}
+
 TEST_F(ScriptingDiff, RedisLogWritesTheServerLog) {
     RespConn c = conn();
     EXPECT_EQ(c.call(eval("redis.log(redis.LOG_WARNING, 'scripted', 42, nil, 'line')")).raw, NIL);
@@ -647,6 +667,46 @@ TEST(ScriptingAof, ScriptEffectsArePropagatedAsOneTransaction) {
     EXPECT_EQ(c.call({"DEBUG", "LOADAOF"}).raw, OK);
     EXPECT_EQ(c.call({"DEBUG", "DIGEST"}).str, digest);
     EXPECT_EQ(c.call({"LRANGE", "l", "0", "-1"}).raw, bulks({"a", "b"}));
+}
+
+/* redis.set_repl(): a script's commands after it reach the AOF only with
+ * REPL_AOF or REPL_ALL (REPL_REPLICA/REPL_SLAVE mean replicas alone, and
+ * there are none); each script starts at REPL_ALL, and refused flags leave
+ * the previous ones. The file holds the very bytes Redis 7.0.15 appends for
+ * these scripts, and a restart from it brings back only what it holds. */
+TEST(ScriptingAof, SetReplDecidesWhatReachesTheAof) {
+    const std::vector<Args> scripts{
+        eval("redis.set_repl(redis.REPL_NONE) redis.call('set', 'a', '1') "
+             "redis.set_repl(redis.REPL_ALL) redis.call('set', 'b', '2')"),
+        eval("redis.set_repl(redis.REPL_REPLICA) redis.call('set', 'c', '3') "
+             "redis.set_repl(redis.REPL_AOF) redis.call('set', 'd', '4') redis.call('incr', 'd')"),
+        eval("redis.set_repl(redis.REPL_SLAVE) redis.call('set', 'e', '5')"),
+        eval("redis.call('set', 'f', '6')"),
+        eval("redis.set_repl(redis.REPL_NONE) pcall(redis.set_repl, 9) redis.call('set', 'g', '7')"),
+    };
+    const std::string expected = encodeCommand({"SELECT", "0"}) + encodeCommand({"set", "b", "2"}) +
+                                 encodeCommand({"MULTI"}) + encodeCommand({"set", "d", "4"}) +
+                                 encodeCommand({"incr", "d"}) + encodeCommand({"EXEC"}) +
+                                 encodeCommand({"set", "f", "6"});
+    TempDir dir;
+    const std::vector<std::string> args{"--appendonly", "yes", "--dir", dir.path()};
+    {
+        TestServer srv(args);
+        RespConn c = srv.connect();
+        for (const Args &script : scripts) ASSERT_EQ(c.call(script).raw, NIL) << describe(script);
+        EXPECT_EQ(escape(readFile(dir.file("appendonly.aof"))), escape(expected));
+    }
+    TestServer restarted(args);
+    RespConn c = restarted.connect();
+    EXPECT_EQ(c.call({"MGET", "a", "b", "c", "d", "e", "f", "g"}).raw,
+              array({NIL, bulk("2"), NIL, bulk("5"), NIL, bulk("6"), NIL}));
+
+    if (!RedisReference::available()) return;
+    TempDir refdir;
+    RedisReference ref({"--appendonly", "yes", "--dir", refdir.path()});
+    RespConn r = ref.connect();
+    for (const Args &script : scripts) ASSERT_EQ(r.call(script).raw, NIL) << describe(script);
+    EXPECT_EQ(escape(readFile(refdir.file("appendonlydir/appendonly.aof.1.incr.aof"))), escape(expected));
 }
 
 /* ========================================================================
