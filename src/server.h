@@ -528,6 +528,10 @@ void resetServerStats();
 /* enable-debug-command / enable-protected-configs: may client c do it? */
 bool allowProtectedAction(int config, const client *c);
 bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
+/* Re-listen after CONFIG SET port / bind (Redis's names); C_ERR leaves no
+ * TCP listener, for CONFIG SET to restore the old value and call again. */
+int changeListenPort(int port);
+int changeBindAddr();
 size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 
