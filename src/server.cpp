@@ -744,7 +744,12 @@ int prepareForShutdown(int flags) {
     }
     for (int fd : server.ipfd) close(fd);
     server.ipfd.clear();
-    if (!server.pidfile.empty()) unlink(server.pidfile.c_str());
+    /* Only our own file: unlinking a path we never wrote (its creation failed,
+     * or another process wrote it since) would remove someone else's. */
+    if (server.pidfile_written) {
+        serverLog(LL_NOTICE, "Removing the pid file.");
+        unlink(server.pidfile.c_str());
+    }
     serverLog(LL_WARNING, "Redis is now ready to exit, bye bye...");
     return C_OK;
 }
@@ -767,6 +772,39 @@ void loadDataFromDisk() {
         /* Nothing may save over a file that did not load. */
         serverLog(LL_WARNING, "Fatal error loading the DB: %s. Exiting.", strerror(errno));
         exit(1);
+    }
+}
+
+/* Best effort, as Redis: a server that cannot write its pid file still
+ * serves; it then must not remove that path at shutdown. */
+static void createPidFile() {
+    if (server.pidfile.empty()) server.pidfile = CONFIG_DEFAULT_PID_FILE;
+    FILE *fp = fopen(server.pidfile.c_str(), "w");
+    if (!fp) {
+        serverLog(LL_WARNING, "Failed to write PID file: %s", strerror(errno));
+        return;
+    }
+    server.pidfile_written = true; /* created or truncated: the file is ours now */
+    bool written = fprintf(fp, "%d\n", static_cast<int>(getpid())) > 0;
+    if (fclose(fp) != 0 || !written) serverLog(LL_WARNING, "Failed to write PID file: %s", strerror(errno));
+}
+
+/* The parent returns to the shell at once; the child leaves the terminal's
+ * session and writes nothing to it (without a logfile it logs nowhere). */
+static void daemonize() {
+    pid_t pid = fork();
+    if (pid == -1) {
+        fprintf(stderr, "Can't fork to run in the background: %s\n", strerror(errno));
+        exit(1);
+    }
+    if (pid != 0) exit(0);
+    setsid();
+    int fd = open("/dev/null", O_RDWR, 0);
+    if (fd != -1) {
+        dup2(fd, STDIN_FILENO);
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        if (fd > STDERR_FILENO) close(fd);
     }
 }
 
@@ -805,12 +843,15 @@ int serverMain(int argc, char **argv) {
     parseCommandLine(argc, argv, configfile, options);
     server.configfile = configfile;
     loadServerConfig(configfile.empty() ? nullptr : configfile.c_str(), options);
+    bool background = server.daemonize;
+    if (background) daemonize();
     serverLog(LL_WARNING, "oO0OoO0OoO0Oo cppredis is starting oO0OoO0OoO0Oo");
     serverLog(LL_WARNING, "cppredis version=%s (Redis %s compatible), bits=64, pid=%d, just started",
               CPPREDIS_VERSION, REDIS_COMPAT_VERSION, static_cast<int>(getpid()));
     serverLog(LL_WARNING, configfile.empty() ? "Warning: no config file specified, using the default config."
                                              : "Configuration loaded");
     initServer();
+    if (background || !server.pidfile.empty()) createPidFile();
     serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
     serverLog(LL_NOTICE, "Server initialized");
     loadDataFromDisk();
