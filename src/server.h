@@ -581,6 +581,7 @@ void commandDocsCommand(client *c);
 void commandListCommand(client *c);
 void commandHelpCommand(client *c);
 void helloCommand(client *c);
+void authCommand(client *c);
 void quitCommand(client *c);
 void clientIdCommand(client *c);
 void clientInfoCommand(client *c);
@@ -793,6 +794,8 @@ void freeClient(client *c);
 void freeClientAsync(client *c);
 void freeClientsInAsyncFreeQueue();
 void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+/* True if protected mode turns away a client connecting from `peer_ip`. */
+bool protectedModeRefuses(std::string_view peer_ip);
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void processInputBuffer(client *c);
