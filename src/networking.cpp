@@ -176,7 +176,7 @@ static constexpr std::string_view protected_mode_err =
 /* Protected mode, as Redis 7.0: while the default user has no password
  * (always, until users exist) a client is served only from 127.0.0.1 or
  * ::1 exactly (Redis's islocalClient), whatever `bind` says. */
-bool protectedModeRefuses(std::string_view peer_ip) {
+static bool protectedModeRefuses(std::string_view peer_ip) {
     return server.protected_mode && peer_ip != "127.0.0.1" && peer_ip != "::1";
 }
 

@@ -794,8 +794,6 @@ void freeClient(client *c);
 void freeClientAsync(client *c);
 void freeClientsInAsyncFreeQueue();
 void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
-/* True if protected mode turns away a client connecting from `peer_ip`. */
-bool protectedModeRefuses(std::string_view peer_ip);
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void processInputBuffer(client *c);
