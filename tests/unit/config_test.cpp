@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,12 +66,22 @@ std::string fatal(const std::string &source, int line, const std::string &text, 
                    ">>> '" + text + "'\n" + reason + "\n");
 }
 
+/* No server runs here: an event loop another suite left behind is set
+ * aside, so that CONFIG SET port / bind never open a socket (apply hooks
+ * act only on a started server). */
 class ConfigTest : public ::testing::Test {
 protected:
-    void SetUp() override { initConfigValues(); }
-    void TearDown() override { initConfigValues(); }
+    void SetUp() override {
+        el_ = std::move(server.el);
+        initConfigValues();
+    }
+    void TearDown() override {
+        initConfigValues();
+        server.el = std::move(el_);
+    }
 
     TempDir dir_;
+    std::unique_ptr<aeEventLoop> el_;
 };
 
 using ConfigDeathTest = ConfigTest;
