@@ -60,6 +60,8 @@ std::vector<redisCommand> buildCommandTable() {
             "Echo the given string", "1.0.0").acl(CONNECTION),
         cmd("quit", quitCommand, -1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0, "connection",
             "Close the connection", "1.0.0").acl(CONNECTION),
+        cmd("auth", authCommand, -2, CONN | CMD_FAST | CMD_NO_AUTH | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0, "connection",
+            "Authenticate to the server", "1.0.0").acl(CONNECTION),
         cmd("hello", helloCommand, -1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0,
             "connection", "Handshake with Redis", "6.0.0").acl(CONNECTION),
         cmd("client", nullptr, -2, CMD_SENTINEL, 0, 0, 0, "connection",

@@ -184,6 +184,19 @@ bool updateHZ(const char **) {
     return true;
 }
 
+/* port and bind re-listen at once (initServer listens the first time). */
+bool updatePort(const char **err) {
+    if (!server.el || changeListenPort(server.port) == C_OK) return true;
+    *err = "Unable to listen on this port. Check server logs.";
+    return false;
+}
+
+bool applyBind(const char **err) {
+    if (!server.el || changeBindAddr() == C_OK) return true;
+    *err = "Failed to bind to specified addresses.";
+    return false;
+}
+
 SetResult setBindAddresses(std::span<const std::string> args, std::string &err) {
     if (args.size() > static_cast<size_t>(CONFIG_BINDADDR_MAX)) {
         err = "Too many bind addresses specified.";
@@ -272,12 +285,13 @@ std::string getClientOutputBufferLimit() {
  * ---------------------------------------------------------------------- */
 
 const standardConfig configs[] = {
-    {"bind", nullptr, MULTI_ARG_CONFIG, "127.0.0.1 -::1", SpecialConfig{setBindAddresses, getBindAddresses}},
+    {"bind", nullptr, MULTI_ARG_CONFIG, "127.0.0.1 -::1", SpecialConfig{setBindAddresses, getBindAddresses},
+     applyBind},
     {"protected-mode", nullptr, 0, "yes", BoolConfig{&server.protected_mode}},
     {"enable-debug-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&server.enable_debug_cmd, protected_action_enum}},
     {"save", nullptr, MULTI_ARG_CONFIG, "3600 1 300 100 60 10000", SpecialConfig{setSaveParams, getSaveParams}},
     {"appendonly", nullptr, 0, "no", BoolConfig{&server.aof_enabled}, updateAppendonly},
-    {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}},
+    {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}, updatePort},
     {"tcp-backlog", nullptr, IMMUTABLE_CONFIG, "511", NumericConfig{&server.tcp_backlog, 0, INT_MAX}},
     {"timeout", nullptr, 0, "0", NumericConfig{&server.maxidletime, 0, INT_MAX}},
     {"tcp-keepalive", nullptr, 0, "300", NumericConfig{&server.tcpkeepalive, 0, INT_MAX}},

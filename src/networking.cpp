@@ -159,6 +159,27 @@ void freeClientsInAsyncFreeQueue() {
 
 static constexpr int MAX_ACCEPTS_PER_CALL = 1000;
 
+/* Redis's words, sent before closing a client protected mode refuses. */
+static constexpr std::string_view protected_mode_err =
+    "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set "
+    "for the default user. In this mode connections are only accepted from the loopback interface. If you "
+    "want to connect from external computers to Redis you may adopt one of the following solutions: "
+    "1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback "
+    "interface by connecting to Redis from the same host the server is running, however MAKE SURE Redis is "
+    "not publicly accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. "
+    "2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and "
+    "setting the protected mode option to 'no', and then restarting the server. 3) If you started the server "
+    "manually just for testing, restart it with the '--protected-mode no' option. 4) Setup a an "
+    "authentication password for the default user. NOTE: You only need to do one of the above things in "
+    "order for the server to start accepting connections from the outside.\r\n";
+
+/* Protected mode, as Redis 7.0: while the default user has no password
+ * (always, until users exist) a client is served only from 127.0.0.1 or
+ * ::1 exactly (Redis's islocalClient), whatever `bind` says. */
+static bool protectedModeRefuses(std::string_view peer_ip) {
+    return server.protected_mode && peer_ip != "127.0.0.1" && peer_ip != "::1";
+}
+
 static void acceptCommonHandler(int fd, const std::string &ip, int port) {
     if (server.clients.size() >= server.maxclients) {
         static constexpr std::string_view err = "-ERR max number of clients reached\r\n";
@@ -169,9 +190,17 @@ static void acceptCommonHandler(int fd, const std::string &ip, int port) {
         close(fd);
         return;
     }
-    if (!createClient(fd)) {
+    client *c = createClient(fd);
+    if (!c) {
         serverLog(LL_WARNING, "Error registering fd event for the new client: %s (fd=%d)",
                   strerror(errno), fd);
+        return;
+    }
+    if (protectedModeRefuses(ip)) {
+        ssize_t ignored = write(fd, protected_mode_err.data(), protected_mode_err.size());
+        (void)ignored;
+        server.stat_rejected_conn++;
+        freeClient(c);
         return;
     }
     server.stat_numconnections++;
@@ -1077,8 +1106,25 @@ void clientHelpCommand(client *c) {
     addReplyHelp(c, help);
 }
 
+/* Redis's ACLCheckUserCredentials with no users configured: only
+ * "default" exists, with nopass, so it takes any password. */
+static bool ACLCheckUserCredentials(std::string_view username) { return username == "default"; }
+
+static constexpr std::string_view wrongpass_err = "-WRONGPASS invalid username-password pair or user is disabled.";
+
+/* AUTH [username] password, as Redis 7 answers it without requirepass. */
+void authCommand(client *c) {
+    if (c->argv.size() > 3) return addReplyErrorObject(c, shared::syntaxerr);
+    if (c->argv.size() == 2)
+        return addReplyError(c, "AUTH <password> called without any password configured for the default user. "
+                                "Are you sure your configuration is correct?");
+    if (!ACLCheckUserCredentials(c->argv[1])) return addReplyError(c, wrongpass_err);
+    addReply(c, shared::ok);
+}
+
 /* HELLO [protover [AUTH user pass] [SETNAME name]]: cppredis speaks RESP2
- * only, so HELLO 3 is refused as a server without RESP3 would. */
+ * only, so HELLO 3 is refused as a server without RESP3 would. Options act
+ * in order, as in Redis: a SETNAME before a failing AUTH stays applied. */
 void helloCommand(client *c) {
     size_t j = 1;
     if (c->argv.size() >= 2) {
@@ -1087,20 +1133,20 @@ void helloCommand(client *c) {
         if (ver != 2) return addReplyError(c, "-NOPROTO unsupported protocol version");
         j = 2;
     }
-    std::string_view setname;
     for (; j < c->argv.size(); j++) {
         size_t more = c->argv.size() - j - 1;
         if (strEqualNoCase(c->argv[j], "auth") && more >= 2) {
-            j += 2; /* no ACLs: the default user takes any password */
+            if (!ACLCheckUserCredentials(c->argv[j + 1])) return addReplyError(c, wrongpass_err);
+            j += 2;
         } else if (strEqualNoCase(c->argv[j], "setname") && more >= 1) {
-            setname = c->argv[++j];
-            if (!validateClientName(setname))
+            std::string_view name = c->argv[++j];
+            if (!validateClientName(name))
                 return addReplyError(c, "Client names cannot contain spaces, newlines or special characters.");
+            c->name.assign(name);
         } else {
             return addReplyErrorFormat(c, "Syntax error in HELLO option '%s'", std::string(c->argv[j]).c_str());
         }
     }
-    if (!setname.empty()) c->name.assign(setname);
     addReplyMapLen(c, 7);
     addReplyBulk(c, "server");
     addReplyBulk(c, "redis");

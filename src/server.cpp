@@ -553,26 +553,78 @@ bool updateMaxclients(const char **err) {
     return true;
 }
 
-/* Binds every `bind` address; an address written "-addr" is skipped when
- * the system does not have it (e.g. no IPv6). */
-static int listenToPort() {
+/* Closes listening sockets and forgets their accept events. */
+static void closeSocketListeners(std::vector<int> &fds) {
+    for (int fd : fds) {
+        aeDeleteFileEvent(server.el.get(), fd, AE_READABLE);
+        close(fd);
+    }
+    fds.clear();
+}
+
+/* Binds every `bind` address on `port` into `fds`; no address means no TCP
+ * socket at all. An address written "-addr" is skipped when the system does
+ * not have it (e.g. no IPv6). On C_ERR nothing stays open. */
+static int listenToPort(int port, std::vector<int> &fds) {
     for (const std::string &entry : server.bindaddr) {
         bool optional = !entry.empty() && entry[0] == '-';
         std::string addr = optional ? entry.substr(1) : entry;
         std::string err;
-        int fd = anetTcpServer(err, server.port, addr, server.tcp_backlog);
+        int fd = anetTcpServer(err, port, addr, server.tcp_backlog);
         if (fd == ANET_ERR) {
             if (optional && (errno == EADDRNOTAVAIL || errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT ||
                              errno == ESOCKTNOSUPPORT || errno == EINVAL || errno == ENOENT))
                 continue;
             serverLog(LL_WARNING, "Warning: Could not create server TCP listening socket %s:%d: %s",
-                      addr.c_str(), server.port, err.c_str());
+                      addr.c_str(), port, err.c_str());
+            closeSocketListeners(fds);
             return C_ERR;
         }
         fcntl(fd, F_SETFD, FD_CLOEXEC);
-        server.ipfd.push_back(fd);
+        fds.push_back(fd);
     }
-    return server.ipfd.empty() ? C_ERR : C_OK;
+    return C_OK;
+}
+
+/* Accepts on every listener, or on none. */
+static int createSocketAcceptHandler(const std::vector<int> &fds) {
+    for (size_t j = 0; j < fds.size(); j++) {
+        if (aeCreateFileEvent(server.el.get(), fds[j], AE_READABLE, acceptTcpHandler, nullptr) == AE_ERR) {
+            while (j--) aeDeleteFileEvent(server.el.get(), fds[j], AE_READABLE);
+            return C_ERR;
+        }
+    }
+    return C_OK;
+}
+
+/* CONFIG SET port: as Redis, the old listeners close first and the new port
+ * is bound; on C_ERR CONFIG SET restores the old port and calls this again,
+ * which binds it back. Port 0 closes TCP. */
+int changeListenPort(int port) {
+    closeSocketListeners(server.ipfd);
+    if (port == 0) return C_OK;
+    std::vector<int> fds;
+    if (listenToPort(port, fds) != C_OK) return C_ERR;
+    if (createSocketAcceptHandler(fds) != C_OK) {
+        closeSocketListeners(fds);
+        return C_ERR;
+    }
+    server.ipfd = std::move(fds);
+    return C_OK;
+}
+
+/* CONFIG SET bind: the same on the current port with the new addresses. */
+int changeBindAddr() {
+    closeSocketListeners(server.ipfd);
+    if (server.port != 0 && listenToPort(server.port, server.ipfd) != C_OK) {
+        serverLog(LL_WARNING, "Failed to bind");
+        return C_ERR;
+    }
+    if (createSocketAcceptHandler(server.ipfd) != C_OK) {
+        serverLog(LL_WARNING, "Unrecoverable error creating TCP socket accept handler.");
+        abort();
+    }
+    return C_OK;
 }
 
 /* Logs from a signal handler with async-signal-safe calls only: no stdio,
@@ -620,8 +672,13 @@ void initServer() {
         serverLog(LL_WARNING, "Failed creating the event loop. Error message: '%s'", strerror(errno));
         exit(1);
     }
-    if (listenToPort() == C_ERR) {
+    if (server.port != 0 && listenToPort(server.port, server.ipfd) == C_ERR) {
         serverLog(LL_WARNING, "Failed listening on port %u (tcp), aborting.", server.port);
+        exit(1);
+    }
+    /* No unix socket yet: without TCP nobody could ever connect. */
+    if (server.ipfd.empty()) {
+        serverLog(LL_WARNING, "Configured to not listen anywhere, exiting.");
         exit(1);
     }
     initDatabases();
@@ -634,11 +691,9 @@ void initServer() {
         serverLog(LL_WARNING, "Can't create event loop timers.");
         exit(1);
     }
-    for (int fd : server.ipfd) {
-        if (aeCreateFileEvent(server.el.get(), fd, AE_READABLE, acceptTcpHandler, nullptr) == AE_ERR) {
-            serverLog(LL_WARNING, "Unrecoverable error creating server.ipfd file event.");
-            exit(1);
-        }
+    if (createSocketAcceptHandler(server.ipfd) != C_OK) {
+        serverLog(LL_WARNING, "Unrecoverable error creating server.ipfd file event.");
+        exit(1);
     }
     aeSetBeforeSleepProc(server.el.get(), beforeSleep);
     aeSetAfterSleepProc(server.el.get(), afterSleep);
@@ -691,7 +746,12 @@ int prepareForShutdown(int flags) {
     }
     for (int fd : server.ipfd) close(fd);
     server.ipfd.clear();
-    if (!server.pidfile.empty()) unlink(server.pidfile.c_str());
+    /* Only our own file: unlinking a path we never wrote (its creation failed,
+     * or another process wrote it since) would remove someone else's. */
+    if (server.pidfile_written) {
+        serverLog(LL_NOTICE, "Removing the pid file.");
+        unlink(server.pidfile.c_str());
+    }
     serverLog(LL_WARNING, "Redis is now ready to exit, bye bye...");
     return C_OK;
 }
@@ -714,6 +774,39 @@ void loadDataFromDisk() {
         /* Nothing may save over a file that did not load. */
         serverLog(LL_WARNING, "Fatal error loading the DB: %s. Exiting.", strerror(errno));
         exit(1);
+    }
+}
+
+/* Best effort, as Redis: a server that cannot write its pid file still
+ * serves; it then must not remove that path at shutdown. */
+static void createPidFile() {
+    if (server.pidfile.empty()) server.pidfile = CONFIG_DEFAULT_PID_FILE;
+    FILE *fp = fopen(server.pidfile.c_str(), "w");
+    if (!fp) {
+        serverLog(LL_WARNING, "Failed to write PID file: %s", strerror(errno));
+        return;
+    }
+    server.pidfile_written = true; /* created or truncated: the file is ours now */
+    bool written = fprintf(fp, "%d\n", static_cast<int>(getpid())) > 0;
+    if (fclose(fp) != 0 || !written) serverLog(LL_WARNING, "Failed to write PID file: %s", strerror(errno));
+}
+
+/* The parent returns to the shell at once; the child leaves the terminal's
+ * session and writes nothing to it (without a logfile it logs nowhere). */
+static void daemonize() {
+    pid_t pid = fork();
+    if (pid == -1) {
+        fprintf(stderr, "Can't fork to run in the background: %s\n", strerror(errno));
+        exit(1);
+    }
+    if (pid != 0) exit(0);
+    setsid();
+    int fd = open("/dev/null", O_RDWR, 0);
+    if (fd != -1) {
+        dup2(fd, STDIN_FILENO);
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        if (fd > STDERR_FILENO) close(fd);
     }
 }
 
@@ -752,12 +845,15 @@ int serverMain(int argc, char **argv) {
     parseCommandLine(argc, argv, configfile, options);
     server.configfile = configfile;
     loadServerConfig(configfile.empty() ? nullptr : configfile.c_str(), options);
+    bool background = server.daemonize;
+    if (background) daemonize();
     serverLog(LL_WARNING, "oO0OoO0OoO0Oo cppredis is starting oO0OoO0OoO0Oo");
     serverLog(LL_WARNING, "cppredis version=%s (Redis %s compatible), bits=64, pid=%d, just started",
               CPPREDIS_VERSION, REDIS_COMPAT_VERSION, static_cast<int>(getpid()));
     serverLog(LL_WARNING, configfile.empty() ? "Warning: no config file specified, using the default config."
                                              : "Configuration loaded");
     initServer();
+    if (background || !server.pidfile.empty()) createPidFile();
     serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
     serverLog(LL_NOTICE, "Server initialized");
     loadDataFromDisk();

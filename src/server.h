@@ -47,6 +47,7 @@ constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
 constexpr int CONFIG_MIN_RESERVED_FDS = 32;
 constexpr int CONFIG_FDSET_INCR = CONFIG_MIN_RESERVED_FDS + 96;
 constexpr int CONFIG_BINDADDR_MAX = 16;
+constexpr const char *CONFIG_DEFAULT_PID_FILE = "/var/run/redis.pid"; /* daemonize yes without pidfile */
 constexpr int CHILD_TYPE_NONE = 0, CHILD_TYPE_RDB = 1, CHILD_TYPE_AOF = 2; /* server.child_type */
 constexpr int AOF_OFF = 0, AOF_ON = 1, AOF_WAIT_REWRITE = 2;              /* server.aof_state */
 constexpr int AOF_FSYNC_NO = 0, AOF_FSYNC_ALWAYS = 1, AOF_FSYNC_EVERYSEC = 2; /* `appendfsync` */
@@ -367,6 +368,7 @@ struct redisServer {
     bool daemonize = false;
     bool jemalloc_bg_thread = true;   /* `jemalloc-bg-thread` (zmalloc.h) */
     std::string pidfile;
+    bool pidfile_written = false;     /* createPidFile wrote `pidfile`: shutdown removes it */
 
     int dbnum = 16;                   /* `databases` */
     std::unique_ptr<redisDb[]> db;    /* server.db[0 .. dbnum-1] */
@@ -535,6 +537,10 @@ void resetServerStats();
 /* enable-debug-command / enable-protected-configs: may client c do it? */
 bool allowProtectedAction(int config, const client *c);
 bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
+/* Re-listen after CONFIG SET port / bind (Redis's names); C_ERR leaves no
+ * TCP listener, for CONFIG SET to restore the old value and call again. */
+int changeListenPort(int port);
+int changeBindAddr();
 size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 
@@ -582,6 +588,7 @@ void commandDocsCommand(client *c);
 void commandListCommand(client *c);
 void commandHelpCommand(client *c);
 void helloCommand(client *c);
+void authCommand(client *c);
 void quitCommand(client *c);
 void clientIdCommand(client *c);
 void clientInfoCommand(client *c);
