@@ -256,6 +256,9 @@ int startAppendOnly() {
     return C_OK;
 }
 
+/* As in Redis, a failed last flush or fsync is logged and the AOF goes off
+ * all the same: that is what was asked, and the dataset stays in memory for
+ * the RDB to save. */
 void stopAppendOnly() {
     flushAppendOnlyFile();
     if (fdatasync(server.aof_fd) == -1)
@@ -663,8 +666,10 @@ int aofPrepareForShutdown(bool force) {
      * would drop them. */
     bool ok = server.aof_last_write_status == C_OK;
     if (fdatasync(server.aof_fd) == -1) {
-        serverLog(LL_WARNING, "Fail to fsync the AOF file: %s.", strerror(errno));
-        ok = false;
+        int err = errno;
+        serverLog(LL_WARNING, "Fail to fsync the AOF file: %s.", strerror(err));
+        /* EINVAL: a file that cannot be synchronized at all (a device). */
+        if (err != EINVAL) ok = false;
     }
     if (ok) return C_OK;
     if (force) {
