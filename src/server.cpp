@@ -33,6 +33,7 @@
 
 #include "anet.h"
 #include "aof.h"
+#include "childinfo.h"
 #include "config.h"
 #include "rdb.h"
 #include "scripting.h"
@@ -405,20 +406,48 @@ pid_t redisFork(int child_type) {
         errno = EEXIST;
         return -1;
     }
+    openChildInfoPipe();
     long long start = ustime();
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGINT, SIG_DFL);
         for (int fd : server.ipfd) close(fd);
+        /* If the parent dies, the child's next report fails and it exits. */
+        keepChildInfoPipeEnd(1);
         return 0;
     }
-    if (pid == -1) return -1;
+    if (pid == -1) {
+        int fork_errno = errno;
+        closeChildInfoPipe();
+        errno = fork_errno;
+        return -1;
+    }
+    /* Without the write end, a SAVE run by the parent reports nothing. */
+    keepChildInfoPipeEnd(0);
     server.stat_fork_time = ustime() - start;
     server.stat_total_forks++;
     server.child_pid = pid;
     server.child_type = child_type;
+    server.stat_current_cow_peak = 0;
+    server.stat_current_cow_bytes = 0;
+    server.stat_current_cow_updated = 0;
+    server.stat_current_save_keys_processed = 0;
+    server.stat_current_save_keys_total = dbTotalServerKeyCount();
     return pid;
+}
+
+/* The child is gone (reaped, or killed and reaped): forget it, and what it
+ * reported about itself. */
+void resetChildState() {
+    server.child_type = CHILD_TYPE_NONE;
+    server.child_pid = -1;
+    server.stat_current_cow_peak = 0;
+    server.stat_current_cow_bytes = 0;
+    server.stat_current_cow_updated = 0;
+    server.stat_current_save_keys_processed = 0;
+    server.stat_current_save_keys_total = 0;
+    closeChildInfoPipe();
 }
 
 /* serverCron: reaps a finished child and lets its subsystem conclude. */
@@ -431,8 +460,9 @@ void checkChildrenDone() {
     /* The handlers still see the child's pid (its temp file is named after it). */
     if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
     else if (server.child_type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
-    server.child_pid = -1;
-    server.child_type = CHILD_TYPE_NONE;
+    /* A child that succeeded wrote its final CoW size before exiting. */
+    if (!bysignal && exitcode == 0) receiveChildInfo();
+    resetChildState();
 }
 
 /* ========================================================================
@@ -468,8 +498,12 @@ static long long serverCron(aeEventLoop *, long long, void *) {
     }
     clientsCron();
     databasesCron();
-    if (hasActiveChildProcess()) checkChildrenDone();
-    else rdbSaveCron();
+    if (hasActiveChildProcess()) {
+        if (runWithPeriod(1000)) receiveChildInfo();
+        checkChildrenDone();
+    } else {
+        rdbSaveCron();
+    }
     aofCron();
     server.cronloops++;
     return 1000 / server.hz;
