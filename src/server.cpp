@@ -1039,12 +1039,14 @@ static void infoServer(std::string &out) {
 }
 
 static void infoClients(std::string &out) {
+    size_t maxin, maxout;
+    getExpansiveClientsInfo(&maxin, &maxout);
     InfoSection(out, "Clients")
         .field("connected_clients", static_cast<long long>(server.clients.size()))
         .field("cluster_connections", 0)
         .field("maxclients", server.maxclients)
-        .field("client_recent_max_input_buffer", 0)
-        .field("client_recent_max_output_buffer", 0)
+        .field("client_recent_max_input_buffer", maxin)
+        .field("client_recent_max_output_buffer", maxout)
         .field("blocked_clients", server.blocked_clients)
         .field("tracking_clients", 0)
         .field("clients_in_timeout_table", static_cast<long long>(server.clients_timeout_table.size()));

@@ -294,6 +294,8 @@ struct client {
     std::unique_ptr<char[]> buf;
     size_t buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
     size_t bufpos = 0;
+    size_t buf_peak = 0;              /* most of buf used since the last reset (CLIENT LIST rbp) */
+    long long buf_peak_last_reset_time = 0; /* unix ms; clientsCron resets the peak every 5 s */
     size_t sentlen = 0;               /* bytes of buf (or of the head block) already sent */
     std::list<clientReplyBlock> reply;
     size_t reply_bytes = 0;           /* total bytes in the reply list */
@@ -820,6 +822,7 @@ bool checkClientOutputBufferLimits(client *c);
 bool closeClientOnOutputBufferLimitReached(client *c, bool async);
 std::string getClientPeerId(client *c);
 void clientsCron();
+void getExpansiveClientsInfo(size_t *in_usage, size_t *out_usage); /* INFO client_recent_max_* */
 
 /* Reply construction: every reply goes through _addReplyToBuffer/List. */
 void addReplyProto(client *c, const char *s, size_t len);
