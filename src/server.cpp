@@ -489,6 +489,14 @@ static long long getInstantaneousMetric() {
 
 static bool runWithPeriod(int ms) { return ms <= 1000 / server.hz || server.cronloops % (ms / (1000 / server.hz)) == 0; }
 
+/* The peak is sampled here, each cron tick, and when INFO runs. Redis also
+ * samples it after every command and in beforeSleep, where its count of used
+ * memory is one atomic read; here it is jemalloc's stats.allocated, which
+ * costs an epoch refresh of many microseconds: too much per command. */
+static void cronUpdateMemoryStats() {
+    server.stat_peak_memory = std::max(server.stat_peak_memory, zmalloc_used_memory());
+}
+
 static long long serverCron(aeEventLoop *, long long, void *) {
     updateCachedTime();
     if (runWithPeriod(100)) trackInstantaneousMetric();
@@ -496,6 +504,7 @@ static long long serverCron(aeEventLoop *, long long, void *) {
         if (prepareForShutdown(server.shutdown_flags) == C_OK) aeStop(server.el.get());
         server.shutdown_asap = false;
     }
+    cronUpdateMemoryStats();
     clientsCron();
     databasesCron();
     if (hasActiveChildProcess()) {
