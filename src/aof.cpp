@@ -30,6 +30,7 @@
 #include <memory>
 
 #include "bio.h"
+#include "childinfo.h"
 #include "rdb.h"
 #include "server.h"
 #include "t_hash.h"
@@ -428,6 +429,8 @@ static void rewriteObject(RewriteWriter &w, std::string_view key, robj *o) {
  * value and its deadline (PEXPIREAT). Keys already expired are left out. */
 static bool rewriteAppendOnlyFileRio(RewriteWriter &w) {
     long long now = mstime();
+    size_t key_count = 0;
+    long long info_updated_time = 0;
     for (int j = 0; j < server.dbnum; j++) {
         redisDb &db = server.db[j];
         if (db.dict.size() == 0) continue;
@@ -446,6 +449,7 @@ static bool rewriteAppendOnlyFileRio(RewriteWriter &w) {
             }
             w.maybeFlush();
             if (!w.ok()) return false;
+            reportSaveProgress(key_count, info_updated_time, "AOF rewrite");
         }
     }
     return w.flush();
@@ -492,7 +496,9 @@ int rewriteAppendOnlyFileBackground() {
     if (childpid == 0) {
         /* The child: _exit, not exit, so that nothing of the parent's
          * (buffers, atexit handlers, the bio thread) runs twice. */
-        _exit(rewriteAppendOnlyFile(rewriteTempFileName(getpid())) == C_OK ? 0 : 1);
+        if (rewriteAppendOnlyFile(rewriteTempFileName(getpid())) != C_OK) _exit(1);
+        sendChildCowInfo(CHILD_INFO_TYPE_AOF_COW_SIZE, "AOF rewrite");
+        _exit(0);
     }
     if (childpid == -1) {
         server.aof_lastbgrewrite_status = C_ERR;
@@ -631,8 +637,7 @@ void killAppendOnlyChild() {
     }
     unlink(server.aof_rewrite_tmpfile.c_str());
     std::string().swap(server.aof_rewrite_buf);
-    server.child_pid = -1;
-    server.child_type = CHILD_TYPE_NONE;
+    resetChildState();
     server.aof_rewrite_time_start = -1;
 }
 
@@ -901,7 +906,7 @@ void aofInfoFields(InfoSection &info) {
         .field("aof_rewrites_consecutive_failures", server.stat_aofrw_consecutive_failures)
         .field("aof_last_write_status",
                status(server.aof_bio_fsync_status == C_ERR ? C_ERR : server.aof_last_write_status))
-        .field("aof_last_cow_size", 0);
+        .field("aof_last_cow_size", server.stat_aof_cow_bytes);
 }
 
 void aofInfoEnabledFields(InfoSection &info) {

@@ -107,6 +107,8 @@ client *createClient(int fd) {
     c->id = server.next_client_id++;
     if (server.db) c->db = &server.db[0];
     c->buf = std::make_unique_for_overwrite<char[]>(PROTO_REPLY_CHUNK_BYTES);
+    c->buf_peak = c->buf_usable_size;
+    c->buf_peak_last_reset_time = server.mstime;
     c->ctime = server.unixtime;
     c->lastinteraction = server.mstime;
     server.clients.push_back(std::move(owned));
@@ -243,6 +245,7 @@ static size_t _addReplyToBuffer(client *c, const char *s, size_t len) {
     size_t n = std::min(avail, len);
     memcpy(c->buf.get() + c->bufpos, s, n);
     c->bufpos += n;
+    if (c->buf_peak < c->bufpos) c->buf_peak = c->bufpos;
     return n;
 }
 
@@ -793,7 +796,7 @@ std::string catClientInfoString(const client *c) {
              c->pubsub_channels.size(), c->pubsub_patterns.size(), multiStateCount(c), c->querybuf.size(),
              c->querybuf.avail(), c->argv_len_sum,
              c->mstate.argv_len_sums, c->buf_usable_size,
-             c->buf_usable_size, c->bufpos, c->reply.size(), obufmem,
+             c->buf_peak, c->bufpos, c->reply.size(), obufmem,
              sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + obufmem + c->mstate.argv_len_sums,
              ev.c_str(),
              cmd.c_str(), c->resp);
@@ -890,6 +893,39 @@ static bool clientsCronHandleTimeout(client *c, long long now_ms) {
     return true;
 }
 
+/* The reply buffer's peak (CLIENT LIST rbp) covers the last few seconds
+ * only: every REPLY_BUFFER_PEAK_RESET_TIME ms it restarts from what the
+ * buffer holds now (Redis's reply-buffer-peak-reset-time default). */
+static constexpr long long REPLY_BUFFER_PEAK_RESET_TIME = 5000;
+
+static void clientsCronResetReplyBufferPeak(client *c, long long now_ms) {
+    if (now_ms - c->buf_peak_last_reset_time < REPLY_BUFFER_PEAK_RESET_TIME) return;
+    c->buf_peak = c->bufpos;
+    c->buf_peak_last_reset_time = now_ms;
+}
+
+/* INFO's client_recent_max_input_buffer / _output_buffer: the largest input
+ * and output memory seen on any client in each of the last
+ * CLIENTS_PEAK_MEM_USAGE_SLOTS seconds (slot = unixtime % slots), so that
+ * INFO reads a few numbers instead of walking every client. */
+static constexpr int CLIENTS_PEAK_MEM_USAGE_SLOTS = 8;
+static size_t ClientsPeakMemInput[CLIENTS_PEAK_MEM_USAGE_SLOTS];
+static size_t ClientsPeakMemOutput[CLIENTS_PEAK_MEM_USAGE_SLOTS];
+
+/* Input is the query buffer's allocation and argv's array: the arguments'
+ * bytes live inside the query buffer. */
+static void clientsCronTrackExpansiveClients(const client *c, int time_idx) {
+    size_t in_usage = c->querybuf.capacity() + c->argv.capacity() * sizeof(c->argv[0]);
+    size_t out_usage = getClientOutputBufferMemoryUsage(c);
+    ClientsPeakMemInput[time_idx] = std::max(ClientsPeakMemInput[time_idx], in_usage);
+    ClientsPeakMemOutput[time_idx] = std::max(ClientsPeakMemOutput[time_idx], out_usage);
+}
+
+void getExpansiveClientsInfo(size_t *in_usage, size_t *out_usage) {
+    *in_usage = *std::max_element(std::begin(ClientsPeakMemInput), std::end(ClientsPeakMemInput));
+    *out_usage = *std::max_element(std::begin(ClientsPeakMemOutput), std::end(ClientsPeakMemOutput));
+}
+
 /* Visits numclients/hz clients per call (at least 5), so that every client
  * is seen about once a second whatever hz is, without a long pause. The
  * head of the list is rotated to the tail as it is processed. */
@@ -900,6 +936,13 @@ void clientsCron() {
     if (iterations < CLIENTS_CRON_MIN_ITERATIONS)
         iterations = std::min(numclients, CLIENTS_CRON_MIN_ITERATIONS);
     long long now = server.mstime;
+    /* The next second's slot starts empty, so that it holds only what is seen
+     * in that second. After a stall of the cron (a slow command) a slot may
+     * hold older figures: still "recent" enough for this purpose. */
+    int curr_peak_mem_usage_slot = static_cast<int>(server.unixtime % CLIENTS_PEAK_MEM_USAGE_SLOTS);
+    int zeroidx = (curr_peak_mem_usage_slot + 1) % CLIENTS_PEAK_MEM_USAGE_SLOTS;
+    ClientsPeakMemInput[zeroidx] = 0;
+    ClientsPeakMemOutput[zeroidx] = 0;
     while (iterations-- && !server.clients.empty()) {
         server.clients.splice(server.clients.end(), server.clients, server.clients.begin());
         client *c = server.clients.back().get();
@@ -908,6 +951,8 @@ void clientsCron() {
         /* The soft limit's seconds may run out while nothing is appended. */
         if (closeClientOnOutputBufferLimitReached(c, false)) continue;
         c->querybuf.shrinkIfIdle(PROTO_IOBUF_LEN * 2);
+        clientsCronResetReplyBufferPeak(c, now);
+        clientsCronTrackExpansiveClients(c, curr_peak_mem_usage_slot);
     }
 }
 

@@ -33,6 +33,7 @@
 #include <utility>
 
 #include "aof.h"
+#include "childinfo.h"
 #include "intset.h"
 #include "listpack.h"
 #include "rio.h"
@@ -280,6 +281,8 @@ void rdbKeySaveDelay() {
 }
 
 bool rdbSaveRio(rio &rdb) {
+    size_t key_counter = 0;
+    long long info_updated_time = 0;
     rdb.cksum = 0;
     rdb.update_cksum = server.rdb_checksum;
     char magic[16];
@@ -291,6 +294,7 @@ bool rdbSaveRio(rio &rdb) {
         if (!rdbSaveType(rdb, RDB_OPCODE_SELECTDB) || !rdbSaveLen(rdb, static_cast<uint64_t>(j))) return false;
         for (auto &de : db.dict) {
             if (!rdbSaveKeyValuePair(rdb, de.key, de.val.get(), getExpire(&db, de.key))) return false;
+            reportSaveProgress(key_counter, info_updated_time, "RDB");
             if (server.rdb_key_save_delay) rdbKeySaveDelay();
         }
     }
@@ -938,13 +942,11 @@ void rdbRemoveTempFile(pid_t childpid) {
 }
 
 /* The number of keys, for INFO's current_save_keys_total. */
-static long long dbTotalKeys() {
+long long dbTotalServerKeyCount() {
     long long n = 0;
     for (int j = 0; j < server.dbnum; j++) n += static_cast<long long>(server.db[j].dict.size());
     return n;
 }
-
-static long long current_save_keys_total = 0;
 
 int rdbSaveBackground(const char *filename) {
     if (hasActiveChildProcess()) return C_ERR;
@@ -955,7 +957,9 @@ int rdbSaveBackground(const char *filename) {
     if (childpid == 0) {
         /* The child: write the snapshot fork() gave it, then leave without
          * running the parent's exit handlers or destructors. */
-        _exit(rdbSave(filename) == C_OK ? 0 : 1);
+        int retval = rdbSave(filename);
+        if (retval == C_OK) sendChildCowInfo(CHILD_INFO_TYPE_RDB_COW_SIZE, "RDB");
+        _exit(retval == C_OK ? 0 : 1);
     }
     if (childpid == -1) {
         server.lastbgsave_status = C_ERR;
@@ -964,7 +968,6 @@ int rdbSaveBackground(const char *filename) {
     }
     serverLog(LL_NOTICE, "Background saving started by pid %ld", static_cast<long>(childpid));
     server.rdb_save_time_start = time(nullptr);
-    current_save_keys_total = dbTotalKeys();
     return C_OK;
 }
 
@@ -986,7 +989,6 @@ void backgroundSaveDoneHandler(int exitcode, int bysignal) {
     }
     server.rdb_save_time_last = time(nullptr) - server.rdb_save_time_start;
     server.rdb_save_time_start = -1;
-    current_save_keys_total = 0;
 }
 
 /* Stops a running BGSAVE and reaps the child at once, so that whatever the
@@ -1061,22 +1063,32 @@ void bgsaveCommand(client *c) {
 void lastsaveCommand(client *c) { addReplyLongLong(c, static_cast<long long>(server.lastsave)); }
 
 /* ========================================================================
- * INFO persistence, in Redis 7.0's order. cppredis loads before it serves
- * and its child reports nothing back, so the loading and copy-on-write
- * figures are zero.
+ * INFO persistence, in Redis 7.0's order. cppredis loads before it serves,
+ * so the loading figures are zero; the current_* ones are what the running
+ * child reported (childinfo.cpp), zero when none runs.
  * ====================================================================== */
 
 void infoPersistence(std::string &out) {
     bool saving = server.child_type == CHILD_TYPE_RDB;
+    double fork_perc = server.stat_current_save_keys_total
+                           ? 100.0 * static_cast<double>(server.stat_current_save_keys_processed) /
+                                 static_cast<double>(server.stat_current_save_keys_total)
+                           : 0;
+    long long cow_age_sec =
+        server.stat_current_cow_updated
+            ? static_cast<long long>((getMonotonicUs() - server.stat_current_cow_updated) / 1000000)
+            : 0;
+    char perc[32];
+    snprintf(perc, sizeof(perc), "%.2f", fork_perc);
     InfoSection section(out, "Persistence");
     section.field("loading", 0)
         .field("async_loading", 0)
-        .field("current_cow_peak", 0)
-        .field("current_cow_size", 0)
-        .field("current_cow_size_age", 0)
-        .field("current_fork_perc", "0.00")
-        .field("current_save_keys_processed", 0)
-        .field("current_save_keys_total", saving ? current_save_keys_total : 0)
+        .field("current_cow_peak", server.stat_current_cow_peak)
+        .field("current_cow_size", server.stat_current_cow_bytes)
+        .field("current_cow_size_age", cow_age_sec)
+        .field("current_fork_perc", std::string(perc))
+        .field("current_save_keys_processed", server.stat_current_save_keys_processed)
+        .field("current_save_keys_total", server.stat_current_save_keys_total)
         .field("rdb_changes_since_last_save", server.dirty)
         .field("rdb_bgsave_in_progress", saving ? 1 : 0)
         .field("rdb_last_save_time", static_cast<long long>(server.lastsave))
@@ -1085,7 +1097,7 @@ void infoPersistence(std::string &out) {
         .field("rdb_current_bgsave_time_sec",
                saving ? static_cast<long long>(time(nullptr) - server.rdb_save_time_start) : -1LL)
         .field("rdb_saves", server.stat_rdb_saves)
-        .field("rdb_last_cow_size", 0)
+        .field("rdb_last_cow_size", server.stat_rdb_cow_bytes)
         .field("rdb_last_load_keys_expired", server.rdb_last_load_keys_expired)
         .field("rdb_last_load_keys_loaded", server.rdb_last_load_keys_loaded);
     aofInfoFields(section);

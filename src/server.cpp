@@ -33,6 +33,7 @@
 
 #include "anet.h"
 #include "aof.h"
+#include "childinfo.h"
 #include "config.h"
 #include "rdb.h"
 #include "scripting.h"
@@ -407,20 +408,48 @@ pid_t redisFork(int child_type) {
         errno = EEXIST;
         return -1;
     }
+    openChildInfoPipe();
     long long start = ustime();
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGINT, SIG_DFL);
         for (int fd : server.ipfd) close(fd);
+        /* If the parent dies, the child's next report fails and it exits. */
+        keepChildInfoPipeEnd(1);
         return 0;
     }
-    if (pid == -1) return -1;
+    if (pid == -1) {
+        int fork_errno = errno;
+        closeChildInfoPipe();
+        errno = fork_errno;
+        return -1;
+    }
+    /* Without the write end, a SAVE run by the parent reports nothing. */
+    keepChildInfoPipeEnd(0);
     server.stat_fork_time = ustime() - start;
     server.stat_total_forks++;
     server.child_pid = pid;
     server.child_type = child_type;
+    server.stat_current_cow_peak = 0;
+    server.stat_current_cow_bytes = 0;
+    server.stat_current_cow_updated = 0;
+    server.stat_current_save_keys_processed = 0;
+    server.stat_current_save_keys_total = dbTotalServerKeyCount();
     return pid;
+}
+
+/* The child is gone (reaped, or killed and reaped): forget it, and what it
+ * reported about itself. */
+void resetChildState() {
+    server.child_type = CHILD_TYPE_NONE;
+    server.child_pid = -1;
+    server.stat_current_cow_peak = 0;
+    server.stat_current_cow_bytes = 0;
+    server.stat_current_cow_updated = 0;
+    server.stat_current_save_keys_processed = 0;
+    server.stat_current_save_keys_total = 0;
+    closeChildInfoPipe();
 }
 
 static const char *strChildType(int type) {
@@ -443,8 +472,9 @@ void concludeChild(pid_t waited, int status) {
     /* The handlers still see the child's pid (its temp file is named after it). */
     if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
     else if (server.child_type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
-    server.child_pid = -1;
-    server.child_type = CHILD_TYPE_NONE;
+    /* A child that succeeded wrote its final CoW size before exiting. */
+    if (!bysignal && exitcode == 0) receiveChildInfo();
+    resetChildState();
 }
 
 /* serverCron: reaps a finished child and lets its subsystem conclude. */
@@ -483,6 +513,14 @@ static long long getInstantaneousMetric() {
 
 static bool runWithPeriod(int ms) { return ms <= 1000 / server.hz || server.cronloops % (ms / (1000 / server.hz)) == 0; }
 
+/* The peak is sampled here, each cron tick, and when INFO runs. Redis also
+ * samples it after every command and in beforeSleep, where its count of used
+ * memory is one atomic read; here it is jemalloc's stats.allocated, which
+ * costs an epoch refresh of many microseconds: too much per command. */
+static void cronUpdateMemoryStats() {
+    server.stat_peak_memory = std::max(server.stat_peak_memory, zmalloc_used_memory());
+}
+
 static long long serverCron(aeEventLoop *, long long, void *) {
     updateCachedTime();
     if (runWithPeriod(100)) trackInstantaneousMetric();
@@ -490,10 +528,15 @@ static long long serverCron(aeEventLoop *, long long, void *) {
         if (prepareForShutdown(server.shutdown_flags) == C_OK) aeStop(server.el.get());
         server.shutdown_asap = false;
     }
+    cronUpdateMemoryStats();
     clientsCron();
     databasesCron();
-    if (hasActiveChildProcess()) checkChildrenDone();
-    else rdbSaveCron();
+    if (hasActiveChildProcess()) {
+        if (runWithPeriod(1000)) receiveChildInfo();
+        checkChildrenDone();
+    } else {
+        rdbSaveCron();
+    }
     aofCron();
     server.cronloops++;
     return 1000 / server.hz;
@@ -1154,12 +1197,14 @@ static void infoServer(std::string &out) {
 }
 
 static void infoClients(std::string &out) {
+    size_t maxin, maxout;
+    getExpansiveClientsInfo(&maxin, &maxout);
     InfoSection(out, "Clients")
         .field("connected_clients", static_cast<long long>(server.clients.size()))
         .field("cluster_connections", 0)
         .field("maxclients", server.maxclients)
-        .field("client_recent_max_input_buffer", 0)
-        .field("client_recent_max_output_buffer", 0)
+        .field("client_recent_max_input_buffer", maxin)
+        .field("client_recent_max_output_buffer", maxout)
         .field("blocked_clients", server.blocked_clients)
         .field("tracking_clients", 0)
         .field("clients_in_timeout_table", static_cast<long long>(server.clients_timeout_table.size()));

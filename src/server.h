@@ -299,6 +299,8 @@ struct client {
     std::unique_ptr<char[]> buf;
     size_t buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
     size_t bufpos = 0;
+    size_t buf_peak = 0;              /* most of buf used since the last reset (CLIENT LIST rbp) */
+    long long buf_peak_last_reset_time = 0; /* unix ms; clientsCron resets the peak every 5 s */
     size_t sentlen = 0;               /* bytes of buf (or of the head block) already sent */
     std::list<clientReplyBlock> reply;
     size_t reply_bytes = 0;           /* total bytes in the reply list */
@@ -384,6 +386,17 @@ struct redisServer {
     int child_type = CHILD_TYPE_NONE;
     long long stat_fork_time = 0;     /* µs the last fork() took */
     long long stat_total_forks = 0;
+    /* What the child reports through the child-info pipe (childinfo.cpp),
+     * and what it started from: INFO persistence's current_* and *_cow_size. */
+    int child_info_pipe[2] = {-1, -1};
+    size_t child_info_nread = 0;          /* bytes of a partly read message */
+    size_t stat_current_cow_peak = 0;     /* the running child's largest CoW reading */
+    size_t stat_current_cow_bytes = 0;    /* ... and its latest */
+    monotime stat_current_cow_updated = 0; /* when the child took it (getMonotonicUs), 0: none yet */
+    size_t stat_current_save_keys_processed = 0;
+    size_t stat_current_save_keys_total = 0; /* keys in the dataset at fork */
+    size_t stat_rdb_cow_bytes = 0;        /* CoW peak of the last successful BGSAVE */
+    size_t stat_aof_cow_bytes = 0;        /* ... and AOF rewrite */
 
     /* RDB persistence (rdb.cpp). */
     struct saveparam {
@@ -555,6 +568,8 @@ std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 /* Background children (server.cpp): one at a time, reaped by serverCron. */
 bool hasActiveChildProcess();
 pid_t redisFork(int child_type);
+void resetChildState();
+long long dbTotalServerKeyCount(); /* keys in every db (rdb.cpp) */
 void checkChildrenDone();
 /* The child is gone: its subsystem concludes from the waitpid() status, or,
  * when waitpid() failed (`waited` == -1, errno set: the child is lost and
@@ -833,6 +848,7 @@ bool checkClientOutputBufferLimits(client *c);
 bool closeClientOnOutputBufferLimitReached(client *c, bool async);
 std::string getClientPeerId(client *c);
 void clientsCron();
+void getExpansiveClientsInfo(size_t *in_usage, size_t *out_usage); /* INFO client_recent_max_* */
 
 /* Reply construction: every reply goes through _addReplyToBuffer/List. */
 void addReplyProto(client *c, const char *s, size_t len);

@@ -10,6 +10,10 @@
 
 size_t zmalloc_used_memory();  /* bytes allocated and not freed */
 size_t zmalloc_get_rss();      /* resident set size of the process */
+/* Bytes of this process's pages that are dirty and not shared: in a forked
+ * child, the pages copy-on-write duplicated (INFO current_cow_size). 0 where
+ * /proc/self/smaps_rollup cannot be read. */
+size_t zmalloc_get_private_dirty();
 const char *zmalloc_lib();     /* "jemalloc-5.3.0", "libc" ... for INFO */
 /* jemalloc-bg-thread: jemalloc's background thread hands freed pages back to
  * the kernel as they age, so RSS follows used memory even when the server

@@ -1,0 +1,137 @@
+/* childinfo.cpp — the child-info pipe; see childinfo.h. */
+#include "childinfo.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "ae.h"
+#include "server.h"
+#include "zmalloc.h"
+
+namespace {
+
+/* One message, written and read whole: both ends are the same binary, and
+ * a pipe write under PIPE_BUF bytes is atomic. */
+struct child_info_data {
+    size_t keys;
+    size_t cow;
+    monotime cow_updated; /* CLOCK_MONOTONIC, the same in parent and child */
+    childInfoType information_type;
+};
+
+/* The child measures its CoW at most this many times its own cost apart:
+ * reading smaps takes time the save would otherwise use (Redis's
+ * CHILD_COW_DUTY_CYCLE). */
+constexpr long long CHILD_COW_DUTY_CYCLE = 100;
+
+void updateChildInfo(const child_info_data &d) {
+    if (d.cow > server.stat_current_cow_peak) server.stat_current_cow_peak = d.cow;
+    switch (d.information_type) {
+    case CHILD_INFO_TYPE_CURRENT_INFO:
+        server.stat_current_cow_bytes = d.cow;
+        server.stat_current_cow_updated = d.cow_updated;
+        server.stat_current_save_keys_processed = d.keys;
+        break;
+    case CHILD_INFO_TYPE_AOF_COW_SIZE: server.stat_aof_cow_bytes = server.stat_current_cow_peak; break;
+    case CHILD_INFO_TYPE_RDB_COW_SIZE: server.stat_rdb_cow_bytes = server.stat_current_cow_peak; break;
+    }
+}
+
+/* A read may stop inside a message (the child was writing it): the bytes
+ * wait in `buffer` for the rest, counted by server.child_info_nread. */
+bool readChildInfo(child_info_data &out) {
+    static child_info_data buffer;
+    constexpr size_t wlen = sizeof(buffer);
+    if (server.child_info_nread == wlen) server.child_info_nread = 0;
+    ssize_t nread = read(server.child_info_pipe[0], reinterpret_cast<char *>(&buffer) + server.child_info_nread,
+                         wlen - server.child_info_nread);
+    if (nread > 0) server.child_info_nread += static_cast<size_t>(nread);
+    if (server.child_info_nread != wlen) return false;
+    out = buffer;
+    return true;
+}
+
+} // namespace
+
+void openChildInfoPipe() {
+    /* The parent reads from serverCron and must never wait on the child. */
+    if (pipe2(server.child_info_pipe, O_CLOEXEC) == -1 ||
+        fcntl(server.child_info_pipe[0], F_SETFL, O_NONBLOCK) == -1) {
+        closeChildInfoPipe();
+        return;
+    }
+    server.child_info_nread = 0;
+}
+
+void closeChildInfoPipe() {
+    for (int &fd : server.child_info_pipe) {
+        if (fd != -1) close(fd);
+        fd = -1;
+    }
+    server.child_info_nread = 0;
+}
+
+void keepChildInfoPipeEnd(int end) {
+    int &other = server.child_info_pipe[1 - end];
+    if (other != -1) close(other);
+    other = -1;
+}
+
+static void sendChildInfoGeneric(childInfoType info_type, size_t keys, const char *pname) {
+    if (server.child_info_pipe[1] == -1) return;
+
+    /* The child's running CoW figures, for its log line. */
+    static monotime cow_updated = 0, cow_update_cost = 0;
+    static size_t cow = 0, peak_cow = 0, update_count = 0;
+    static unsigned long long sum_cow = 0;
+
+    monotime now = getMonotonicUs();
+    if (info_type != CHILD_INFO_TYPE_CURRENT_INFO || !cow_updated ||
+        now - cow_updated > cow_update_cost * CHILD_COW_DUTY_CYCLE) {
+        cow = zmalloc_get_private_dirty();
+        cow_updated = getMonotonicUs();
+        cow_update_cost = cow_updated - now;
+        peak_cow = std::max(peak_cow, cow);
+        sum_cow += cow;
+        update_count++;
+        bool final_report = info_type != CHILD_INFO_TYPE_CURRENT_INFO;
+        if (cow || final_report)
+            serverLog(final_report ? LL_NOTICE : LL_VERBOSE, "Fork CoW for %s: current %zu MB, peak %zu MB, average %llu MB",
+                      pname, cow >> 20, peak_cow >> 20, (sum_cow / update_count) >> 20);
+    }
+
+    child_info_data data;
+    memset(&data, 0, sizeof(data)); /* the padding too: it goes down the pipe */
+    data.information_type = info_type;
+    data.keys = keys;
+    data.cow = cow;
+    data.cow_updated = cow_updated;
+    if (write(server.child_info_pipe[1], &data, sizeof(data)) != static_cast<ssize_t>(sizeof(data))) {
+        /* The parent is gone: nobody is left to use what the child writes. */
+        serverLog(LL_WARNING, "Child failed reporting info to parent, exiting. %s", strerror(errno));
+        _exit(1);
+    }
+}
+
+void sendChildInfo(childInfoType info_type, size_t keys, const char *pname) {
+    sendChildInfoGeneric(info_type, keys, pname);
+}
+
+void reportSaveProgress(size_t &key_counter, long long &info_updated_time, const char *pname) {
+    if ((key_counter++ & 1023) != 0) return;
+    long long now = mstime();
+    if (now - info_updated_time < 1000) return;
+    sendChildInfo(CHILD_INFO_TYPE_CURRENT_INFO, key_counter, pname);
+    info_updated_time = now;
+}
+
+void sendChildCowInfo(childInfoType info_type, const char *pname) { sendChildInfoGeneric(info_type, 0, pname); }
+
+void receiveChildInfo() {
+    if (server.child_info_pipe[0] == -1) return;
+    child_info_data d;
+    while (readChildInfo(d)) updateChildInfo(d);
+}
