@@ -106,7 +106,7 @@ void waitRewriteDone(RespConn &c) {
 /* A server run to completion that must refuse to start: its exit code and
  * everything it logged. */
 ProcessResult startExpectingFailure(const std::vector<std::string> &args) {
-    std::vector<std::string> argv{CPPREDIS_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1"};
+    std::vector<std::string> argv{CPPREDIS_SERVER_BIN, "--port", std::to_string(pickFreePort()), "--bind", "127.0.0.1"};
     argv.insert(argv.end(), args.begin(), args.end());
     return runProcess(argv);
 }

@@ -75,19 +75,6 @@ void prepareProcess() {
     (void)done;
 }
 
-int pickFreePort() {
-    UniqueFd s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (s.get() < 0) throw HarnessError(errnoText("socket"));
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (::bind(s.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) < 0 ||
-        ::getsockname(s.get(), reinterpret_cast<sockaddr *>(&a), &len) < 0)
-        throw HarnessError(errnoText("bind 127.0.0.1:0"));
-    return ntohs(a.sin_port);
-}
-
 int statusToCode(int status) {
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
@@ -154,6 +141,19 @@ bool waitFd(int fd, short events, Ms timeout) {
 }
 
 }  // namespace
+
+int pickFreePort() {
+    UniqueFd s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (s.get() < 0) throw HarnessError(errnoText("socket"));
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (::bind(s.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) < 0 ||
+        ::getsockname(s.get(), reinterpret_cast<sockaddr *>(&a), &len) < 0)
+        throw HarnessError(errnoText("bind 127.0.0.1:0"));
+    return ntohs(a.sin_port);
+}
 
 /* ------------------------------------------------------------------------
  * Encoding and printing.

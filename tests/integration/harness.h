@@ -261,6 +261,9 @@ struct ProcessResult {
  * finished within `timeout` (it is killed). */
 ProcessResult runProcess(const std::vector<std::string> &argv, std::string_view input = {},
                          Ms timeout = Ms{30000});
+/* A 127.0.0.1 TCP port nobody listens on now (another process may take it
+ * before the caller binds it). */
+int pickFreePort();
 /* True if `name` is an executable found in PATH (or is an executable path). */
 bool haveProgram(const std::string &name);
 

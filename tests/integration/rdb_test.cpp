@@ -420,7 +420,7 @@ protected:
     void expectRefused(const std::string &bytes, const std::string &logline, const std::string &what) {
         const std::string path = dir.file("bad.rdb");
         writeFile(path, bytes);
-        ProcessResult r = runProcess({CPPREDIS_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--dir", dir.path(),
+        ProcessResult r = runProcess({CPPREDIS_SERVER_BIN, "--port", std::to_string(pickFreePort()), "--bind", "127.0.0.1", "--dir", dir.path(),
                                       "--dbfilename", "bad.rdb"});
         EXPECT_EQ(r.exitCode, 1) << what << "\n" << r.out << r.err;
         EXPECT_NE(r.out.find(logline), std::string::npos) << what << ": no \"" << logline << "\" in\n" << r.out;
@@ -831,7 +831,7 @@ TEST_F(RdbInterop, StreamsAndFunctionsAreRefused) {
             shutdownNosave(*ref);
         }
         std::string file = readFile(dir.file("dump.rdb"));
-        ProcessResult p = runProcess({CPPREDIS_SERVER_BIN, "--port", "0", "--bind", "127.0.0.1", "--dir", dir.path()});
+        ProcessResult p = runProcess({CPPREDIS_SERVER_BIN, "--port", std::to_string(pickFreePort()), "--bind", "127.0.0.1", "--dir", dir.path()});
         EXPECT_EQ(p.exitCode, 1) << p.out;
         EXPECT_NE(p.out.find(message), std::string::npos) << p.out;
         EXPECT_EQ(readFile(dir.file("dump.rdb")), file);
