@@ -133,7 +133,13 @@ static void handleAofWriteError(size_t nwritten) {
     server.aof_last_write_errno = err;
 }
 
-bool aofWritesDeniedByWriteError() { return server.aof_state != AOF_OFF && server.aof_last_write_status == C_ERR; }
+bool aofWritesDeniedByDiskError() {
+    if (server.aof_state == AOF_OFF) return false;
+    if (server.aof_last_write_status == C_ERR) return true;
+    if (server.aof_bio_fsync_status != C_ERR) return false;
+    server.aof_last_write_errno = server.aof_bio_fsync_errno; /* what MISCONF tells */
+    return true;
+}
 
 /* Called before the event loop sleeps, ahead of the replies, and wherever
  * the file must be complete (rewrite end, shutdown, DEBUG LOADAOF). */
@@ -153,7 +159,10 @@ void flushAppendOnlyFile() {
         if (server.aof_buf.capacity() <= 64 * 1024) server.aof_buf.clear();
         else std::string().swap(server.aof_buf);
     }
-    if (server.aof_fsync_offset == server.aof_current_size) return;
+    /* After a failed background fsync the next one is due even if nothing
+     * new was written: writes are refused until one succeeds. */
+    bool fsync_failed = server.aof_bio_fsync_status == C_ERR;
+    if (server.aof_fsync_offset == server.aof_current_size && !fsync_failed) return;
     if (server.aof_no_fsync_on_rewrite && hasActiveChildProcess()) return;
     if (server.aof_fsync == AOF_FSYNC_ALWAYS) {
         if (fdatasync(server.aof_fd) == -1) {
@@ -161,6 +170,8 @@ void flushAppendOnlyFile() {
                                   "Exiting...", strerror(errno));
             exit(1);
         }
+        /* It covers whatever a failed background fsync left unsynced. */
+        if (fsync_failed) server.aof_bio_fsync_status = C_OK;
         server.aof_fsync_offset = server.aof_current_size;
         server.aof_last_fsync = server.mstime;
     } else if (server.aof_fsync == AOF_FSYNC_EVERYSEC && server.mstime - server.aof_last_fsync >= 1000) {
@@ -232,9 +243,22 @@ int startAppendOnly() {
     server.aof_state = AOF_WAIT_REWRITE;
     server.aof_last_fsync = server.mstime;
     server.aof_fd = newfd;
+    /* Errors of the file written before are no reason to refuse writes to
+     * the new one. */
+    if (server.aof_bio_fsync_status == C_ERR) {
+        serverLog(LL_WARNING, "AOF reopen, just ignore the AOF fsync error in bio job");
+        server.aof_bio_fsync_status = C_OK;
+    }
+    if (server.aof_last_write_status == C_ERR) {
+        serverLog(LL_WARNING, "AOF reopen, just ignore the last error.");
+        server.aof_last_write_status = C_OK;
+    }
     return C_OK;
 }
 
+/* As in Redis, a failed last flush or fsync is logged and the AOF goes off
+ * all the same: that is what was asked, and the dataset stays in memory for
+ * the RDB to save. */
 void stopAppendOnly() {
     flushAppendOnlyFile();
     if (fdatasync(server.aof_fd) == -1)
@@ -515,7 +539,11 @@ void bgrewriteaofCommand(client *c) {
     }
 }
 
-/* The child's file plus the writes made since the fork is the new AOF. */
+/* The child's file plus the writes made since the fork is the new AOF.
+ * False when the rewrite failed: before the rename the old file stays the
+ * AOF; a directory that could not be fsynced after it leaves the new file
+ * in use (the old one is gone from the directory) but the rewrite is not
+ * known to survive a power loss, so it is reported as failed. */
 static bool installRewrittenAof() {
     const std::string &tmpfile = server.aof_rewrite_tmpfile;
     int newfd = open(tmpfile.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -530,28 +558,37 @@ static bool installRewrittenAof() {
     }
     serverLog(LL_NOTICE, "Residual parent diff successfully flushed to the rewritten AOF (%.2f MB)",
               static_cast<double>(server.aof_rewrite_buf.size()) / (1024 * 1024));
+    /* The writes of the diff may already have been fsynced in the old
+     * file: the new one replaces it only once it is on disk as a whole. */
+    if (fdatasync(newfd) == -1) {
+        serverLog(LL_WARNING, "Fail to fsync the temp AOF file %s: %s.", tmpfile.c_str(), strerror(errno));
+        close(newfd);
+        return false;
+    }
     if (rename(tmpfile.c_str(), server.aof_filename.c_str()) == -1) {
         serverLog(LL_WARNING, "Error trying to rename the temporary AOF file %s into %s: %s", tmpfile.c_str(),
                   server.aof_filename.c_str(), strerror(errno));
         close(newfd);
         return false;
     }
+    bool durable = fsyncFileDir(server.aof_filename.c_str()) == 0;
+    if (!durable)
+        serverLog(LL_WARNING, "Fail to fsync AOF directory %s: %s.", server.aof_filename.c_str(), strerror(errno));
     if (server.aof_fd == -1) { /* BGREWRITEAOF with the AOF off */
         close(newfd);
-        return true;
+        return durable;
     }
     /* The old file is gone from the directory; its last close (and the
      * freeing of its blocks) happens in the background. */
     bioCreateJob(BIO_CLOSE_FILE, server.aof_fd);
     server.aof_fd = newfd;
-    if (server.aof_fsync == AOF_FSYNC_ALWAYS) fdatasync(newfd);
-    else if (server.aof_fsync == AOF_FSYNC_EVERYSEC) bioCreateJob(BIO_AOF_FSYNC, newfd);
+    server.aof_last_fsync = server.mstime;
     server.aof_selected_db = -1;
     server.aof_current_size = server.aof_rewrite_base_size = server.aof_fsync_offset = fileSize(newfd);
     /* What aof_buf holds was also in the rewrite buffer, now in the file. */
     server.aof_buf.clear();
     if (server.aof_state == AOF_WAIT_REWRITE) server.aof_state = AOF_ON;
-    return true;
+    return durable;
 }
 
 void backgroundRewriteDoneHandler(int exitcode, int bysignal) {
@@ -603,26 +640,44 @@ void aofCron() {
             rewriteAppendOnlyFileBackground();
         }
     }
-    /* A failed write is retried every cron tick too, not only when more
-     * writes arrive. */
-    if (server.aof_state == AOF_ON && server.aof_last_write_status == C_ERR) flushAppendOnlyFile();
+    /* A failed write or background fsync is retried from here too: writes
+     * are refused meanwhile, so none would trigger the retry. */
+    if (server.aof_state == AOF_ON &&
+        (server.aof_last_write_status == C_ERR || server.aof_bio_fsync_status == C_ERR))
+        flushAppendOnlyFile();
 }
 
-int aofPrepareForShutdown() {
+int aofPrepareForShutdown(bool force) {
     if (server.child_type == CHILD_TYPE_AOF) {
         if (server.aof_state == AOF_WAIT_REWRITE) {
-            serverLog(LL_WARNING, "Writing initial AOF, can't exit.");
-            return C_ERR;
+            if (!force) {
+                serverLog(LL_WARNING, "Writing initial AOF, can't exit.");
+                return C_ERR;
+            }
+            serverLog(LL_WARNING, "Writing initial AOF. Exit anyway.");
         }
         serverLog(LL_WARNING, "There is a child rewriting the AOF. Killing it!");
         killAppendOnlyChild();
     }
-    if (server.aof_state != AOF_OFF) {
-        serverLog(LL_NOTICE, "Calling fsync() on the AOF file.");
-        flushAppendOnlyFile();
-        if (fdatasync(server.aof_fd) == -1) serverLog(LL_WARNING, "Fail to fsync the AOF file: %s.", strerror(errno));
+    if (server.aof_state == AOF_OFF) return C_OK;
+    serverLog(LL_NOTICE, "Calling fsync() on the AOF file.");
+    flushAppendOnlyFile();
+    /* A failed write keeps the acknowledged writes in aof_buf: exiting
+     * would drop them. */
+    bool ok = server.aof_last_write_status == C_OK;
+    if (fdatasync(server.aof_fd) == -1) {
+        int err = errno;
+        serverLog(LL_WARNING, "Fail to fsync the AOF file: %s.", strerror(err));
+        /* EINVAL: a file that cannot be synchronized at all (a device). */
+        if (err != EINVAL) ok = false;
     }
-    return C_OK;
+    if (ok) return C_OK;
+    if (force) {
+        serverLog(LL_WARNING, "Error trying to flush the AOF. Exit anyway.");
+        return C_OK;
+    }
+    serverLog(LL_WARNING, "Error trying to flush the AOF, can't exit.");
+    return C_ERR;
 }
 
 /* ========================================================================
@@ -686,7 +741,15 @@ private:
 };
 
 /* A client with no connection runs the file's commands (Redis's
- * createAOFClient); its replies are dropped as they come. */
+ * createAOFClient); its id tells afterErrorReply who gets an error. */
+client *createAOFClient() {
+    client *c = createClient(-1);
+    server.clients_index.erase(c->id);
+    c->id = CLIENT_ID_AOF;
+    return c;
+}
+
+/* Its replies are dropped as they come. */
 void discardClientReplies(client *c) {
     c->bufpos = 0;
     c->reply.clear();
@@ -716,7 +779,7 @@ static int loadAppendOnlyFileTruncated(const std::string &filename, long long va
 }
 
 static int loadAppendOnlyFileCommands(const std::string &filename, FILE *fp, long long *loaded_size) {
-    client *fake = createClient(-1);
+    client *fake = createAOFClient();
     AofReader reader(fp);
     long long valid_up_to = 0, valid_before_multi = 0;
     AofReader::Result r;
@@ -827,7 +890,8 @@ void aofInfoFields(InfoSection &info) {
         .field("aof_last_bgrewrite_status", status(server.aof_lastbgrewrite_status))
         .field("aof_rewrites", server.stat_aof_rewrites)
         .field("aof_rewrites_consecutive_failures", server.stat_aofrw_consecutive_failures)
-        .field("aof_last_write_status", status(server.aof_last_write_status))
+        .field("aof_last_write_status",
+               status(server.aof_bio_fsync_status == C_ERR ? C_ERR : server.aof_last_write_status))
         .field("aof_last_cow_size", 0);
 }
 

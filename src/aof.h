@@ -64,13 +64,15 @@ void killAppendOnlyChild();
  * (auto-aof-rewrite-percentage), a retry after a failed write. */
 void aofCron();
 /* SHUTDOWN: the rewrite child is killed and the file flushed and fsynced.
- * C_ERR while the first rewrite of `appendonly yes` is still running (the
- * data would be lost): the server must not exit. */
-int aofPrepareForShutdown();
+ * C_ERR while the first rewrite of `appendonly yes` is still running, or
+ * when the final write or fsync failed (the data would be lost): the
+ * server must not exit — unless `force` (SHUTDOWN FORCE), which logs the
+ * error and returns C_OK. */
+int aofPrepareForShutdown(bool force);
 
-/* The last write to the AOF failed: writes are refused (MISCONF) until a
- * retry succeeds. */
-bool aofWritesDeniedByWriteError();
+/* The last write to the AOF, or its last background fsync, failed: writes
+ * are refused (MISCONF, with aof_last_write_errno) until a retry succeeds. */
+bool aofWritesDeniedByDiskError();
 
 /* DEBUG LOADAOF: flush the AOF, empty the dataset, load it again. */
 void debugLoadAof(client *c);

@@ -73,8 +73,23 @@ private:
     static void process(const bioJob &job) {
         if (job.type == BIO_CLOSE_FILE) {
             close(job.fd);
-        } else if (fdatasync(job.fd) == -1 && errno != EBADF && errno != EINVAL) {
-            serverLog(LL_WARNING, "Fail to fsync the AOF file: %s", strerror(errno));
+        } else {
+            aofBackgroundFsync(job.fd);
+        }
+    }
+
+    /* The main thread reads the outcome (writeCommandsDeniedByDiskError):
+     * writes stay refused from a failure until an fsync succeeds. EBADF and
+     * EINVAL say the descriptor is no AOF any more (closed, reused for a
+     * socket), not that the disk failed. One log line per failure streak. */
+    static void aofBackgroundFsync(int fd) {
+        if (fdatasync(fd) == -1 && errno != EBADF && errno != EINVAL) {
+            int err = errno;
+            server.aof_bio_fsync_errno = err; /* before the status, which the reader checks first */
+            int last_status = server.aof_bio_fsync_status.exchange(C_ERR);
+            if (last_status == C_OK) serverLog(LL_WARNING, "Fail to fsync the AOF file: %s", strerror(err));
+        } else {
+            server.aof_bio_fsync_status = C_OK;
         }
     }
 

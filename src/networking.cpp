@@ -290,10 +290,25 @@ void addReplyStatus(client *c, std::string_view status) {
     addReplyProto(c, "\r\n", 2);
 }
 
+/* Every error reply is counted. One sent to the client that replays the
+ * AOF never reaches anyone, yet means the file did not rebuild what the
+ * server had (Redis logs it as critical, and counts it apart). `err` is the
+ * text as the caller gave it, without CRLF. */
+static void afterErrorReply(client *c, std::string_view err) {
+    server.stat_total_error_replies++;
+    if (c->id != CLIENT_ID_AOF) return;
+    serverLog(LL_WARNING, "== CRITICAL == This server is sending an error to its AOF-loading-client: '%.*s' after "
+                          "processing the command '%s'",
+              static_cast<int>(std::min<size_t>(err.size(), 4096)), err.data(),
+              c->lastcmd ? c->lastcmd->fullname.c_str() : "<unknown>");
+    server.stat_unexpected_error_replies++;
+}
+
 /* Errors may not contain newlines (they would break the protocol), so, as
  * Redis 7 does, any CR or LF becomes a space. "ERR " is implied unless the
  * text starts with '-' and its own error code. */
 void addReplyError(client *c, std::string_view err) {
+    std::string_view err_as_given = err;
     std::string line;
     line.reserve(err.size() + 8);
     if (!err.empty() && err[0] == '-') {
@@ -305,14 +320,14 @@ void addReplyError(client *c, std::string_view err) {
     for (char ch : err) line += (ch == '\r' || ch == '\n') ? ' ' : ch;
     line += "\r\n";
     addReply(c, line);
-    server.stat_total_error_replies++;
+    afterErrorReply(c, err_as_given);
 }
 
 /* A pre-encoded error (shared::wrongtypeerr ...): counted in INFO's
  * total_error_replies and the command's failed_calls like any other. */
 void addReplyErrorObject(client *c, std::string_view proto) {
     addReply(c, proto);
-    server.stat_total_error_replies++;
+    afterErrorReply(c, proto.substr(0, proto.size() - 2));
 }
 
 /* For replies chosen by the caller, which may be an error or not. */

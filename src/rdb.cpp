@@ -852,14 +852,6 @@ static std::string workingDir() {
     return getcwd(cwd, sizeof(cwd)) ? cwd : "unknown";
 }
 
-/* After the rename, the directory entry itself must reach the disk. */
-static void fsyncWorkingDir() {
-    int fd = open(".", O_RDONLY);
-    if (fd == -1) return;
-    fsync(fd);
-    close(fd);
-}
-
 int rdbSave(const char *filename) {
     char tmpfile[64];
     snprintf(tmpfile, sizeof(tmpfile), "temp-%d.rdb", static_cast<int>(getpid()));
@@ -873,24 +865,36 @@ int rdbSave(const char *filename) {
     setvbuf(fp, iobuf, _IOFBF, sizeof(iobuf));
     rioFile rdb(fp);
     if (server.rdb_save_incremental_fsync) rdb.setAutoSync(REDIS_AUTOSYNC_BYTES);
-    bool ok = rdbSaveRio(rdb) && rdb.flush() && fsync(fileno(fp)) == 0;
+    /* The step that failed, for the log line (Redis's err_op). */
+    const char *err_op = !rdbSaveRio(rdb) ? "rdbSaveRio"
+                         : !rdb.flush()    ? "fflush"
+                         : fsync(fileno(fp)) == -1 ? "fsync"
+                                                   : nullptr;
     int saved_errno = errno;
-    if (fclose(fp) != 0 && ok) {
-        ok = false;
+    if (fclose(fp) != 0 && !err_op) {
+        err_op = "fclose";
         saved_errno = errno;
     }
-    if (!ok) {
-        serverLog(LL_WARNING, "Write error saving DB on disk: %s", strerror(saved_errno));
+    if (!err_op) {
+        if (rename(tmpfile, filename) == -1) {
+            serverLog(LL_WARNING,
+                      "Error moving temp DB file %s on the final destination %s (in server root dir %s): %s",
+                      tmpfile, filename, workingDir().c_str(), strerror(errno));
+            unlink(tmpfile);
+            return C_ERR;
+        }
+        /* Until the directory is on disk, a power loss can bring the
+         * previous file back: the save is not done before that. */
+        if (fsyncFileDir(filename) == -1) {
+            err_op = "fsyncFileDir";
+            saved_errno = errno;
+        }
+    }
+    if (err_op) {
+        serverLog(LL_WARNING, "Write error saving DB on disk(%s): %s", err_op, strerror(saved_errno));
         unlink(tmpfile);
         return C_ERR;
     }
-    if (rename(tmpfile, filename) == -1) {
-        serverLog(LL_WARNING, "Error moving temp DB file %s on the final destination %s (in server root dir %s): %s",
-                  tmpfile, filename, workingDir().c_str(), strerror(errno));
-        unlink(tmpfile);
-        return C_ERR;
-    }
-    fsyncWorkingDir();
     serverLog(LL_NOTICE, "DB saved on disk");
     server.dirty = 0;
     server.lastsave = time(nullptr);
@@ -989,12 +993,14 @@ void backgroundSaveDoneHandler(int exitcode, int bysignal) {
  * caller saves next cannot be overwritten by the child's rename. */
 void killRDBChild() {
     if (server.child_type != CHILD_TYPE_RDB) return;
+    /* kill() can only fail for a child reaped already (ESRCH), and then
+     * waitpid() says so (ECHILD); a zombie still takes the signal. */
     kill(server.child_pid, SIGUSR1);
     int status = 0;
-    waitpid(server.child_pid, &status, 0);
-    backgroundSaveDoneHandler(0, WIFSIGNALED(status) ? WTERMSIG(status) : SIGUSR1);
-    server.child_pid = -1;
-    server.child_type = CHILD_TYPE_NONE;
+    pid_t pid;
+    while ((pid = waitpid(server.child_pid, &status, 0)) == -1 && errno == EINTR) {
+    }
+    concludeChild(pid, status);
 }
 
 void rdbSaveCron() {

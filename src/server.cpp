@@ -193,7 +193,7 @@ const char *writeCommandsDeniedByDiskError() {
                "Commands that may modify the data set are disabled, because this instance is configured to report "
                "errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check "
                "the Redis logs for details about the RDB error.";
-    if (aofWritesDeniedByWriteError()) {
+    if (aofWritesDeniedByDiskError()) {
         static std::string text;
         text = std::string("-MISCONF Errors writing to the AOF file: ") + strerror(server.aof_last_write_errno);
         return text.c_str();
@@ -421,18 +421,40 @@ pid_t redisFork(int child_type) {
     return pid;
 }
 
-/* serverCron: reaps a finished child and lets its subsystem conclude. */
-void checkChildrenDone() {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid <= 0 || pid != server.child_pid) return;
-    int exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    int bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+static const char *strChildType(int type) {
+    switch (type) {
+    case CHILD_TYPE_RDB: return "RDB";
+    case CHILD_TYPE_AOF: return "AOF";
+    default: return "Unknown";
+    }
+}
+
+void concludeChild(pid_t waited, int status) {
+    int exitcode = -1, bysignal = 0;
+    if (waited == -1) {
+        serverLog(LL_WARNING, "waitpid() returned an error: %s. child_type: %s, child_pid = %d", strerror(errno),
+                  strChildType(server.child_type), static_cast<int>(server.child_pid));
+    } else {
+        exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    }
     /* The handlers still see the child's pid (its temp file is named after it). */
     if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
     else if (server.child_type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
     server.child_pid = -1;
     server.child_type = CHILD_TYPE_NONE;
+}
+
+/* serverCron: reaps a finished child and lets its subsystem conclude. */
+void checkChildrenDone() {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid == 0 || (pid == -1 && errno == EINTR)) return; /* still running; or try again next tick */
+    if (pid != -1 && pid != server.child_pid) {
+        serverLog(LL_WARNING, "Warning, detected child with unmatched pid: %ld", static_cast<long>(pid));
+        return;
+    }
+    concludeChild(pid, status);
 }
 
 /* ========================================================================
@@ -669,6 +691,10 @@ static int rdbSaveOnShutdown(int flags) {
     if (!(flags & SHUTDOWN_SAVE) && (server.saveparams.empty() || (flags & SHUTDOWN_NOSAVE))) return C_OK;
     serverLog(LL_NOTICE, "Saving the final RDB snapshot before exiting.");
     if (rdbSave(server.rdb_filename.c_str()) == C_OK) return C_OK;
+    if (flags & SHUTDOWN_FORCE) {
+        serverLog(LL_WARNING, "Error trying to save the DB. Exit anyway.");
+        return C_OK;
+    }
     serverLog(LL_WARNING, "Error trying to save the DB, can't exit.");
     return C_ERR;
 }
@@ -676,14 +702,19 @@ static int rdbSaveOnShutdown(int flags) {
 /* Everything to do before exiting: stop the background children, make the
  * AOF and the snapshot complete on disk, close the listeners so no new
  * client arrives, and say goodbye in the log. On C_ERR the server keeps
- * running: exiting would lose data. */
+ * running: exiting would lose data (SHUTDOWN_FORCE exits anyway).
+ *
+ * Redis 7.0 first lets lagging replicas catch up (unless SHUTDOWN_NOW),
+ * which makes a shutdown "in progress" for a while; with no replication
+ * there is never anything to wait for, so the shutdown completes (or
+ * fails) here at once, as in a Redis without replicas. */
 int prepareForShutdown(int flags) {
     serverLog(LL_WARNING, "User requested shutdown...");
     if (server.child_type == CHILD_TYPE_RDB) {
         serverLog(LL_WARNING, "There is a child saving an .rdb. Killing it!");
         killRDBChild();
     }
-    if (aofPrepareForShutdown() == C_ERR || rdbSaveOnShutdown(flags) == C_ERR) {
+    if (aofPrepareForShutdown(flags & SHUTDOWN_FORCE) == C_ERR || rdbSaveOnShutdown(flags) == C_ERR) {
         serverLog(LL_WARNING, "Errors trying to shut down the server. Check the logs for more information.");
         return C_ERR;
     }
@@ -791,18 +822,38 @@ void timeCommand(client *c) {
     addReplyBulkLongLong(c, now % 1000000);
 }
 
+/* A signal asked for a shutdown that serverCron has not run yet (a busy
+ * script holds the loop): SHUTDOWN ABORT withdraws it. C_ERR when there is
+ * none. */
+static int abortShutdown() {
+    if (!server.shutdown_asap) return C_ERR;
+    server.shutdown_asap = false;
+    serverLog(LL_NOTICE, "Shutdown manually aborted.");
+    return C_OK;
+}
+
 /* SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: on success nothing is
- * replied — the connection just closes as the process exits. */
+ * replied — the connection just closes as the process exits. NOW skips
+ * the wait for lagging replicas, of which there are none (prepareForShutdown). */
 void shutdownCommand(client *c) {
     int flags = SHUTDOWN_NOFLAGS;
+    bool abort = false;
     for (size_t i = 1; i < c->argv.size(); i++) {
         std::string_view a = c->argv[i];
         if (strEqualNoCase(a, "nosave")) flags |= SHUTDOWN_NOSAVE;
         else if (strEqualNoCase(a, "save")) flags |= SHUTDOWN_SAVE;
-        else if (strEqualNoCase(a, "now") || strEqualNoCase(a, "force")) continue;
+        else if (strEqualNoCase(a, "now")) flags |= SHUTDOWN_NOW;
+        else if (strEqualNoCase(a, "force")) flags |= SHUTDOWN_FORCE;
+        else if (strEqualNoCase(a, "abort")) abort = true;
         else return addReplyErrorObject(c, shared::syntaxerr);
     }
-    if ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE)) return addReplyErrorObject(c, shared::syntaxerr);
+    if ((abort && flags != SHUTDOWN_NOFLAGS) || ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE)))
+        return addReplyErrorObject(c, shared::syntaxerr);
+    if (abort) {
+        if (abortShutdown() == C_OK) addReply(c, shared::ok);
+        else addReplyError(c, "No shutdown in progress.");
+        return;
+    }
     /* Beside a busy script only NOSAVE: what it wrote so far is no state
      * to save. (The script stops at its next check: scriptInterrupt.) */
     if (scriptIsTimedout() && !(flags & SHUTDOWN_NOSAVE)) return addReplyError(c, kBusyScriptError);

@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <ctime>
@@ -263,6 +264,8 @@ using clientChannelsDict = dict<sds, pubsubSetMember>;
 
 /* Client classes of client-output-buffer-limit (getClientType). Replicas
  * do not exist here: their limits are parsed and kept for compatibility. */
+/* The id of the client that replays the AOF (Redis's createAOFClient). */
+constexpr uint64_t CLIENT_ID_AOF = UINT64_MAX;
 constexpr int CLIENT_TYPE_NORMAL = 0, CLIENT_TYPE_SLAVE = 1, CLIENT_TYPE_PUBSUB = 2, CLIENT_TYPE_MASTER = 3;
 constexpr int CLIENT_TYPE_OBUF_COUNT = 3; /* the classes with limits: master has none */
 struct clientBufferLimitsConfig {
@@ -433,6 +436,10 @@ struct redisServer {
     int aof_lastbgrewrite_status = 0; /* C_OK */
     int aof_last_write_status = 0;    /* C_OK; C_ERR after a failed write: writes are refused (MISCONF) */
     int aof_last_write_errno = 0;
+    /* The last background fsync (bio thread, everysec): C_ERR and its errno
+     * refuse writes (MISCONF) until a later one succeeds. */
+    std::atomic<int> aof_bio_fsync_status{0};
+    std::atomic<int> aof_bio_fsync_errno{0};
     long long stat_aof_rewrites = 0, stat_aofrw_consecutive_failures = 0;
 
     /* Scripting (scripting.cpp). */
@@ -523,7 +530,7 @@ void loadDataFromDisk(); /* at start-up: the AOF if appendonly, else the RDB */
 void beforeSleep(aeEventLoop *el);
 int serverMain(int argc, char **argv);
 constexpr int C_OK = 0, C_ERR = -1;
-constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2;
+constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2, SHUTDOWN_NOW = 4, SHUTDOWN_FORCE = 8;
 void resetServerStats();
 /* enable-debug-command / enable-protected-configs: may client c do it? */
 bool allowProtectedAction(int config, const client *c);
@@ -535,6 +542,10 @@ std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 bool hasActiveChildProcess();
 pid_t redisFork(int child_type);
 void checkChildrenDone();
+/* The child is gone: its subsystem concludes from the waitpid() status, or,
+ * when waitpid() failed (`waited` == -1, errno set: the child is lost and
+ * its outcome unknown), as failed; then a new child may start. */
+void concludeChild(pid_t waited, int status);
 
 /* Builds one INFO section: a "# Title" line, then "name:value" lines. */
 class InfoSection {

@@ -14,6 +14,10 @@
 #include <cstring>
 #include <random>
 
+#include <fcntl.h>
+#include <libgen.h>
+#include <unistd.h>
+
 namespace {
 
 /* The C locale's classification, which is what Redis runs with. */
@@ -499,4 +503,19 @@ void getRandomHexChars(char *p, size_t len) {
         unsigned int bits = entropy();
         for (int i = 0; i < 8 && len; i++, len--, bits >>= 4) *p++ = hex[bits & 0xf];
     }
+}
+
+int fsyncFileDir(const char *filename) {
+    /* dirname() may write into its argument. */
+    std::string path(filename);
+    int dir_fd = open(dirname(path.data()), O_RDONLY | O_CLOEXEC);
+    if (dir_fd == -1) return errno == EISDIR ? 0 : -1;
+    if (fsync(dir_fd) == -1 && errno != EBADF && errno != EINVAL) {
+        int saved_errno = errno;
+        close(dir_fd);
+        errno = saved_errno;
+        return -1;
+    }
+    close(dir_fd);
+    return 0;
 }

@@ -89,3 +89,9 @@ bool strEqualNoCase(std::string_view a, std::string_view b);
 /* Fills p with len random lowercase hex digits from the OS entropy source
  * (run_id, and later ACL GENPASS, need unpredictable values). */
 void getRandomHexChars(char *p, size_t len);
+
+/* Makes a rename (or a new file) in the directory of `filename` durable: the
+ * last step of writing a temp file, fsyncing it, renaming it (Redis's
+ * fsyncFileDir). 0 on success; -1 with errno set. File systems that cannot
+ * open or fsync a directory (EISDIR, EBADF, EINVAL) count as success. */
+int fsyncFileDir(const char *filename);
