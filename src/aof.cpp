@@ -106,20 +106,29 @@ static size_t writeFully(int fd, std::string_view data) {
     return done;
 }
 
+/* Seconds between two log lines about failing AOF writes: the write is
+ * retried every cron tick (Redis's AOF_WRITE_LOG_ERROR_RATE). */
+static constexpr time_t AOF_WRITE_LOG_ERROR_RATE = 30;
+
 /* A failed or short write. A partial command at the end of the file would
  * make it unloadable, so the written part is cut off again if possible;
  * otherwise it stays and only the rest is kept for the next try. Under
  * `always` nothing may be acknowledged that is not on disk: exit. */
 static void handleAofWriteError(size_t nwritten) {
     int err = errno;
+    static time_t last_write_error_log = 0;
+    bool can_log = server.unixtime - last_write_error_log > AOF_WRITE_LOG_ERROR_RATE;
+    if (can_log) last_write_error_log = server.unixtime;
     if (nwritten == 0) {
-        serverLog(LL_WARNING, "Error writing to the AOF file: %s", strerror(err));
+        if (can_log) serverLog(LL_WARNING, "Error writing to the AOF file: %s", strerror(err));
     } else {
-        serverLog(LL_WARNING, "Short write while writing to the AOF file: (nwritten=%zu, expected=%zu)", nwritten,
-                  server.aof_buf.size());
+        if (can_log)
+            serverLog(LL_WARNING, "Short write while writing to the AOF file: (nwritten=%zu, expected=%zu)",
+                      nwritten, server.aof_buf.size());
         if (ftruncate(server.aof_fd, server.aof_current_size) == -1) {
-            serverLog(LL_WARNING, "Could not remove short write from the append-only file. Redis may refuse "
-                                  "to load the AOF the next time it starts. ftruncate: %s", strerror(errno));
+            if (can_log)
+                serverLog(LL_WARNING, "Could not remove short write from the append-only file. Redis may refuse "
+                                      "to load the AOF the next time it starts. ftruncate: %s", strerror(errno));
             server.aof_current_size += static_cast<long long>(nwritten);
             server.aof_buf.erase(0, nwritten);
         }

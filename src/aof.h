@@ -21,8 +21,10 @@
  *  - the file holds whole execution units in execution order, so a replay
  *    applies a transaction or a script entirely, and a torn last unit is
  *    dropped whole (aof-load-truncated);
- *  - one complete AOF exists on disk at every moment: a rewrite renames its
- *    finished file over the old one.
+ *  - one complete AOF exists on disk at every moment: a rewrite fsyncs its
+ *    finished file, renames it over the old one, then fsyncs the directory;
+ *  - a failed write or background fsync refuses writes (MISCONF) until a
+ *    retry succeeds.
  */
 #pragma once
 

@@ -3,7 +3,8 @@
  *
  *   BIO_AOF_FSYNC    fsync() of the AOF under `appendfsync everysec`: the
  *                    main thread write()s before replying, the flush to the
- *                    platter happens here, at most once a second.
+ *                    platter happens here, at most once a second; the
+ *                    outcome goes to server.aof_bio_fsync_status.
  *   BIO_CLOSE_FILE   close() of the AOF a rewrite replaced: it was the last
  *                    link to the old file, and freeing its blocks can take a
  *                    long time on some file systems.

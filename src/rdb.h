@@ -24,7 +24,8 @@
  *
  * Invariants:
  *  - A file is written as temp-<pid>.rdb, fsynced, then renamed over the
- *    old one: a crash or a failed save never leaves a half-written dump.rdb.
+ *    old one, and the directory fsynced before the save counts as done: a
+ *    crash or a failed save never leaves a half-written dump.rdb.
  *  - A file that cannot be loaded stops start-up (exit code 1) before
  *    anything could save over it.
  *  - server.dirty counts the changes since the last successful save; a

@@ -262,10 +262,11 @@ using pubsubDict = dict<sds, std::vector<client *>>;
 struct pubsubSetMember {}; /* a dict used as a set: no value */
 using clientChannelsDict = dict<sds, pubsubSetMember>;
 
-/* Client classes of client-output-buffer-limit (getClientType). Replicas
- * do not exist here: their limits are parsed and kept for compatibility. */
 /* The id of the client that replays the AOF (Redis's createAOFClient). */
 constexpr uint64_t CLIENT_ID_AOF = UINT64_MAX;
+
+/* Client classes of client-output-buffer-limit (getClientType). Replicas
+ * do not exist here: their limits are parsed and kept for compatibility. */
 constexpr int CLIENT_TYPE_NORMAL = 0, CLIENT_TYPE_SLAVE = 1, CLIENT_TYPE_PUBSUB = 2, CLIENT_TYPE_MASTER = 3;
 constexpr int CLIENT_TYPE_OBUF_COUNT = 3; /* the classes with limits: master has none */
 struct clientBufferLimitsConfig {

@@ -507,8 +507,14 @@ void getRandomHexChars(char *p, size_t len) {
 
 int fsyncFileDir(const char *filename) {
     /* dirname() may write into its argument. */
-    std::string path(filename);
-    int dir_fd = open(dirname(path.data()), O_RDONLY | O_CLOEXEC);
+    char path[PATH_MAX + 1];
+    size_t len = strlen(filename);
+    if (len > PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(path, filename, len + 1);
+    int dir_fd = open(dirname(path), O_RDONLY | O_CLOEXEC);
     if (dir_fd == -1) return errno == EISDIR ? 0 : -1;
     if (fsync(dir_fd) == -1 && errno != EBADF && errno != EINVAL) {
         int saved_errno = errno;

@@ -340,6 +340,21 @@ TEST_P(AofRewriteReplies, ShutdownRefusedWhileTheFirstRewriteRuns) {
     EXPECT_EQ(call({"PING"}), "+PONG\r\n");
 }
 
+/* SHUTDOWN FORCE exits all the same (the rewrite child is killed), with
+ * Redis 7.0's log line. */
+TEST_P(AofRewriteReplies, ShutdownForceExitsWhileTheFirstRewriteRuns) {
+    call({"SET", "a", "1"});
+    call({"SET", "b", "1"});
+    call({"CONFIG", "SET", "rdb-key-save-delay", "200000"});
+    EXPECT_EQ(call({"CONFIG", "SET", "appendonly", "yes"}), OK);
+    EXPECT_EQ(infoField(*c, "persistence", "aof_rewrite_in_progress"), "1");
+    c->cmd({"SHUTDOWN", "FORCE"});
+    c->expectClosed();
+    EXPECT_EQ(srv->waitExit(), 0);
+    EXPECT_NE(srv->log().find("Writing initial AOF. Exit anyway."), std::string::npos) << srv->log();
+    EXPECT_NE(srv->log().find("There is a child rewriting the AOF. Killing it!"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Servers, AofRewriteReplies, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
                          serverImplName);
 

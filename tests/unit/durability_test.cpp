@@ -14,7 +14,8 @@
  *                     the old one, its directory after; a failure of
  *                     either is a failed rewrite.
  *   AofBioFsync       a failed background fsync refuses writes with Redis's
- *                     MISCONF text until a retried fsync succeeds.
+ *                     MISCONF text until a retried fsync succeeds; a failed
+ *                     final fsync refuses SHUTDOWN unless FORCE.
  *   Children          a child reaped behind the server's back, and a
  *                     waitpid() interrupted by a signal while killing one.
  */
@@ -374,6 +375,16 @@ TEST_F(AofBioFsync, TurningTheAofOnAgainClearsTheError) {
     server.execution_nesting = 0;
     server.aof_rewrite_scheduled = false;
     EXPECT_EQ(writeCommandsDeniedByDiskError(), nullptr);
+}
+
+/* SHUTDOWN's last fsync of the AOF fails: the server must not exit (the
+ * writes acknowledged under everysec may not be on disk), unless FORCE. */
+TEST_F(AofBioFsync, AFailedFinalFsyncRefusesTheShutdownUnlessForce) {
+    fdatasync_errno = EIO;
+    EXPECT_EQ(aofPrepareForShutdown(false), C_ERR);
+    EXPECT_EQ(aofPrepareForShutdown(true), C_OK);
+    fdatasync_errno = 0;
+    EXPECT_EQ(aofPrepareForShutdown(false), C_OK);
 }
 
 /* ========================================================================
