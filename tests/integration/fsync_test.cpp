@@ -349,11 +349,24 @@ INSTANTIATE_TEST_SUITE_P(Servers, FsyncDiskFull, ::testing::Values(ServerImpl::C
  * FsyncRewrite (cppredis only)
  * ====================================================================== */
 
-/* Runs a BGREWRITEAOF slowed down by rdb-key-save-delay, with writes while
- * the child works (so the parent appends them to the new file), and returns
- * the event log as it was when INFO first reported the rewrite finished. */
-std::vector<Event> rewriteWithWritesDuring(TestServer &srv, const Shim &shim) {
-    RespConn c = srv.connect();
+/* What the shim saw of one BGREWRITEAOF under `fsync`, slowed down by
+ * rdb-key-save-delay and with writes while the child works (so the parent
+ * appends them to the new file): the events up to the moment INFO first
+ * reported the rewrite finished, the new AOF's inode, the index of its
+ * rename over the AOF (events.size() if none), and the parent's pid. */
+struct RewriteSeen {
+    std::vector<Event> events;
+    long long ino = -1;
+    size_t rename = 0;
+    long long parent = 0;
+};
+
+RewriteSeen observeRewrite(const std::string &fsync) {
+    TempDir dir;
+    Shim shim;
+    auto srv = startServer(ServerImpl::Cppredis, dir, fsync, &shim, {"--rdb-key-save-delay", "20000"});
+    const std::string aof = aofFile(ServerImpl::Cppredis, dir);
+    RespConn c = srv->connect();
     std::vector<Args> keys;
     for (int i = 0; i < 40; i++) keys.push_back({"SET", "key:" + std::to_string(i), std::string(100, 'v')});
     pipeline(c, keys);
@@ -361,32 +374,33 @@ std::vector<Event> rewriteWithWritesDuring(TestServer &srv, const Shim &shim) {
     for (int i = 0; i < 10; i++) EXPECT_EQ(c.call({"SET", "during:" + std::to_string(i), "1"}).raw, "+OK\r\n");
     EXPECT_EQ(infoField(c, "persistence", "aof_rewrite_in_progress"), "1") << "the rewrite ended too early to test";
     EXPECT_TRUE(pollUntil([&] { return infoField(c, "persistence", "aof_rewrite_in_progress") == "0"; }, Ms{30000}));
-    std::vector<Event> events = shim.events();
+    RewriteSeen seen{shim.events(), inode(aof), 0, srv->pid()};
     EXPECT_EQ(infoField(c, "persistence", "aof_last_bgrewrite_status"), "ok");
-    return events;
+    const std::vector<Event> &ev = seen.events;
+    for (seen.rename = 0; seen.rename < ev.size(); seen.rename++) {
+        const Event &e = ev[seen.rename];
+        if (e.op == "rename" && e.ino == seen.ino && e.to == aof && e.ok()) break;
+    }
+    EXPECT_LT(seen.rename, ev.size()) << "no rename of the rewritten file to " << aof;
+    /* The directory holding the AOF, fsynced after the rename. */
+    const long long dirIno = inode(dir.path());
+    bool dirFsynced = false;
+    for (size_t i = seen.rename + 1; i < ev.size(); i++)
+        if (ev[i].isSync() && ev[i].ok() && ev[i].ino == dirIno) dirFsynced = true;
+    EXPECT_TRUE(dirFsynced) << "the directory was not fsynced after the rename, before the rewrite was reported done";
+    return seen;
 }
 
-/* The rename of the new file over the AOF; events.size() if there is none. */
-size_t renameOver(const std::vector<Event> &events, long long ino, const std::string &aof) {
-    for (size_t i = 0; i < events.size(); i++)
-        if (events[i].op == "rename" && events[i].ino == ino && events[i].to == aof && events[i].ok()) return i;
-    ADD_FAILURE() << "no rename of the rewritten file to " << aof;
-    return events.size();
-}
-
-/* The size of `ino` after the last write to it before events[end]. */
-long long writtenSize(const std::vector<Event> &events, long long ino, size_t end) {
+/* The size of the new file after the last write to it before the rename
+ * by a process `by` accepts; 0 if none. */
+template <typename By>
+long long writtenBeforeRename(const RewriteSeen &seen, By by) {
     long long size = 0;
-    for (size_t i = 0; i < end; i++)
-        if (events[i].op == "write" && events[i].ino == ino && events[i].ok()) size = events[i].size;
+    for (size_t i = 0; i < seen.rename; i++) {
+        const Event &e = seen.events[i];
+        if (e.op == "write" && e.ino == seen.ino && e.ok() && by(e)) size = e.size;
+    }
     return size;
-}
-
-/* Whether events(from, end) hold a successful fsync of `ino`. */
-bool fsyncedBetween(const std::vector<Event> &events, long long ino, size_t from, size_t end) {
-    for (size_t i = from + 1; i < end && i < events.size(); i++)
-        if (events[i].isSync() && events[i].ok() && events[i].ino == ino) return true;
-    return false;
 }
 
 /* Under always, the whole new file — the child's dataset and the writes
@@ -395,45 +409,25 @@ bool fsyncedBetween(const std::vector<Event> &events, long long ino, size_t from
  * itself is made durable by fsyncing the directory; both before the rewrite
  * is reported done. */
 TEST(FsyncRewrite, AlwaysFsyncsTheNewFileBeforeItsRenameAndTheDirectoryAfter) {
-    TempDir dir;
-    Shim shim;
-    auto srv = startServer(ServerImpl::Cppredis, dir, "always", &shim, {"--rdb-key-save-delay", "20000"});
-    const std::string aof = aofFile(ServerImpl::Cppredis, dir);
-    std::vector<Event> events = rewriteWithWritesDuring(*srv, shim);
-    const long long ino = inode(aof);
-    size_t rename = renameOver(events, ino, aof);
-    ASSERT_LT(rename, events.size());
-    bool parentAppended = false;
-    for (size_t i = 0; i < rename; i++)
-        if (events[i].op == "write" && events[i].ino == ino && events[i].pid == srv->pid()) parentAppended = true;
-    EXPECT_TRUE(parentAppended) << "the writes made during the rewrite were not appended to the new file";
-    EXPECT_GE(durableSize(events, ino, rename), writtenSize(events, ino, rename))
+    RewriteSeen seen = observeRewrite("always");
+    ASSERT_LT(seen.rename, seen.events.size());
+    EXPECT_GT(writtenBeforeRename(seen, [&](const Event &e) { return e.pid == seen.parent; }), 0)
+        << "the writes made during the rewrite were not appended to the new file";
+    long long whole = writtenBeforeRename(seen, [](const Event &) { return true; });
+    EXPECT_GE(durableSize(seen.events, seen.ino, seen.rename), whole)
         << "the new AOF was renamed before an fsync covered all of it";
-    EXPECT_TRUE(fsyncedBetween(events, inode(dir.path()), rename, events.size()))
-        << "the directory was not fsynced after the rename, before the rewrite was reported done";
 }
 
 /* Under everysec the writes appended by the parent may wait for the next
  * background fsync, as any other write; the child's dataset may not, and the
  * rename must be durable before the rewrite is reported done. */
 TEST(FsyncRewrite, EverysecFsyncsTheChildsFileBeforeItsRenameAndTheDirectoryAfter) {
-    TempDir dir;
-    Shim shim;
-    auto srv = startServer(ServerImpl::Cppredis, dir, "everysec", &shim, {"--rdb-key-save-delay", "20000"});
-    const std::string aof = aofFile(ServerImpl::Cppredis, dir);
-    std::vector<Event> events = rewriteWithWritesDuring(*srv, shim);
-    const long long ino = inode(aof);
-    size_t rename = renameOver(events, ino, aof);
-    ASSERT_LT(rename, events.size());
-    long long childWrote = 0;
-    for (size_t i = 0; i < rename; i++)
-        if (events[i].op == "write" && events[i].ino == ino && events[i].pid != srv->pid() && events[i].ok())
-            childWrote = events[i].size;
+    RewriteSeen seen = observeRewrite("everysec");
+    ASSERT_LT(seen.rename, seen.events.size());
+    long long childWrote = writtenBeforeRename(seen, [&](const Event &e) { return e.pid != seen.parent; });
     EXPECT_GT(childWrote, 0) << "no write of the child seen";
-    EXPECT_GE(durableSize(events, ino, rename), childWrote)
+    EXPECT_GE(durableSize(seen.events, seen.ino, seen.rename), childWrote)
         << "the child's file was renamed before an fsync covered it";
-    EXPECT_TRUE(fsyncedBetween(events, inode(dir.path()), rename, events.size()))
-        << "the directory was not fsynced after the rename, before the rewrite was reported done";
 }
 
 }  // namespace
