@@ -90,6 +90,17 @@ $(BUILD)/unit_tests: $(UNIT_OBJ) $(LIB)
 $(BUILD)/integration_tests: $(INTEG_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)
 
+# The LD_PRELOAD shim through which fsync_test watches and fails the server's
+# writes, fsyncs and renames (tests/fault/fsync_shim.cpp). It is never
+# sanitized; a sanitized server gets ASan's runtime preloaded ahead of it.
+SHIM := $(BUILD)/libfsync_shim.so
+$(SHIM): tests/fault/fsync_shim.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++20 -O2 -Wall -Wextra -fPIC -shared $< -o $@ -ldl
+$(BUILD)/integration_tests: | $(SHIM)
+$(BUILD)/tests/integration/fsync_test.o: CPPFLAGS += -DCPPREDIS_FSYNC_SHIM='"$(abspath $(SHIM))"' \
+  -DCPPREDIS_PRELOAD_FIRST='"$(if $(findstring address,$(SANITIZE)),$(shell $(CXX) -print-file-name=libasan.so))"'
+
 # The ae tests are built once per backend: ae.cpp is recompiled with each.
 # A static pattern rule, so it cannot match the .d files of these targets.
 AE_TEST_BINS := $(BUILD)/ae_tests_epoll $(BUILD)/ae_tests_poll $(BUILD)/ae_tests_kqueue

@@ -90,15 +90,30 @@ std::string joinArgs(const std::vector<std::string> &argv) {
     return s;
 }
 
-/* fork + exec with the given standard descriptors. Everything the child
+/* Our environment with each "NAME=value" of `extra` set (replacing NAME). */
+std::vector<std::string> environmentWith(const std::vector<std::string> &extra) {
+    auto name = [](std::string_view var) { return var.substr(0, var.find('=')); };
+    std::vector<std::string> env(extra);
+    for (char **e = environ; *e; e++)
+        if (std::none_of(extra.begin(), extra.end(), [&](const std::string &x) { return name(x) == name(*e); }))
+            env.emplace_back(*e);
+    return env;
+}
+
+/* fork + exec with the given standard descriptors, the program getting our
+ * environment with `env` added (environmentWith). Everything the child
  * needs is prepared before fork(): between fork and exec a child of a
  * threaded process may only make async-signal-safe calls. */
 pid_t spawn(const std::vector<std::string> &argv, const std::string &cwd, int in, int out,
-            int err) {
+            int err, const std::vector<std::string> &env = {}) {
     std::vector<char *> cargv;
     for (const auto &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
     cargv.push_back(nullptr);
     const char *dir = cwd.empty() ? nullptr : cwd.c_str();
+    const std::vector<std::string> envStrings = environmentWith(env);
+    std::vector<char *> cenv;
+    for (const auto &e : envStrings) cenv.push_back(const_cast<char *>(e.c_str()));
+    cenv.push_back(nullptr);
 
     pid_t pid = ::fork();
     if (pid < 0) throw HarnessError(errnoText("fork"));
@@ -115,7 +130,7 @@ pid_t spawn(const std::vector<std::string> &argv, const std::string &cwd, int in
         sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
         if (dir && ::chdir(dir) < 0) ::_exit(126);
-        ::execvp(cargv[0], cargv.data());
+        ::execvpe(cargv[0], cargv.data(), cenv.data());
         const char msg[] = "harness: exec failed\n";
         (void)!::write(2, msg, sizeof msg - 1);
         ::_exit(127);
@@ -489,7 +504,7 @@ bool TestServer::trySpawn(const ServerOptions &opts, std::string &whyNot) {
     if (::pipe2(wakeFd_, O_CLOEXEC) < 0) throw HarnessError(errnoText("pipe2"));
     UniqueFd devnull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     try {
-        pid_ = spawn(argv, workdir_, devnull.get(), logWrite.get(), logWrite.get());
+        pid_ = spawn(argv, workdir_, devnull.get(), logWrite.get(), logWrite.get(), opts.env);
     } catch (...) {
         ::close(wakeFd_[0]);
         ::close(wakeFd_[1]);

@@ -167,6 +167,8 @@ struct ServerOptions {
     std::string configFile{};
     std::string binary = CPPREDIS_SERVER_BIN;
     Ms readyTimeout = kStartTimeout;
+    /* "NAME=value" variables added to the server's environment (LD_PRELOAD ...). */
+    std::vector<std::string> env{};
 };
 
 class TestServer {
