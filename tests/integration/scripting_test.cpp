@@ -103,7 +103,9 @@ protected:
         if (haveRef()) ref.emplace(refConn());
         for (const auto &[cmd, expected] : script) {
             EXPECT_EQ(ours.call(cmd).raw, expected) << "cppredis: " << describe(cmd);
-            if (ref) EXPECT_EQ(ref->call(cmd).raw, expected) << "Redis 7.0: " << describe(cmd);
+            if (ref) {
+                EXPECT_EQ(ref->call(cmd).raw, expected) << "Redis 7.0: " << describe(cmd);
+            }
         }
     }
 
