@@ -80,7 +80,7 @@ void keepChildInfoPipeEnd(int end) {
     other = -1;
 }
 
-static void sendChildInfoGeneric(childInfoType info_type, size_t keys, const char *pname) {
+void sendChildInfo(childInfoType info_type, size_t keys, const char *pname) {
     if (server.child_info_pipe[1] == -1) return;
 
     /* The child's running CoW figures, for its log line. */
@@ -116,10 +116,6 @@ static void sendChildInfoGeneric(childInfoType info_type, size_t keys, const cha
     }
 }
 
-void sendChildInfo(childInfoType info_type, size_t keys, const char *pname) {
-    sendChildInfoGeneric(info_type, keys, pname);
-}
-
 void reportSaveProgress(size_t &key_counter, long long &info_updated_time, const char *pname) {
     if ((key_counter++ & 1023) != 0) return;
     long long now = mstime();
@@ -128,7 +124,7 @@ void reportSaveProgress(size_t &key_counter, long long &info_updated_time, const
     info_updated_time = now;
 }
 
-void sendChildCowInfo(childInfoType info_type, const char *pname) { sendChildInfoGeneric(info_type, 0, pname); }
+void sendChildCowInfo(childInfoType info_type, const char *pname) { sendChildInfo(info_type, 0, pname); }
 
 void receiveChildInfo() {
     if (server.child_info_pipe[0] == -1) return;
