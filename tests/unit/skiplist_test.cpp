@@ -1,4 +1,4 @@
-/* skiplist_test.cpp — the skiplist of t_zset.h against std::set.
+/* skiplist_test.cpp — the skiplist of skiplist.h against std::set.
  *
  * A randomized run drives a skiplist (with its dict, as a zset holds them)
  * and a std::set of (score, member) with the same operations — insert,
@@ -11,7 +11,7 @@
  * level 0, and length and level are right. A few fixed cases pin the range
  * parsers' Redis quirks.
  */
-#include "t_zset.h"
+#include "skiplist.h"
 
 #include <gtest/gtest.h>
 
