@@ -1,4 +1,4 @@
-/* keyspace_test.cpp — integration tests of the databases and the keyspace
+/* db_test.cpp — integration tests of the databases and the keyspace
  * commands (issue 3, db.cpp): SELECT, DBSIZE, FLUSHDB, FLUSHALL, DEL,
  * UNLINK, EXISTS, TYPE, KEYS, SCAN, RANDOMKEY, RENAME, RENAMENX, MOVE, COPY,
  * INFO keyspace, WATCH invalidation by each of them, the SCAN guarantee

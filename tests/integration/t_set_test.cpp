@@ -1,4 +1,4 @@
-/* set_test.cpp — integration tests of the set type (t_set.cpp): every set
+/* t_set_test.cpp — integration tests of the set type (t_set.cpp): every set
  * command with its errors, wrong types and arities; every intset ->
  * hashtable conversion trigger (a 513th integer, the first member that is
  * not a canonical integer) through each command that adds (SADD, SMOVE, the

@@ -1,4 +1,4 @@
-/* resp_parser_test.cpp — the request parsers (processInlineBuffer,
+/* networking_test.cpp — the request parsers (processInlineBuffer,
  * processMultibulkBuffer) driven through processInputBuffer on a socketless
  * client: every request is fed whole, one byte at a time, and split at
  * every offset, and must give the same replies; every protocol error gives

@@ -1,4 +1,4 @@
-/* hash_test.cpp — integration tests of the hash type (t_hash.cpp): every
+/* t_hash_test.cpp — integration tests of the hash type (t_hash.cpp): every
  * hash command with its errors, wrong types and arities; the ziplist ->
  * hashtable conversion at a 65-byte field or value and at the 513th field,
  * through every command that adds (HSET, HMSET, HSETNX, HINCRBY,

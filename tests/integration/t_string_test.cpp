@@ -1,4 +1,4 @@
-/* strings_test.cpp — integration tests of the string commands (t_string.cpp):
+/* t_string_test.cpp — integration tests of the string commands (t_string.cpp):
  * every command, the option combinations of SET and GETEX, every error reply,
  * wrong types, the encodings (OBJECT ENCODING, DEBUG OBJECT), in-place
  * updates, and a scripted differential run against Debian's redis-server.

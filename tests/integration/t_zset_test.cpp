@@ -1,4 +1,4 @@
-/* zset_test.cpp — integration tests of the sorted set type (t_zset.cpp):
+/* t_zset_test.cpp — integration tests of the sorted set type (t_zset.cpp):
  * every sorted-set command with its options, errors, wrong types and
  * arities; how scores print and parse (inf, -0, 17 digits, "(1.5", "",
  * "0x10", lex bounds); every ziplist -> skiplist conversion trigger (a 129th

@@ -1,4 +1,4 @@
-/* list_test.cpp — integration tests of the list type (t_list.cpp): every
+/* t_list_test.cpp — integration tests of the list type (t_list.cpp): every
  * list command with its errors, wrong types, ranges, counts of 0 and
  * negative, the LPOS options; every ziplist -> linkedlist conversion trigger
  * (a 65-byte value, a 513th entry) through each command that adds, checked
