@@ -4,7 +4,8 @@
  * is free. blocked.h tells the whole story step by step and lists the
  * invariants; the type-specific serving (what a woken BLPOP, BLMOVE or
  * BZPOPMIN does) lives with its type's commands in t_list.cpp and
- * t_zset.cpp.
+ * t_zset.cpp, which register it here (registerBlockedType), so that this
+ * file calls it without knowing the types.
  *
  * Why only dbAdd signals: a client blocks only when all its keys are missing
  * (no list or sorted set in the keyspace is ever empty), and
@@ -231,19 +232,38 @@ void signalKeyAsReady(redisDb *db, std::string_view key) {
     server.ready_keys.push_back({db, sds(key)});
 }
 
-void propagateBlockingPop(client *c, std::span<const std::string_view> argv) {
-    if (server.execution_nesting == 0) alsoPropagate(c->db->id, argv);
-    else rewriteClientCommandVector(c, argv);
+/* What each blocking type registered: how its waiters are served, and from
+ * which type of value. Zero-initialized before any static initializer runs,
+ * so the types' registrations may run in any order. */
+struct blockedTypeProcs {
+    unsigned objtype;
+    serveClientBlockedProc serve; /* nullptr: not served from keys */
+};
+static blockedTypeProcs blocked_types[BLOCKED_NUM];
+
+bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc serve) {
+    blocked_types[btype] = {objtype, serve};
+    return true;
 }
 
-/* Clients waiting here for another type keep their place (Redis 7.0 skips
- * them): a list waiter and a sorted-set waiter on one key each wait for
- * their own type. A waiter is served once however many keys it waits on:
- * unblockClient takes it off all of them. */
-void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key, int btype, serveClientBlockedProc serve) {
+/* The block type waiting for a value of `objtype`, or BLOCKED_NONE. */
+static int blockedTypeOf(unsigned objtype) {
+    for (int btype = 0; btype < BLOCKED_NUM; btype++)
+        if (blocked_types[btype].serve && blocked_types[btype].objtype == objtype) return btype;
+    return BLOCKED_NONE;
+}
+
+/* First-block-first-serve: the waiters of `key` blocked as `btype`, in the
+ * order they blocked, one serve each, until the key is gone or nobody is
+ * left. Clients waiting here for another type keep their place (Redis 7.0
+ * skips them): a list waiter and a sorted-set waiter on one key each wait
+ * for their own type. A waiter is served once however many keys it waits
+ * on: unblockClient takes it off all of them. */
+static void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key, int btype) {
     if (!server.blocked_clients_by_type[btype]) return;
     blockingKeysDict::entry *de = db->blocking_keys.find(key);
     if (!de) return;
+    serveClientBlockedProc serve = blocked_types[btype].serve;
     std::list<client *> &waiters = de->val; /* never empty while it exists */
     auto it = waiters.begin();
     for (bool last = false; !last;) {
@@ -272,8 +292,8 @@ void handleClientsBlockedOnKeys() {
              * waiting. */
             robj *o = lookupKeyWrite(rl.db, rl.key.view());
             if (!o) continue;
-            if (o->type == OBJ_LIST) serveClientsBlockedOnListKey(o, rl.db, rl.key.view());
-            else if (o->type == OBJ_ZSET) serveClientsBlockedOnSortedSetKey(o, rl.db, rl.key.view());
+            int btype = blockedTypeOf(o->type);
+            if (btype != BLOCKED_NONE) serveClientsBlockedOnKey(o, rl.db, rl.key.view(), btype);
         }
         l.clear();
     }

@@ -21,10 +21,12 @@
  *                        a transaction): serve each ready key's waiters of the
  *                        key's type (BLOCKED_LIST for a list, BLOCKED_ZSET for
  *                        a sorted set; the others go on waiting, in place)
- *                        first-block-first-serve, one pop each, until the key
- *                        is empty or nobody waits; repeat while serving
- *                        signalled more keys (BLMOVE pushing to a key others
- *                        wait on: the chained wake).
+ *                        first-block-first-serve, one pop each by the serve
+ *                        function the type registered (registerBlockedType),
+ *                        then unblockClient, until the key is empty or nobody
+ *                        waits; repeat while serving signalled more keys
+ *                        (BLMOVE pushing to a key others wait on: the chained
+ *                        wake).
  *   replyToBlockedClientTimedOut
  *                        the deadline passed: a null reply.
  *   unblockClient        every way out (served, timed out, CLIENT UNBLOCK,
@@ -145,22 +147,43 @@ void processUnblockedClients();
 /* ---- waking ------------------------------------------------------------- */
 void signalKeyAsReady(redisDb *db, std::string_view key);
 void handleClientsBlockedOnKeys();
-/* Gives one waiter what its command asked for from `o`, the value under
- * `key`, and replies; returns whether that emptied (so deleted) the key. */
+/* A blocking type's one part of serving (its "serve one waiter"): gives
+ * `receiver` what its command asked for from `o`, the value under `key`,
+ * replies, and propagates what it did (rewriteOrAlsoPropagate, server.h);
+ * returns whether that emptied (so deleted) the key. It does not unblock:
+ * handleClientsBlockedOnKeys does, after it. */
 using serveClientBlockedProc = bool (*)(client *receiver, robj *o, std::string_view key);
-/* The waiters of `key` blocked as `btype`, first-block-first-serve, each
- * served once by `serve`, until the key is gone or none is left. */
-void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key, int btype, serveClientBlockedProc serve);
-/* What a blocking command's pop is for the AOF (LPOP key, ZPOPMIN key 2,
- * LMOVE ...): while the command runs — it found a key at once, or runs in
- * EXEC or a script — it replaces the command's own argv; once the client
- * was served after another's write (outside any call()), it is an op of
- * its own, propagated after that write. */
-void propagateBlockingPop(client *c, std::span<const std::string_view> argv);
-/* t_list.cpp and t_zset.cpp, next to the code they reuse: serve the clients
- * waiting on `key`, which now holds the list (the sorted set) `o`. */
-void serveClientsBlockedOnListKey(robj *o, redisDb *db, std::string_view key);
-void serveClientsBlockedOnSortedSetKey(robj *o, redisDb *db, std::string_view key);
+/* Files `serve` as the way waiters of `btype` are served from a key holding
+ * a value of `objtype`; always returns true, so that the type can register
+ * in a static initializer of its own file. */
+bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc serve);
+
+/* How a new blocking type plugs in (BLOCKED_LIST: t_list.cpp; BLOCKED_ZSET:
+ * t_zset.cpp):
+ *  - Waiting on keys (BLOCKED_STREAM, XREAD BLOCK):
+ *    1. the command, finding nothing to return, calls blockForKeys with its
+ *       btype and what it will need when served (bpop.target, blockpos,
+ *       count; a new field of blockingState if none fits), or, if it just
+ *       pops the first key it finds, blockingPopGenericCommand;
+ *    2. implement a serveClientBlockedProc in the type's file;
+ *    3. register it there, at start-up, with
+ *         [[maybe_unused]] static const bool registered =
+ *             registerBlockedType(BLOCKED_X, OBJ_X, serveClientBlockedOnX);
+ *       (the file is always linked: the command table names its commands);
+ *       One block type per type of value: handleClientsBlockedOnKeys
+ *       serves a key's waiters of the block type registered for its value;
+ *    4. signal: dbAdd signals a new key holding a list or a sorted set (its
+ *       mayUnblock test): add the type there; a type that gives waiters
+ *       something on a key that exists (XADD) calls signalKeyAsReady itself;
+ *    5. unblockClient and replyToBlockedClientTimedOut already treat
+ *       BLOCKED_STREAM as a key waiter.
+ *    handleClientsBlockedOnKeys unblocks every waiter it hands to `serve`:
+ *    a type whose waiters may have to go on waiting (XREAD's id not reached
+ *    yet) needs `serve` to be able to say so first.
+ *  - Waiting on something else (BLOCKED_WAIT: replicas' acknowledgements):
+ *    no registration; the command calls blockClient, its own event serves
+ *    the client and calls unblockClient, and the type's timeout reply is
+ *    added to replyToBlockedClientTimedOut. */
 
 /* ---- timeouts (Redis 6's timeout.c) ------------------------------------- */
 void addClientToTimeoutTable(client *c);

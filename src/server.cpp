@@ -336,6 +336,15 @@ void rewriteClientCommandVector(client *c, std::initializer_list<std::string_vie
     rewriteClientCommandVector(c, std::span(argv.begin(), argv.size()));
 }
 
+/* One helper for both, because a blocking pop's code is shared by the
+ * command popping at once and the serving of it blocked (BLMPOP both ways
+ * pops through listPopWithKeyAndReply); Redis 7.0 has its serving code call
+ * alsoPropagate itself. */
+void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv) {
+    if (server.execution_nesting == 0) alsoPropagate(c->db->id, argv);
+    else rewriteClientCommandVector(c, argv);
+}
+
 /* argv[i] becomes `arg` (i == argc appends it). */
 void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg) {
     if (server.aof_state == AOF_OFF) return;

@@ -544,6 +544,12 @@ void forceCommandPropagation(client *c); /* propagate even if server.dirty did n
 void rewriteClientCommandVector(client *c, std::span<const std::string_view> argv);
 void rewriteClientCommandVector(client *c, std::initializer_list<std::string_view> argv);
 void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
+/* What a pop is for the AOF (LPOP key, ZPOPMIN key 2, LMOVE ...): while a
+ * command runs — it popped at once, or runs in EXEC or a script — it
+ * replaces the command's own argv (rewriteClientCommandVector); for a
+ * blocked client served after another's write, outside any call(), it is an
+ * op of its own (alsoPropagate). */
+void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv);
 int prepareForShutdown(int flags);
 void populateCommandTable();
 std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */

@@ -593,7 +593,7 @@ static void propagateListPop(client *c, std::string_view key, int where, long co
     char n[LONG_STR_SIZE];
     std::string_view argv[] = {where == LIST_HEAD ? "LPOP" : "RPOP", key,
                                std::string_view(n, count == -1 ? 0 : ll2string(n, sizeof(n), count))};
-    propagateBlockingPop(c, std::span(argv, count == -1 ? 2 : 3));
+    rewriteOrAlsoPropagate(c, std::span(argv, count == -1 ? 2 : 3));
 }
 
 /* How many elements a pop of `count` (-1: the one-element form) takes. */
@@ -748,7 +748,7 @@ static void propagateServedMove(client *receiver, std::string_view src, std::str
     std::string_view argv[] = {"LMOVE", src, dst, side(pos.wherefrom), side(pos.whereto)};
     bool rpoplpush = receiver->lastcmd->proc == brpoplpushCommand;
     if (rpoplpush) argv[0] = "RPOPLPUSH";
-    propagateBlockingPop(receiver, std::span(argv, rpoplpush ? 3 : 5));
+    rewriteOrAlsoPropagate(receiver, std::span(argv, rpoplpush ? 3 : 5));
 }
 
 /* Gives one waiter what its command asked for, from the list `o` under
@@ -773,10 +773,7 @@ static bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view
     return emptied;
 }
 
-/* First-block-first-serve: the waiters in the order they blocked, one pop
- * each, until the list is gone or nobody is left. A waiter is served once
- * however many keys it waits on: unblockClient takes it off all of them.
- * Clients waiting here for another type (a sorted set) are skipped. */
-void serveClientsBlockedOnListKey(robj *o, redisDb *db, std::string_view key) {
-    serveClientsBlockedOnKey(o, db, key, BLOCKED_LIST, serveClientBlockedOnList);
-}
+/* handleClientsBlockedOnKeys (blocked.cpp) serves the BLOCKED_LIST waiters
+ * of a key holding a list, first-block-first-serve, each with this. */
+[[maybe_unused]] static const bool list_waiters_registered =
+    registerBlockedType(BLOCKED_LIST, OBJ_LIST, serveClientBlockedOnList);

@@ -922,7 +922,7 @@ void genericZpopCommand(client *c, std::span<const std::string_view> keys, int w
     char n[LONG_STR_SIZE];
     std::string_view argv[] = {where == ZSET_MIN ? "ZPOPMIN" : "ZPOPMAX", key,
                                std::string_view(n, ll2string(n, sizeof(n), rangelen))};
-    propagateBlockingPop(c, std::span(argv, use_nested_array ? 3 : 2));
+    rewriteOrAlsoPropagate(c, std::span(argv, use_nested_array ? 3 : 2));
 }
 
 /* ZPOPMIN/ZPOPMAX key [count] */
@@ -1430,6 +1430,7 @@ static bool serveClientBlockedOnSortedSet(client *receiver, robj *, std::string_
     return deleted;
 }
 
-void serveClientsBlockedOnSortedSetKey(robj *o, redisDb *db, std::string_view key) {
-    serveClientsBlockedOnKey(o, db, key, BLOCKED_ZSET, serveClientBlockedOnSortedSet);
-}
+/* handleClientsBlockedOnKeys (blocked.cpp) serves the BLOCKED_ZSET waiters
+ * of a key holding a sorted set, first-block-first-serve, each with this. */
+[[maybe_unused]] static const bool zset_waiters_registered =
+    registerBlockedType(BLOCKED_ZSET, OBJ_ZSET, serveClientBlockedOnSortedSet);
