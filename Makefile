@@ -1,7 +1,8 @@
 # cppredis build.
 #   make            release server: build/cppredis-server (-O2)
 #   make run        build, then start it with ./redis.conf
-#   make test       build and run every GoogleTest suite, then again under ASan+UBSan
+#   make test       check the layer rule, build and run every GoogleTest suite, then again under ASan+UBSan
+#   make check-layers   only the layer rule of src/ (tools/check_layers.sh)
 #   make bench      build and run the Google Benchmark micro-benchmarks
 #   make AE_BACKEND=poll   choose the event-loop backend (epoll | poll | kqueue)
 #
@@ -62,7 +63,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.cpp=$(BUILD)/bench/%)
 TOOLS_SRC := $(wildcard bench/tools/*.cpp)
 TOOLS_BIN := $(TOOLS_SRC:bench/tools/%.cpp=$(BUILD)/bench/%)
 
-.PHONY: all run test test-release test-asan bench tools clean
+.PHONY: all run test test-release test-asan check-layers bench tools clean
 all: $(SERVER)
 
 $(BUILD)/obj/%.o: src/%.cpp
@@ -121,7 +122,12 @@ test-asan:
 # Binaries compile in parallel (one job per core); the suites themselves run
 # one after the other so their verdicts read in order.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-test:
+# The layer rule of src/ (tools/check_layers.sh): a lower layer never
+# includes a higher one.
+check-layers:
+	@tools/check_layers.sh
+
+test: check-layers
 	$(MAKE) -j$(JOBS) DEBUG=-g1 test-release
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) -j$(JOBS) DEBUG=-g1 test-asan
 	@echo "all test suites passed (release and ASan+UBSan)"
