@@ -440,10 +440,8 @@ pid_t redisFork(int child_type) {
     server.stat_total_forks++;
     server.child_pid = pid;
     server.child_type = child_type;
-    server.stat_current_cow_peak = 0;
-    server.stat_current_cow_bytes = 0;
-    server.stat_current_cow_updated = 0;
-    server.stat_current_save_keys_processed = 0;
+    /* The other current_* figures are zero: resetChildState cleared them
+     * when the previous child ended. */
     server.stat_current_save_keys_total = dbTotalServerKeyCount();
     return pid;
 }
