@@ -3,7 +3,6 @@
  * See notify.h for the invariants. */
 #include "notify.h"
 
-#include "pubsub.h"
 #include "util.h"
 
 namespace {
@@ -69,6 +68,14 @@ std::string keyspaceEventsFlagsToString(int flags) {
     return out;
 }
 
+/* pubsubPublishMessage, once pubsub.cpp has registered it. */
+static keyspaceEventPublishProc publishMessage = nullptr;
+
+bool registerKeyspaceEventPublisher(keyspaceEventPublishProc publish) {
+    publishMessage = publish;
+    return true;
+}
+
 void publishKeyspaceEvent(const char *event, std::string_view key, int dbid) {
     /* Nobody listens to anything: skip building the channel names. */
     if (server.pubsub_channels.size() == 0 && server.pubsub_patterns.size() == 0) return;
@@ -76,10 +83,10 @@ void publishKeyspaceEvent(const char *event, std::string_view key, int dbid) {
     std::string_view name = event;
     if (server.notify_keyspace_events & NOTIFY_KEYSPACE) {
         buildChannel(channel, "__keyspace@", dbid, key);
-        pubsubPublishMessage(channel, name);
+        publishMessage(channel, name);
     }
     if (server.notify_keyspace_events & NOTIFY_KEYEVENT) {
         buildChannel(channel, "__keyevent@", dbid, name);
-        pubsubPublishMessage(channel, key);
+        publishMessage(channel, key);
     }
 }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "notify.h"
 #include "server.h"
 #include "util.h"
 
@@ -175,6 +176,10 @@ long long pubsubPublishMessage(std::string_view channel, std::string_view messag
     if (buf.capacity() > kPublishBufferKeep) std::string().swap(buf);
     return receivers;
 }
+
+/* Keyspace notifications (notify.h) publish through this too. */
+[[maybe_unused]] static const bool keyspace_event_publisher_registered =
+    registerKeyspaceEventPublisher(pubsubPublishMessage);
 
 /* ========================================================================
  * Commands
