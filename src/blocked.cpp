@@ -225,13 +225,6 @@ void processUnblockedClients() {
  * Waking
  * ====================================================================== */
 
-void signalKeyAsReady(redisDb *db, std::string_view key) {
-    if (server.blocked_clients == 0) return; /* the common case: costs nothing */
-    if (!db->blocking_keys.find(key)) return;
-    if (!db->ready_keys.addRaw(sds(key))) return; /* already queued */
-    server.ready_keys.push_back({db, sds(key)});
-}
-
 /* What each blocking type registered: how its waiters are served, and from
  * which type of value. Zero-initialized before any static initializer runs,
  * so the types' registrations may run in any order. */

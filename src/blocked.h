@@ -16,6 +16,7 @@
  *   signalKeyAsReady     a list or a sorted set entered the keyspace (dbAdd)
  *                        under a key somebody waits on: queue {db, key} in
  *                        server.ready_keys, once (db->ready_keys dedupes).
+ *                        The keyspace does it itself (db.h).
  *   handleClientsBlockedOnKeys
  *                        after the command (processCommand, so after EXEC for
  *                        a transaction): serve each ready key's waiters of the
@@ -144,8 +145,7 @@ void replyToBlockedClientTimedOut(client *c);
 void queueClientForReprocessing(client *c);
 void processUnblockedClients();
 
-/* ---- waking ------------------------------------------------------------- */
-void signalKeyAsReady(redisDb *db, std::string_view key);
+/* ---- waking (signalKeyAsReady, which queues a ready key, is db.h's) ------ */
 void handleClientsBlockedOnKeys();
 /* A blocking type's one part of serving (its "serve one waiter"): gives
  * `receiver` what its command asked for from `o`, the value under `key`,

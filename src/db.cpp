@@ -106,6 +106,16 @@ void dbAdd(redisDb *db, std::string_view key, ObjRef val) {
     notifyKeyspaceEvent(NOTIFY_NEW, "new", key, db->id);
 }
 
+/* In Redis, signalKeyAsReady is in blocked.c; here the keyspace owns it,
+ * as dbAdd calls it and it only queues the key (db->ready_keys,
+ * server.ready_keys) for handleClientsBlockedOnKeys (blocked.h), above. */
+void signalKeyAsReady(redisDb *db, std::string_view key) {
+    if (server.blocked_clients == 0) return; /* the common case: costs nothing */
+    if (!db->blocking_keys.find(key)) return;
+    if (!db->ready_keys.addRaw(sds(key))) return; /* already queued */
+    server.ready_keys.push_back({db, sds(key)});
+}
+
 /* Replaces the value of an existing key, keeping its TTL. */
 void dbOverwrite(redisDb *db, std::string_view key, ObjRef val) {
     auto *de = db->dict.find(key);

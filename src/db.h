@@ -73,6 +73,11 @@ robj *lookupKeyWriteOrReply(client *c, std::string_view key, std::string_view re
 bool checkType(client *c, const robj *o, unsigned type);
 
 void dbAdd(redisDb *db, std::string_view key, ObjRef val);
+/* Queues `key` in server.ready_keys (once) if clients are blocked on it,
+ * for handleClientsBlockedOnKeys (blocked.h) to serve them after the
+ * command. dbAdd calls it for a list or a sorted set entering the
+ * keyspace; a type that wakes waiters on a key that exists calls it too. */
+void signalKeyAsReady(redisDb *db, std::string_view key);
 void dbOverwrite(redisDb *db, std::string_view key, ObjRef val);
 void setKey(client *c, redisDb *db, std::string_view key, ObjRef val, int flags);
 bool dbDelete(redisDb *db, std::string_view key);
