@@ -1,11 +1,13 @@
 /* blocked.cpp — blocking operations (Redis 5.0–7.0's blocked.c and Redis 6's
  * timeout.c): blocking a client on keys, waking it when one of them gets a
  * list or a sorted set, timing it out, and running what it pipelined once it
- * is free. blocked.h tells the whole story step by step and lists the
- * invariants; the type-specific serving (what a woken BLPOP, BLMOVE or
- * BZPOPMIN does) lives with its type's commands in t_list.cpp and
- * t_zset.cpp, which register it here (registerBlockedType), so that this
- * file calls it without knowing the types.
+ * is free, and the blocking commands themselves. blocked.h tells the whole
+ * story step by step and lists the invariants. What depends on the type of
+ * value — the pop, and serving one woken waiter (what a woken BLPOP, BLMOVE
+ * or BZPOPMIN does) — lives with the type, in t_list.cpp and t_zset.cpp,
+ * which know nothing of blocking; the serving is registered below
+ * (registerBlockedType), so that handleClientsBlockedOnKeys calls it
+ * without knowing the types.
  *
  * Why only dbAdd signals: a client blocks only when all its keys are missing
  * (no list or sorted set in the keyspace is ever empty), and
@@ -23,6 +25,8 @@
 #include <cmath>
 
 #include "server.h"
+#include "t_list.h"
+#include "t_zset.h"
 #include "util.h"
 
 /* ========================================================================
@@ -239,6 +243,12 @@ bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc ser
     return true;
 }
 
+/* The types served from keys, each by its own serve-one-waiter. */
+[[maybe_unused]] static const bool list_waiters_registered =
+    registerBlockedType(BLOCKED_LIST, OBJ_LIST, serveClientBlockedOnList);
+[[maybe_unused]] static const bool zset_waiters_registered =
+    registerBlockedType(BLOCKED_ZSET, OBJ_ZSET, serveClientBlockedOnSortedSet);
+
 /* The block type waiting for a value of `objtype`, or BLOCKED_NONE. */
 static int blockedTypeOf(unsigned objtype) {
     for (int btype = 0; btype < BLOCKED_NUM; btype++)
@@ -290,4 +300,104 @@ void handleClientsBlockedOnKeys() {
         }
         l.clear();
     }
+}
+
+/* ========================================================================
+ * The blocking commands: BLPOP, BRPOP, BLMPOP, BRPOPLPUSH, BLMOVE (in
+ * Redis, in t_list.c) and BZPOPMIN, BZPOPMAX, BZMPOP (in t_zset.c)
+ *
+ * Here so that the types, a layer below (tools/check_layers.sh), need
+ * nothing of blocking: each gives its pop (t_list.h, t_zset.h). A command
+ * acts at once, as its non-blocking twin, when a key it reads holds its
+ * type; otherwise it blocks — except inside MULTI or a script, where nobody
+ * could push while it waits: it answers as a timeout would (BRPOPLPUSH and
+ * BLMOVE as RPOPLPUSH on a missing key).
+ * ====================================================================== */
+
+/* BLPOP, BRPOP, BLMPOP: blockingPopGenericCommand on lists. */
+static void blockingListPopCommand(client *c, std::span<const std::string_view> keys, int where,
+                                   size_t timeout_idx, long count) {
+    blockingPopGenericCommand(c, keys, OBJ_LIST, BLOCKED_LIST, where, timeout_idx, count,
+                              [](client *c, robj *o, std::string_view key, int where, long count) {
+                                  listPopWithKeyAndReply(c, o, key, where, count);
+                              });
+}
+
+/* BLPOP/BRPOP key [key ...] timeout */
+static void blpopGenericCommand(client *c, int where) {
+    size_t argc = c->argv.size();
+    blockingListPopCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
+}
+
+void blpopCommand(client *c) { blpopGenericCommand(c, LIST_HEAD); }
+void brpopCommand(client *c) { blpopGenericCommand(c, LIST_TAIL); }
+
+/* BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]: the
+ * arguments are checked as LMPOP's, then the timeout. */
+void blmpopCommand(client *c) {
+    lmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
+        blockingListPopCommand(c, keys, where, 1, count);
+    });
+}
+
+/* BRPOPLPUSH and BLMOVE block on their source only; the destination's type
+ * is checked when an element moves. `twin` is the non-blocking command the
+ * AOF gets for a move done at once. */
+static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t timeout, std::string_view twin) {
+    robj *src = lookupKeyWrite(c->db, c->argv[1]);
+    if (checkType(c, src, OBJ_LIST)) return;
+    if (src) {
+        lmoveGenericCommand(c, wherefrom, whereto);
+        if (server.aof_state == AOF_OFF) return;
+        /* The twin, without the timeout. */
+        std::vector<std::string_view> argv(c->argv.begin(), c->argv.end() - 1);
+        argv[0] = twin;
+        return rewriteClientCommandVector(c, argv);
+    }
+    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReply(c, shared::null_bulk);
+    blockForKeys(c, BLOCKED_LIST, std::span(c->argv).subspan(1, 1), -1, timeout, c->argv[2], {wherefrom, whereto});
+}
+
+/* BRPOPLPUSH source destination timeout */
+void brpoplpushCommand(client *c) {
+    mstime_t timeout;
+    if (!getTimeoutFromObjectOrReply(c, c->argv[3], &timeout)) return;
+    blmoveGenericCommand(c, LIST_TAIL, LIST_HEAD, timeout, "RPOPLPUSH");
+}
+
+/* BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout */
+void blmoveCommand(client *c) {
+    int wherefrom, whereto;
+    mstime_t timeout;
+    if (!getListPositionFromObjectOrReply(c, c->argv[3], &wherefrom) ||
+        !getListPositionFromObjectOrReply(c, c->argv[4], &whereto) ||
+        !getTimeoutFromObjectOrReply(c, c->argv[5], &timeout))
+        return;
+    blmoveGenericCommand(c, wherefrom, whereto, timeout, "LMOVE");
+}
+
+/* BZPOPMIN, BZPOPMAX, BZMPOP: blockingPopGenericCommand on sorted sets. */
+static void blockingGenericZpopCommand(client *c, std::span<const std::string_view> keys, int where,
+                                       size_t timeout_idx, long count) {
+    blockingPopGenericCommand(c, keys, OBJ_ZSET, BLOCKED_ZSET, where, timeout_idx, count,
+                              [](client *c, robj *, std::string_view key, int where, long count) {
+                                  zpopWithKeyAndReply(c, key, where, count);
+                              });
+}
+
+/* BZPOPMIN/BZPOPMAX key [key ...] timeout */
+static void bzpopMinMaxCommand(client *c, int where) {
+    size_t argc = c->argv.size();
+    blockingGenericZpopCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
+}
+
+void bzpopminCommand(client *c) { bzpopMinMaxCommand(c, ZSET_MIN); }
+void bzpopmaxCommand(client *c) { bzpopMinMaxCommand(c, ZSET_MAX); }
+
+/* BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]: the
+ * arguments are checked as ZMPOP's, then the timeout. */
+void bzmpopCommand(client *c) {
+    zmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
+        blockingGenericZpopCommand(c, keys, where, 1, count);
+    });
 }

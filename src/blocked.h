@@ -22,8 +22,8 @@
  *                        a transaction): serve each ready key's waiters of the
  *                        key's type (BLOCKED_LIST for a list, BLOCKED_ZSET for
  *                        a sorted set; the others go on waiting, in place)
- *                        first-block-first-serve, one pop each by the serve
- *                        function the type registered (registerBlockedType),
+ *                        first-block-first-serve, one pop each by the
+ *                        type's serve function (registerBlockedType),
  *                        then unblockClient, until the key is empty or nobody
  *                        waits; repeat while serving signalled more keys
  *                        (BLMOVE pushing to a key others wait on: the chained
@@ -154,27 +154,33 @@ void handleClientsBlockedOnKeys();
  * handleClientsBlockedOnKeys does, after it. */
 using serveClientBlockedProc = bool (*)(client *receiver, robj *o, std::string_view key);
 /* Files `serve` as the way waiters of `btype` are served from a key holding
- * a value of `objtype`; always returns true, so that the type can register
- * in a static initializer of its own file. */
+ * a value of `objtype`; always returns true, so that it can be called from
+ * a static initializer (blocked.cpp registers lists and sorted sets so). */
 bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc serve);
 
-/* How a new blocking type plugs in (BLOCKED_LIST: t_list.cpp; BLOCKED_ZSET:
- * t_zset.cpp):
+/* How a new blocking type plugs in (BLOCKED_LIST and BLOCKED_ZSET are the
+ * examples):
  *  - Waiting on keys (BLOCKED_STREAM, XREAD BLOCK):
- *    1. the command, finding nothing to return, calls blockForKeys with its
- *       btype and what it will need when served (bpop.target, blockpos,
- *       count; a new field of blockingState if none fits), or, if it just
- *       pops the first key it finds, blockingPopGenericCommand;
- *    2. implement a serveClientBlockedProc in the type's file;
- *    3. register it there, at start-up, with
- *         [[maybe_unused]] static const bool registered =
+ *    1. in the type's file (t_x.cpp; the types, a layer below this file,
+ *       know nothing of blocking), implement and declare in t_x.h what the
+ *       command does at once when a key holds data (its pop:
+ *       listPopWithKeyAndReply, zpopWithKeyAndReply) and a
+ *       serveClientBlockedProc, its "serve one waiter"
+ *       (serveClientBlockedOnList, serveClientBlockedOnSortedSet);
+ *    2. the blocking command goes in blocked.cpp (Redis has them in the
+ *       types' files): with data there, it calls the type's pop; otherwise blockForKeys with its btype and
+ *       what it will need when served (bpop.target, blockpos, count; a new
+ *       field of blockingState if none fits). A command that pops the first
+ *       key it finds just calls blockingPopGenericCommand;
+ *    3. register the serve function in blocked.cpp, next to the others:
+ *         [[maybe_unused]] static const bool x_waiters_registered =
  *             registerBlockedType(BLOCKED_X, OBJ_X, serveClientBlockedOnX);
- *       (the file is always linked: the command table names its commands);
  *       One block type per type of value: handleClientsBlockedOnKeys
  *       serves a key's waiters of the block type registered for its value;
  *    4. signal: dbAdd signals a new key holding a list or a sorted set (its
- *       mayUnblock test): add the type there; a type that gives waiters
- *       something on a key that exists (XADD) calls signalKeyAsReady itself;
+ *       mayUnblock test, db.cpp): add the type there; a type that gives
+ *       waiters something on a key that exists (XADD) calls
+ *       signalKeyAsReady (db.h) itself;
  *    5. unblockClient and replyToBlockedClientTimedOut already treat
  *       BLOCKED_STREAM as a key waiter.
  *    handleClientsBlockedOnKeys unblocks every waiter it hands to `serve`:

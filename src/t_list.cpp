@@ -283,8 +283,7 @@ static void listPopRangeAndReply(client *c, robj *o, std::string_view key, int w
     listElementsRemoved(c, key, o, rangelen, listPopEvent(where));
 }
 
-/* "LEFT" / "RIGHT" of LMOVE and LMPOP. */
-static bool getListPositionFromObjectOrReply(client *c, std::string_view arg, int *position) {
+bool getListPositionFromObjectOrReply(client *c, std::string_view arg, int *position) {
     if (strEqualNoCase(arg, "right")) {
         *position = LIST_TAIL;
     } else if (strEqualNoCase(arg, "left")) {
@@ -557,9 +556,9 @@ static void lmoveHandlePush(client *c, std::string_view dstkey, robj *dstobj, st
     addReplyBulk(c, value);
 }
 
-/* RPOPLPUSH and LMOVE. Source and destination may be the same list (a
- * rotation), so the element is popped as a copy before it is pushed. */
-static void lmoveGenericCommand(client *c, int wherefrom, int whereto) {
+/* Source and destination may be the same list (a rotation), so the element
+ * is popped as a copy before it is pushed. */
+void lmoveGenericCommand(client *c, int wherefrom, int whereto) {
     std::string_view srckey = c->argv[1], dstkey = c->argv[2];
     robj *sobj = lookupKeyWriteOrReply(c, srckey, shared::null_bulk);
     if (!sobj || checkType(c, sobj, OBJ_LIST)) return;
@@ -618,11 +617,7 @@ static void mpopGenericCommand(client *c, std::span<const std::string_view> keys
     addReply(c, shared::null_array);
 }
 
-using mpopProc = void (*)(client *c, std::span<const std::string_view> keys, int where, long count);
-
-/* `numkeys_idx` is where numkeys is in argv (BLMPOP has a timeout first);
- * `pop` pops once the arguments are valid (BLMPOP's may block). */
-static void lmpopGenericCommand(client *c, size_t numkeys_idx, mpopProc pop) {
+void lmpopGenericCommand(client *c, size_t numkeys_idx, lmpopProc pop) {
     long numkeys;
     if (!getRangeLongFromObjectOrReply(c, c->argv[numkeys_idx], 1, LONG_MAX, &numkeys,
                                        "numkeys should be greater than 0"))
@@ -651,20 +646,17 @@ static void lmpopGenericCommand(client *c, size_t numkeys_idx, mpopProc pop) {
 void lmpopCommand(client *c) { lmpopGenericCommand(c, 1, mpopGenericCommand); }
 
 /* ========================================================================
- * Blocking list commands: BLPOP, BRPOP, BLMPOP, BRPOPLPUSH, BLMOVE
+ * The list's half of the blocking commands: BLPOP, BRPOP, BLMPOP,
+ * BRPOPLPUSH, BLMOVE
  *
- * Each acts at once, as its non-blocking twin, when a key it reads holds a
- * list; otherwise it blocks (blockForKeys, blocked.cpp) — except inside
- * MULTI or a script, where nobody could push while it waits: it answers as a
- * timeout would (BRPOPLPUSH and BLMOVE as RPOPLPUSH on a missing key).
- * The second half is the waking side: serving the waiters of a key that
- * handleClientsBlockedOnKeys found holding a list.
+ * The commands themselves are in blocked.cpp (Redis has them here, in
+ * t_list.c): when a key holds a list they act at once, with
+ * listPopWithKeyAndReply or lmoveGenericCommand, else they block. Serving
+ * a waiter once a key holds a list again is serveClientBlockedOnList's,
+ * which handleClientsBlockedOnKeys calls.
  * ====================================================================== */
 
-/* [key, element] (BLPOP, BRPOP) or, with a count, [key, [elements...]]
- * (BLMPOP), popped at `where`. Returns whether that emptied the list, which
- * is then deleted. */
-static bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where, long count) {
+bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where, long count) {
     long popped = listPopCount(o, count);
     bool emptied = listTypeLength(o) == static_cast<unsigned long>(popped);
     addReplyArrayLen(c, 2);
@@ -680,82 +672,21 @@ static bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int
     return emptied;
 }
 
-/* BLPOP, BRPOP, BLMPOP: blocked.cpp's blockingPopGenericCommand on lists. */
-static void blockingListPopCommand(client *c, std::span<const std::string_view> keys, int where,
-                                   size_t timeout_idx, long count) {
-    blockingPopGenericCommand(c, keys, OBJ_LIST, BLOCKED_LIST, where, timeout_idx, count,
-                              [](client *c, robj *o, std::string_view key, int where, long count) {
-                                  listPopWithKeyAndReply(c, o, key, where, count);
-                              });
-}
-
-/* BLPOP/BRPOP key [key ...] timeout */
-static void blpopGenericCommand(client *c, int where) {
-    size_t argc = c->argv.size();
-    blockingListPopCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
-}
-
-void blpopCommand(client *c) { blpopGenericCommand(c, LIST_HEAD); }
-void brpopCommand(client *c) { blpopGenericCommand(c, LIST_TAIL); }
-
-/* BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]: the
- * arguments are checked as LMPOP's, then the timeout. */
-void blmpopCommand(client *c) {
-    lmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
-        blockingListPopCommand(c, keys, where, 1, count);
-    });
-}
-
-/* BRPOPLPUSH and BLMOVE block on their source only; the destination's type
- * is checked when an element moves. */
-static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t timeout) {
-    robj *src = lookupKeyWrite(c->db, c->argv[1]);
-    if (checkType(c, src, OBJ_LIST)) return;
-    if (src) {
-        lmoveGenericCommand(c, wherefrom, whereto);
-        if (server.aof_state == AOF_OFF) return;
-        /* The AOF gets the non-blocking twin, without the timeout. */
-        std::vector<std::string_view> argv(c->argv.begin(), c->argv.end() - 1);
-        argv[0] = c->cmd->proc == brpoplpushCommand ? "RPOPLPUSH" : "LMOVE";
-        return rewriteClientCommandVector(c, argv);
-    }
-    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReply(c, shared::null_bulk);
-    blockForKeys(c, BLOCKED_LIST, std::span(c->argv).subspan(1, 1), -1, timeout, c->argv[2], {wherefrom, whereto});
-}
-
-/* BRPOPLPUSH source destination timeout */
-void brpoplpushCommand(client *c) {
-    mstime_t timeout;
-    if (!getTimeoutFromObjectOrReply(c, c->argv[3], &timeout)) return;
-    blmoveGenericCommand(c, LIST_TAIL, LIST_HEAD, timeout);
-}
-
-/* BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout */
-void blmoveCommand(client *c) {
-    int wherefrom, whereto;
-    mstime_t timeout;
-    if (!getListPositionFromObjectOrReply(c, c->argv[3], &wherefrom) ||
-        !getListPositionFromObjectOrReply(c, c->argv[4], &whereto) ||
-        !getTimeoutFromObjectOrReply(c, c->argv[5], &timeout))
-        return;
-    blmoveGenericCommand(c, wherefrom, whereto, timeout);
-}
-
 /* A served BRPOPLPUSH is written as RPOPLPUSH, a served BLMOVE as LMOVE
- * with its directions in Redis's words ("left", "right"). */
+ * with its directions in Redis's words ("left", "right"). Redis tells the
+ * two apart by lastcmd->proc; the command procs are declared for the
+ * command table, above the types, so here by the command's name. */
 static void propagateServedMove(client *receiver, std::string_view src, std::string_view dst, blockPos pos) {
     auto side = [](int where) { return where == LIST_HEAD ? "left" : "right"; };
     std::string_view argv[] = {"LMOVE", src, dst, side(pos.wherefrom), side(pos.whereto)};
-    bool rpoplpush = receiver->lastcmd->proc == brpoplpushCommand;
+    bool rpoplpush = receiver->lastcmd->fullname == "brpoplpush";
     if (rpoplpush) argv[0] = "RPOPLPUSH";
     rewriteOrAlsoPropagate(receiver, std::span(argv, rpoplpush ? 3 : 5));
 }
 
-/* Gives one waiter what its command asked for, from the list `o` under
- * `key`. Returns whether the list was emptied (and so deleted). A
- * BRPOPLPUSH/BLMOVE whose destination now holds another type gets WRONGTYPE
- * and the element stays in the source, for the next waiter. */
-static bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key) {
+/* A BRPOPLPUSH/BLMOVE whose destination now holds another type gets
+ * WRONGTYPE and the element stays in the source, for the next waiter. */
+bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key) {
     const blockingState &bpop = receiver->bpop;
     if (!bpop.target) return listPopWithKeyAndReply(receiver, o, key, bpop.blockpos.wherefrom, bpop.count);
 
@@ -772,8 +703,3 @@ static bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view
     listElementsRemoved(receiver, key, o, 1, listPopEvent(bpop.blockpos.wherefrom));
     return emptied;
 }
-
-/* handleClientsBlockedOnKeys (blocked.cpp) serves the BLOCKED_LIST waiters
- * of a key holding a list, first-block-first-serve, each with this. */
-[[maybe_unused]] static const bool list_waiters_registered =
-    registerBlockedType(BLOCKED_LIST, OBJ_LIST, serveClientBlockedOnList);

@@ -1,6 +1,6 @@
 /* t_list.h — the list type's API (Redis 2.6's t_list.c "List Type API"):
- * what the list commands, and later the blocking commands, use so that they
- * never care which of the two encodings a list has.
+ * what the list commands, and the blocking ones, use so that they never
+ * care which of the two encodings a list has.
  *
  *   OBJ_ENCODING_ZIPLIST     the ziplist object itself sits in the robj's
  *                            ptr slot (it is one pointer wide), as the sds of
@@ -19,7 +19,9 @@
  */
 #pragma once
 
+#include <cstddef>
 #include <new>
+#include <span>
 #include <string_view>
 
 #include "adlist.h"
@@ -93,3 +95,25 @@ void listTypeDelete(listTypeEntry *entry);
 
 /* Replies one value as a bulk string, straight from the list. */
 void addReplyListValue(client *c, const listTypeValue &v);
+
+/* ---- what the blocking list commands (blocked.cpp) use ------------------ */
+/* "LEFT" / "RIGHT" (LMOVE, LMPOP, BLMOVE, BLMPOP) as LIST_HEAD / LIST_TAIL. */
+bool getListPositionFromObjectOrReply(client *c, std::string_view arg, int *position);
+/* RPOPLPUSH and LMOVE; BRPOPLPUSH and BLMOVE when their source holds a list. */
+void lmoveGenericCommand(client *c, int wherefrom, int whereto);
+/* LMPOP's argument parsing — numkeys at argv[numkeys_idx] (BLMPOP has its
+ * timeout first), the keys, LEFT|RIGHT, [COUNT count] — then `pop` runs
+ * with the keys (BLMPOP passes its blocking pop). */
+using lmpopProc = void (*)(client *c, std::span<const std::string_view> keys, int where, long count);
+void lmpopGenericCommand(client *c, size_t numkeys_idx, lmpopProc pop);
+/* The pop of BLPOP and BRPOP (count -1: [key, element]) and of BLMPOP
+ * ([key, [elements...]]) at `where` of `o`, the list under `key`, written
+ * to the AOF as the LPOP/RPOP that does the same. Returns whether that
+ * emptied the list, which is then deleted. */
+bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where, long count);
+/* The list's serveClientBlockedProc (blocked.h): gives one BLOCKED_LIST
+ * waiter what its command asked for from `o`, the list under `key` — the
+ * pop of its BLPOP, BRPOP or BLMPOP, or the move of its BRPOPLPUSH or
+ * BLMOVE — replies and propagates it. Returns whether that emptied the list
+ * (and so deleted it). */
+bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key);

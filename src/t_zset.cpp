@@ -1375,62 +1375,26 @@ void zscanCommand(client *c) {
 }
 
 /* ========================================================================
- * Blocking pops: BZPOPMIN, BZPOPMAX, BZMPOP
+ * The sorted set's half of the blocking pops: BZPOPMIN, BZPOPMAX, BZMPOP
  *
- * As the blocking list pops (t_list.cpp): the first key holding a sorted
- * set is popped at once; if every key is missing the client blocks
- * (BLOCKED_ZSET) — except inside MULTI, where it answers as a timeout
- * would. The second half serves the waiters of a key that
- * handleClientsBlockedOnKeys found holding a sorted set.
+ * The commands themselves are in blocked.cpp (Redis has them here, in
+ * t_zset.c): when a key holds a sorted set they pop at once with
+ * zpopWithKeyAndReply, else they block. Serving a waiter once a key holds
+ * a sorted set again is serveClientBlockedOnSortedSet's, which
+ * handleClientsBlockedOnKeys calls.
  *
- * bpop.count tells the two reply shapes apart: -1 is BZPOPMIN/BZPOPMAX's
- * flat [key, member, score], anything else BZMPOP's COUNT and its
+ * count tells the two reply shapes apart: -1 is BZPOPMIN/BZPOPMAX's flat
+ * [key, member, score], anything else BZMPOP's COUNT and its
  * [key, [[member, score], ...]].
  * ====================================================================== */
 
-/* Pops from `key`, known to hold a sorted set, in the reply shape `count`
- * calls for (see above). */
-static void zpopWithKeyAndReply(client *c, std::string_view key, int where, long count, bool *deleted = nullptr) {
+void zpopWithKeyAndReply(client *c, std::string_view key, int where, long count, bool *deleted) {
     bool bzmpop = count != -1;
     genericZpopCommand(c, std::span(&key, 1), where, true, count, bzmpop, bzmpop, deleted);
 }
 
-/* BZPOPMIN, BZPOPMAX, BZMPOP: blocked.cpp's blockingPopGenericCommand on
- * sorted sets. */
-static void blockingGenericZpopCommand(client *c, std::span<const std::string_view> keys, int where,
-                                       size_t timeout_idx, long count) {
-    blockingPopGenericCommand(c, keys, OBJ_ZSET, BLOCKED_ZSET, where, timeout_idx, count,
-                              [](client *c, robj *, std::string_view key, int where, long count) {
-                                  zpopWithKeyAndReply(c, key, where, count);
-                              });
-}
-
-/* BZPOPMIN/BZPOPMAX key [key ...] timeout */
-static void bzpopMinMaxCommand(client *c, int where) {
-    size_t argc = c->argv.size();
-    blockingGenericZpopCommand(c, std::span(c->argv).subspan(1, argc - 2), where, argc - 1, -1);
-}
-
-void bzpopminCommand(client *c) { bzpopMinMaxCommand(c, ZSET_MIN); }
-void bzpopmaxCommand(client *c) { bzpopMinMaxCommand(c, ZSET_MAX); }
-
-/* BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]: the
- * arguments are checked as ZMPOP's, then the timeout. */
-void bzmpopCommand(client *c) {
-    zmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
-        blockingGenericZpopCommand(c, keys, where, 1, count);
-    });
-}
-
-/* Pops what the waiter's command asked for; an emptied sorted set is
- * deleted, which the caller is told. */
-static bool serveClientBlockedOnSortedSet(client *receiver, robj *, std::string_view key) {
+bool serveClientBlockedOnSortedSet(client *receiver, robj *, std::string_view key) {
     bool deleted;
     zpopWithKeyAndReply(receiver, key, receiver->bpop.blockpos.wherefrom, receiver->bpop.count, &deleted);
     return deleted;
 }
-
-/* handleClientsBlockedOnKeys (blocked.cpp) serves the BLOCKED_ZSET waiters
- * of a key holding a sorted set, first-block-first-serve, each with this. */
-[[maybe_unused]] static const bool zset_waiters_registered =
-    registerBlockedType(BLOCKED_ZSET, OBJ_ZSET, serveClientBlockedOnSortedSet);

@@ -1,7 +1,7 @@
 /* t_zset.h — the sorted set type (Redis's t_zset.c): the "Sorted Set
  * API" over the two encodings (the skiplist itself is in skiplist.h), and
  * the pops that the blocking commands (BZPOPMIN, BZPOPMAX, BZMPOP, in
- * t_zset.cpp) reuse.
+ * blocked.cpp) reuse.
  *
  *   OBJ_ENCODING_ZIPLIST   member, score, member, score... in one ziplist
  *                          that sits in the robj's ptr slot, as a small
@@ -95,3 +95,13 @@ void genericZpopCommand(client *c, std::span<const std::string_view> keys, int w
  * blocking pop, with numkeys at index 2). */
 using zmpopProc = void (*)(client *c, std::span<const std::string_view> keys, int where, long count);
 void zmpopGenericCommand(client *c, size_t numkeys_idx, zmpopProc pop);
+/* The pop of BZPOPMIN and BZPOPMAX (count -1: [key, member, score]) and of
+ * BZMPOP ([key, [[member, score], ...]]) at `where` of the sorted set under
+ * `key`, written to the AOF as the ZPOPMIN/ZPOPMAX that does the same.
+ * *deleted, if given, tells whether that emptied the key (then deleted). */
+void zpopWithKeyAndReply(client *c, std::string_view key, int where, long count, bool *deleted = nullptr);
+/* The sorted set's serveClientBlockedProc (blocked.h): gives one
+ * BLOCKED_ZSET waiter the pop its command asked for from the sorted set
+ * under `key`, replies and propagates it. Returns whether that emptied the
+ * key (and so deleted it). */
+bool serveClientBlockedOnSortedSet(client *receiver, robj *o, std::string_view key);
