@@ -16,10 +16,6 @@
 #include "notify.h"
 #include "rdb.h"
 #include "server.h"
-#include "t_hash.h"
-#include "t_list.h"
-#include "t_set.h"
-#include "t_zset.h"
 #include "util.h"
 
 /* ========================================================================
@@ -451,17 +447,11 @@ void moveCommand(client *c) {
     addReply(c, shared::cone);
 }
 
-/* A deep copy of a value for COPY; empty for a type that cannot be copied
- * yet (each data type adds its case: listTypeDup, setTypeDup, ...). */
+/* A deep copy of a value for COPY, by its type's dup (object.h); empty for
+ * a type that cannot be copied. */
 static ObjRef objectDup(const robj *o) {
-    switch (o->type) {
-    case OBJ_STRING: return dupStringObject(o);
-    case OBJ_LIST: return listTypeDup(o);
-    case OBJ_SET: return setTypeDup(o);
-    case OBJ_HASH: return hashTypeDup(o);
-    case OBJ_ZSET: return zsetDup(o);
-    default: return {};
-    }
+    const objectType &type = getObjectType(o->type);
+    return type.dup ? type.dup(o) : ObjRef();
 }
 
 /* COPY source destination [DB index] [REPLACE] */
@@ -570,66 +560,19 @@ struct ScanBatch {
     bool pairs = false;
 };
 
-/* Walks a hash table from `cursor` until `count` items are gathered or the
- * scan completes, visiting at most count*10 buckets so that a sparse table
- * cannot stall the server (the client then gets few items, even none,
- * with a non-zero cursor). dict::scan keeps the SCAN guarantee. */
-template <typename Dict, typename Emit>
-static unsigned long scanDict(Dict &d, unsigned long cursor, long count, ScanBatch &batch, Emit emit) {
-    long maxiterations = count > LONG_MAX / 10 ? LONG_MAX : count * 10;
-    do {
-        cursor = d.scan(cursor, [&](auto &de) { emit(de, batch.items); });
-    } while (cursor && maxiterations-- && batch.items.size() < static_cast<size_t>(count));
-    return cursor;
-}
-
 /* Step 2, the only per-type step: gather elements from `cursor` on and
- * return the next cursor. Each collection type adds its case here
- * (a hash table through scanDict; a small compact encoding returned whole,
- * with cursor 0). */
+ * return the next cursor: the keyspace's keys here, a collection's
+ * elements by its type's scan (object.h; a hash table through scanDict, a
+ * small compact encoding returned whole, with cursor 0). */
 static unsigned long scanCollect(client *c, robj *o, unsigned long cursor, const ScanOptions &opt,
                                  ScanBatch &batch) {
-    auto emitKey = [](auto &de, std::vector<sds> &items) { items.push_back(de.key.dup()); };
-    if (!o) return scanDict(c->db->dict, cursor, opt.count, batch, emitKey);
-    if (o->type == OBJ_SET) {
-        if (o->encoding == OBJ_ENCODING_HT) return scanDict(objectSetDict(o), cursor, opt.count, batch, emitKey);
-        setTypeIterator si(o);
-        setTypeValue v;
-        char buf[LONG_STR_SIZE];
-        while (setTypeNext(&si, &v)) batch.items.emplace_back(setTypeValueView(v, buf));
-        return 0;
-    }
-    if (o->type == OBJ_HASH) {
-        batch.pairs = true;
-        if (o->encoding == OBJ_ENCODING_HT)
-            return scanDict(objectHashDict(o), cursor, opt.count, batch, [](hashDict::entry &de, std::vector<sds> &items) {
-                items.push_back(de.key.dup());
-                items.push_back(de.val.dup());
-            });
-        char buf[LONG_STR_SIZE];
-        for (hashTypeIterator hi(o); hashTypeNext(&hi);) {
-            batch.items.emplace_back(hashTypeValueView(hashTypeCurrent(&hi, OBJ_HASH_KEY), buf));
-            batch.items.emplace_back(hashTypeValueView(hashTypeCurrent(&hi, OBJ_HASH_VALUE), buf));
-        }
-        return 0;
-    }
-    if (o->type == OBJ_ZSET) {
-        batch.pairs = true;
-        char buf[MAX_D2STRING_CHARS];
-        if (o->encoding == OBJ_ENCODING_SKIPLIST)
-            return scanDict(objectZset(o).dict, cursor, opt.count, batch, [&buf](zsetDict::entry &de, std::vector<sds> &items) {
-                items.emplace_back(de.key.node->ele());
-                items.emplace_back(std::string_view(buf, d2string(buf, sizeof(buf), de.key.node->score)));
-            });
-        /* A ziplist: members and scores as stored (a whole score as an
-         * integer), as Redis 7 returns them from its listpack. */
-        const ziplist &zl = objectZiplist(o);
-        char entrybuf[LONG_STR_SIZE];
-        for (zlpos p = zl.index(0); p; p = zl.next(p)) batch.items.emplace_back(listTypeValueView(zl.get(p), entrybuf));
-        return 0;
-    }
-    assert(false && "SCAN of a type that does not implement it");
-    return 0;
+    if (!o)
+        return scanDict(c->db->dict, cursor, opt.count, batch.items,
+                        [](keyspaceDict::entry &de, std::vector<sds> &items) { items.push_back(de.key.dup()); });
+    const objectType &type = getObjectType(o->type);
+    assert(type.scan && "SCAN of a type that does not implement it");
+    batch.pairs = type.scan_pairs;
+    return type.scan(o, cursor, opt.count, batch.items);
 }
 
 /* Step 3, common to all types: false for an element to leave out — not

@@ -16,8 +16,10 @@
  */
 #pragma once
 
+#include <climits>
 #include <list>
 #include <string_view>
+#include <vector>
 
 #include "dict.h"
 #include "object.h"
@@ -102,9 +104,23 @@ void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key);
 void signalModifiedKey(client *c, redisDb *db, std::string_view key);
 void signalFlushedDb(int dbid);
 
-/* Scanning: SCAN and, later, HSCAN/SSCAN/ZSCAN. */
+/* Scanning: SCAN, HSCAN, SSCAN, ZSCAN. o is nullptr for the keyspace,
+ * else the collection, scanned by its type's scan (object.h). */
 void scanGenericCommand(client *c, robj *o, unsigned long cursor);
 bool parseScanCursorOrReply(client *c, std::string_view arg, unsigned long *cursor);
+/* Walks a hash table from `cursor` until `count` items are gathered or the
+ * scan completes, visiting at most count*10 buckets so that a sparse table
+ * cannot stall the server (the client then gets few items, even none,
+ * with a non-zero cursor); emit(entry, items) appends an entry's items.
+ * dict::scan keeps the SCAN guarantee. */
+template <typename Dict, typename Emit>
+unsigned long scanDict(Dict &d, unsigned long cursor, long count, std::vector<sds> &items, Emit emit) {
+    long maxiterations = count > LONG_MAX / 10 ? LONG_MAX : count * 10;
+    do {
+        cursor = d.scan(cursor, [&](auto &de) { emit(de, items); });
+    } while (cursor && maxiterations-- && items.size() < static_cast<size_t>(count));
+    return cursor;
+}
 
 /* serverCron's share of the keyspace work (Redis's databasesCron): active
  * expiry, then shrinking and incremental rehashing of the tables, visiting

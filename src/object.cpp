@@ -10,12 +10,11 @@
 #include <malloc.h>
 #include <new>
 
+#include "adlist.h"
 #include "server.h"
-#include "t_hash.h"
-#include "t_list.h"
-#include "t_set.h"
-#include "t_zset.h"
+#include "skiplist.h"
 #include "util.h"
+#include "ziplist.h"
 
 /* ========================================================================
  * Allocation and reference counting
@@ -35,6 +34,12 @@ static robj *allocObject(unsigned type, unsigned encoding, size_t extra) {
     o->lru = LRU_CLOCK();
     o->refcount = 1;
     return o;
+}
+
+ObjRef createObject(unsigned type, unsigned encoding, void *ptr) {
+    robj *o = allocObject(type, encoding, 0);
+    o->ptr = ptr;
+    return ObjRef(o);
 }
 
 /* The shared integers 0..9999, as Redis's shared.integers: never freed. */
@@ -58,27 +63,33 @@ void incrRefCount(robj *o) {
     if (o->refcount != OBJ_SHARED_REFCOUNT) o->refcount++;
 }
 
-static void freeObjectValue(robj *o) {
-    switch (o->encoding) {
-    case OBJ_ENCODING_RAW: objectRawSds(o).~sds(); break;
-    case OBJ_ENCODING_INT:
-    case OBJ_ENCODING_EMBSTR: break; /* nothing outside the robj block */
-    case OBJ_ENCODING_ZIPLIST: objectZiplist(o).~ziplist(); break;
-    case OBJ_ENCODING_LINKEDLIST: delete &objectLinkedList(o); break;
-    case OBJ_ENCODING_INTSET: objectIntset(o).~intset(); break;
-    case OBJ_ENCODING_HT:
-        if (o->type == OBJ_SET) delete &objectSetDict(o);
-        else if (o->type == OBJ_HASH) delete &objectHashDict(o);
-        break;
-    case OBJ_ENCODING_SKIPLIST: delete &objectZset(o); break;
-    default: break;
-    }
+static void freeStringObject(robj *o) {
+    /* INT and EMBSTR own nothing outside the robj block. */
+    if (o->encoding == OBJ_ENCODING_RAW) objectRawSds(o).~sds();
 }
+
+static size_t stringObjectComputeSize(const robj *o, size_t) {
+    return o->encoding == OBJ_ENCODING_RAW ? objectRawSds(const_cast<robj *>(o)).allocSize() : 0;
+}
+
+/* Each type's row; the string row is constant-initialized, the others are
+ * zero until their files register them (before main, in any order: a
+ * static array needs no initializer to run first). */
+static objectType object_types[OBJ_TYPE_MAX] = {
+    {freeStringObject, dupStringObject, stringObjectComputeSize, nullptr, false},
+};
+
+bool registerObjectType(unsigned type, const objectType &row) {
+    object_types[type] = row;
+    return true;
+}
+
+const objectType &getObjectType(unsigned type) { return object_types[type]; }
 
 void decrRefCount(robj *o) {
     if (o->refcount == OBJ_SHARED_REFCOUNT) return;
     if (--o->refcount > 0) return;
-    freeObjectValue(o);
+    object_types[o->type].free(o);
     o->~robj();
     free(o);
 }
@@ -196,37 +207,10 @@ static ObjRef createZiplistObjectOfType(unsigned type) {
 
 ObjRef createZiplistObject() { return createZiplistObjectOfType(OBJ_LIST); }
 
-/* A copy of any ziplist-encoded value, of the same type (COPY). */
-ObjRef dupZiplistObject(const robj *o) {
-    const ziplist &zl = objectZiplist(o);
-    ObjRef copy = createZiplistObjectOfType(o->type);
-    objectZiplist(copy.get()) =
-        std::move(*ziplist::fromBlob({reinterpret_cast<const char *>(zl.data()), zl.blobLen()}));
-    return copy;
-}
-
 /* An empty linkedlist, which ptr owns. */
 ObjRef createListObject() {
     robj *o = allocObject(OBJ_LIST, OBJ_ENCODING_LINKEDLIST, 0);
     o->ptr = new list();
-    return ObjRef(o);
-}
-
-/* ========================================================================
- * Set objects (the set type itself is in t_set.cpp)
- * ====================================================================== */
-
-/* An empty intset, held in the ptr slot itself (see t_set.h). */
-ObjRef createIntsetObject() {
-    robj *o = allocObject(OBJ_SET, OBJ_ENCODING_INTSET, 0);
-    new (&o->ptr) intset();
-    return ObjRef(o);
-}
-
-/* An empty hash table, which ptr owns. */
-ObjRef createSetObject() {
-    robj *o = allocObject(OBJ_SET, OBJ_ENCODING_HT, 0);
-    o->ptr = new setDict();
     return ObjRef(o);
 }
 
@@ -331,64 +315,10 @@ const char *strType(unsigned type) {
     }
 }
 
-/* A linkedlist's nodes, each one block with its value: the first `samples`
- * are measured and the average stands for all, as Redis samples its
- * aggregate types (0 measures every node). */
-static size_t linkedListComputeSize(const list &l, size_t samples) {
-    size_t size = malloc_usable_size(const_cast<list *>(&l)), nodesize = 0, measured = 0;
-    for (listNode *ln = l.first(); ln && (samples == 0 || measured < samples); ln = ln->next(), measured++)
-        nodesize += malloc_usable_size(ln);
-    if (measured) size += static_cast<size_t>(static_cast<double>(nodesize) / measured * l.length());
-    return size;
-}
-
-/* A hash table: the dict, its buckets and its entries, of which the first
- * `samples` are measured (entrySize(entry): the entry's block and what it
- * owns) and the average stands for all, as for a linkedlist. */
-template <typename Dict, typename EntrySize>
-static size_t dictComputeSize(Dict &d, size_t samples, EntrySize entrySize) {
-    size_t size = malloc_usable_size(&d) + d.buckets() * sizeof(typename Dict::entry *), elesize = 0, measured = 0;
-    for (auto &de : d) {
-        if (samples != 0 && measured == samples) break;
-        elesize += entrySize(de);
-        measured++;
-    }
-    if (measured) size += static_cast<size_t>(static_cast<double>(elesize) / measured * d.size());
-    return size;
-}
-
-static size_t setComputeSize(const robj *o, size_t samples) {
-    if (o->encoding == OBJ_ENCODING_INTSET)
-        return malloc_usable_size(const_cast<unsigned char *>(objectIntset(o).data()));
-    return dictComputeSize(objectSetDict(o), samples,
-                           [](setDict::entry &de) { return malloc_usable_size(&de) + de.key.allocSize(); });
-}
-
-/* A skiplist sorted set: the zset block (dictComputeSize measures it at the
- * dict's address, its first member), the header node, the dict's buckets
- * and entries and the nodes, which hold the members. */
-static size_t zsetComputeSize(zset &zs, size_t samples) {
-    return malloc_usable_size(zs.zsl.header) + dictComputeSize(zs.dict, samples, [](zsetDict::entry &de) {
-               return malloc_usable_size(&de) + malloc_usable_size(de.key.node);
-           });
-}
-
 /* Bytes the value occupies, as the allocator sees them. */
 size_t objectComputeSize(const robj *o, size_t samples) {
     if (o->refcount == OBJ_SHARED_REFCOUNT) return sizeof(robj); /* static, not allocated */
-    size_t size = malloc_usable_size(const_cast<robj *>(o));
-    switch (o->encoding) {
-    case OBJ_ENCODING_RAW: size += objectRawSds(const_cast<robj *>(o)).allocSize(); break;
-    case OBJ_ENCODING_ZIPLIST: size += malloc_usable_size(const_cast<unsigned char *>(objectZiplist(o).data())); break;
-    case OBJ_ENCODING_LINKEDLIST: size += linkedListComputeSize(objectLinkedList(o), samples); break;
-    }
-    if (o->type == OBJ_SET) size += setComputeSize(o, samples);
-    if (o->type == OBJ_HASH && o->encoding == OBJ_ENCODING_HT)
-        size += dictComputeSize(objectHashDict(o), samples, [](hashDict::entry &de) {
-            return malloc_usable_size(&de) + de.key.allocSize() + de.val.allocSize();
-        });
-    if (o->encoding == OBJ_ENCODING_SKIPLIST) size += zsetComputeSize(objectZset(o), samples);
-    return size;
+    return malloc_usable_size(const_cast<robj *>(o)) + object_types[o->type].computeSize(o, samples);
 }
 
 /* Milliseconds since the value was last touched. The LRU clock is 24 bits

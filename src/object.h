@@ -20,9 +20,12 @@
 #pragma once
 
 #include <climits>
+#include <cstddef>
 #include <cstdint>
+#include <malloc.h>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "sds.h"
 
@@ -85,6 +88,60 @@ inline sds &objectRawSds(robj *o) { return *std::launder(reinterpret_cast<sds *>
 
 unsigned int LRU_CLOCK();
 
+/* A new object of `type` in `encoding` with `ptr` (Redis's createObject),
+ * for the types' own encodings (t_*.cpp); an encoding that keeps its
+ * structure in the ptr slot itself constructs it there after. */
+ObjRef createObject(unsigned type, unsigned encoding, void *ptr);
+
+/* ---- the types' operations --------------------------------------------
+ * What the objects and the keyspace need of a value whatever its type, one
+ * row per OBJ_* type, as Redis's dictType gives a dict its functions.
+ * Redis's object.c and db.c switch on the type and call each type's
+ * functions; here the types (t_*.cpp) sit a layer above them
+ * (tools/check_layers.sh), so each registers its row from a static
+ * initializer of its own file (registerObjectType), before main runs, and
+ * object.cpp and db.cpp call through the row. Every type's file is linked
+ * whenever its values can exist: the command table names its commands, and
+ * only its API fills a value. Strings are object.cpp's own row. */
+struct objectType {
+    /* Frees what the value owns; decrRefCount then frees the robj itself
+     * (Redis's freeListObject, freeSetObject...). */
+    void (*free)(robj *o);
+    /* A deep copy, in the same encoding (COPY). */
+    ObjRef (*dup)(const robj *o);
+    /* Bytes the value owns beyond the robj (MEMORY USAGE): an aggregate
+     * measures `samples` elements (0: all) and extrapolates, as Redis. */
+    size_t (*computeSize)(const robj *o, size_t samples);
+    /* SSCAN/HSCAN/ZSCAN's one step of their own (scanGenericCommand, db.h):
+     * appends to `items` the elements from `cursor` on, at least `count`
+     * unless the scan ends first, and returns the next cursor (0: done).
+     * nullptr for a type with no SCAN. */
+    unsigned long (*scan)(robj *o, unsigned long cursor, long count, std::vector<sds> &items);
+    /* The scan's items come in pairs: field and value, member and score. */
+    bool scan_pairs;
+};
+/* Every value the robj's 4-bit type field can hold. */
+constexpr unsigned OBJ_TYPE_MAX = 1u << 4;
+/* Files the row of `type`; always returns true, for a static initializer. */
+bool registerObjectType(unsigned type, const objectType &row);
+const objectType &getObjectType(unsigned type);
+
+/* A hash table's bytes for computeSize: the dict, its buckets and its
+ * entries, of which the first `samples` are measured (entrySize(entry): the
+ * entry's block and what it owns) and the average stands for all (0:
+ * every entry is measured), as Redis samples its aggregate types. */
+template <typename Dict, typename EntrySize>
+size_t dictComputeSize(Dict &d, size_t samples, EntrySize entrySize) {
+    size_t size = malloc_usable_size(&d) + d.buckets() * sizeof(typename Dict::entry *), elesize = 0, measured = 0;
+    for (auto &de : d) {
+        if (samples != 0 && measured == samples) break;
+        elesize += entrySize(de);
+        measured++;
+    }
+    if (measured) size += static_cast<size_t>(static_cast<double>(elesize) / measured * d.size());
+    return size;
+}
+
 /* ---- string objects -------------------------------------------------- */
 ObjRef createStringObject(std::string_view s);      /* embstr or raw by length */
 ObjRef createRawStringObject(std::string_view s);
@@ -105,12 +162,9 @@ bool getLongDoubleFromObject(const robj *o, long double *value);
 
 /* ---- list objects (the list type is t_list.h) ------------------------ */
 ObjRef createZiplistObject(); /* an empty ziplist-encoded list */
-ObjRef dupZiplistObject(const robj *o); /* a copy of a ziplist-encoded list, hash or sorted set */
 ObjRef createListObject();    /* an empty linkedlist-encoded list */
 
-/* ---- set objects (the set type is t_set.h) --------------------------- */
-ObjRef createIntsetObject(); /* an empty intset-encoded set */
-ObjRef createSetObject();    /* an empty hashtable-encoded set */
+/* ---- set objects: t_set.h (createIntsetObject, createSetObject) ------- */
 
 /* ---- hash objects (the hash type is t_hash.h) ------------------------ */
 ObjRef createHashObject(); /* an empty ziplist-encoded hash */
@@ -131,8 +185,9 @@ bool getDoubleFromObjectOrReply(client *c, std::string_view arg, double *value, 
 /* ---- names and sizes for introspection ------------------------------- */
 const char *strEncoding(unsigned encoding);
 const char *strType(unsigned type);
-/* MEMORY USAGE: the value's bytes; an aggregate value measures `samples`
- * elements and extrapolates (0: all of them), as Redis does. */
+/* MEMORY USAGE: the value's bytes (the robj, then its row's
+ * computeSize); an aggregate value measures `samples` elements and
+ * extrapolates (0: all of them), as Redis does. */
 constexpr size_t OBJ_COMPUTE_SIZE_DEF_SAMPLES = 5;
 size_t objectComputeSize(const robj *o, size_t samples = OBJ_COMPUTE_SIZE_DEF_SAMPLES);
 unsigned long long estimateObjectIdleTime(const robj *o); /* ms since last access */

@@ -181,6 +181,43 @@ ObjRef hashTypeDup(const robj *o) {
     return copy;
 }
 
+/* ---- the hash's row of the types' operations (object.h) ---------------- */
+
+static void freeHashObject(robj *o) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) objectZiplist(o).~ziplist();
+    else delete &objectHashDict(o);
+}
+
+static size_t hashObjectComputeSize(const robj *o, size_t samples) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST)
+        return malloc_usable_size(const_cast<unsigned char *>(objectZiplist(o).data()));
+    return dictComputeSize(objectHashDict(o), samples, [](hashDict::entry &de) {
+        return malloc_usable_size(&de) + de.key.allocSize() + de.val.allocSize();
+    });
+}
+
+/* HSCAN: fields and values; a ziplist is returned whole, with cursor 0. */
+static unsigned long hashTypeScan(robj *o, unsigned long cursor, long count, std::vector<sds> &items) {
+    if (o->encoding == OBJ_ENCODING_HT)
+        return scanDict(objectHashDict(o), cursor, count, items, [](hashDict::entry &de, std::vector<sds> &out) {
+            out.push_back(de.key.dup());
+            out.push_back(de.val.dup());
+        });
+    char buf[LONG_STR_SIZE];
+    for (hashTypeIterator hi(o); hashTypeNext(&hi);) {
+        items.emplace_back(hashTypeValueView(hashTypeCurrent(&hi, OBJ_HASH_KEY), buf));
+        items.emplace_back(hashTypeValueView(hashTypeCurrent(&hi, OBJ_HASH_VALUE), buf));
+    }
+    return 0;
+}
+
+[[maybe_unused]] static const bool hash_type_registered =
+    registerObjectType(OBJ_HASH, {.free = freeHashObject,
+                                  .dup = hashTypeDup,
+                                  .computeSize = hashObjectComputeSize,
+                                  .scan = hashTypeScan,
+                                  .scan_pairs = true});
+
 /* hashTypeRandomElement: a field and its value, at random; the hash must
  * not be empty. A hash table draws fairly among a sample of entries
  * (dictGetFairRandomKey), as Redis does. */

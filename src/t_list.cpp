@@ -22,6 +22,7 @@
 #include <cassert>
 #include <climits>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "notify.h"
@@ -119,6 +120,14 @@ void listTypeDelRange(robj *subject, long start, unsigned long count) {
     }
 }
 
+ObjRef dupZiplistObject(const robj *o) {
+    const ziplist &zl = objectZiplist(o);
+    std::optional<ziplist> bytes = ziplist::fromBlob({reinterpret_cast<const char *>(zl.data()), zl.blobLen()});
+    ObjRef copy = createObject(o->type, OBJ_ENCODING_ZIPLIST, nullptr);
+    new (&copy->ptr) ziplist(std::move(*bytes));
+    return copy;
+}
+
 /* A deep copy in the same encoding. */
 ObjRef listTypeDup(const robj *o) {
     assert(o->type == OBJ_LIST);
@@ -128,6 +137,34 @@ ObjRef listTypeDup(const robj *o) {
     for (listNode *ln = objectLinkedList(o).first(); ln; ln = ln->next()) dst.addNodeTail(ln->value());
     return copy;
 }
+
+/* ---- the list's row of the types' operations (object.h) ---------------- */
+
+static void freeListObject(robj *o) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) objectZiplist(o).~ziplist();
+    else delete &objectLinkedList(o);
+}
+
+/* A linkedlist's nodes, each one block with its value: the first `samples`
+ * are measured and the average stands for all, as Redis samples its
+ * aggregate types (0 measures every node). */
+static size_t listObjectComputeSize(const robj *o, size_t samples) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST)
+        return malloc_usable_size(const_cast<unsigned char *>(objectZiplist(o).data()));
+    const list &l = objectLinkedList(o);
+    size_t size = malloc_usable_size(const_cast<list *>(&l)), nodesize = 0, measured = 0;
+    for (listNode *ln = l.first(); ln && (samples == 0 || measured < samples); ln = ln->next(), measured++)
+        nodesize += malloc_usable_size(ln);
+    if (measured) size += static_cast<size_t>(static_cast<double>(nodesize) / measured * l.length());
+    return size;
+}
+
+[[maybe_unused]] static const bool list_type_registered =
+    registerObjectType(OBJ_LIST, {.free = freeListObject,
+                                  .dup = listTypeDup,
+                                  .computeSize = listObjectComputeSize,
+                                  .scan = nullptr, /* no LSCAN */
+                                  .scan_pairs = false});
 
 /* ---- iterating --------------------------------------------------------- */
 

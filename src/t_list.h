@@ -60,6 +60,8 @@ unsigned long listTypeLength(const robj *subject);
 /* Removes `count` elements from index `start` (negative from the tail). */
 void listTypeDelRange(robj *subject, long start, unsigned long count);
 ObjRef listTypeDup(const robj *o); /* COPY */
+/* A copy of a ziplist-encoded list, hash or sorted set, of the same type. */
+ObjRef dupZiplistObject(const robj *o);
 
 /* ---- iterating (listTypeInitIterator / listTypeNext) ------------------- */
 struct listTypeIterator;

@@ -51,6 +51,21 @@ static unsigned long long setMaxIntsetEntries() {
     return std::min<unsigned long long>(static_cast<unsigned long long>(server.set_max_intset_entries), 1ULL << 30);
 }
 
+/* In Redis, the set objects are created in object.c; here they are the set
+ * type's, which owns setDict. */
+ObjRef createIntsetObject() {
+    ObjRef o = createObject(OBJ_SET, OBJ_ENCODING_INTSET, nullptr);
+    new (&o->ptr) intset(); /* in the ptr slot itself */
+    return o;
+}
+
+ObjRef createSetObject() {
+    auto d = std::make_unique<setDict>();
+    ObjRef o = createObject(OBJ_SET, OBJ_ENCODING_HT, d.get());
+    d.release(); /* ptr owns it now */
+    return o;
+}
+
 ObjRef setTypeCreate(std::string_view value) {
     long long ll;
     return string2ll(value, &ll) ? createIntsetObject() : createSetObject();
@@ -167,6 +182,39 @@ ObjRef setTypeDup(const robj *o) {
     for (auto &de : src) dst.addRaw(de.key.dup());
     return copy;
 }
+
+/* ---- the set's row of the types' operations (object.h) ----------------- */
+
+static void freeSetObject(robj *o) {
+    if (o->encoding == OBJ_ENCODING_INTSET) objectIntset(o).~intset();
+    else delete &objectSetDict(o);
+}
+
+static size_t setObjectComputeSize(const robj *o, size_t samples) {
+    if (o->encoding == OBJ_ENCODING_INTSET)
+        return malloc_usable_size(const_cast<unsigned char *>(objectIntset(o).data()));
+    return dictComputeSize(objectSetDict(o), samples,
+                           [](setDict::entry &de) { return malloc_usable_size(&de) + de.key.allocSize(); });
+}
+
+/* SSCAN: an intset is returned whole, with cursor 0. */
+static unsigned long setTypeScan(robj *o, unsigned long cursor, long count, std::vector<sds> &items) {
+    if (o->encoding == OBJ_ENCODING_HT)
+        return scanDict(objectSetDict(o), cursor, count, items,
+                        [](setDict::entry &de, std::vector<sds> &out) { out.push_back(de.key.dup()); });
+    setTypeIterator si(o);
+    setTypeValue v;
+    char buf[LONG_STR_SIZE];
+    while (setTypeNext(&si, &v)) items.emplace_back(setTypeValueView(v, buf));
+    return 0;
+}
+
+[[maybe_unused]] static const bool set_type_registered =
+    registerObjectType(OBJ_SET, {.free = freeSetObject,
+                                 .dup = setTypeDup,
+                                 .computeSize = setObjectComputeSize,
+                                 .scan = setTypeScan,
+                                 .scan_pairs = false});
 
 /* ---- iterating --------------------------------------------------------- */
 

@@ -62,6 +62,8 @@ struct setTypeValue {
 std::string_view setTypeValueView(const setTypeValue &v, char (&buf)[LONG_STR_SIZE]);
 
 /* ---- the set as a whole ------------------------------------------------ */
+ObjRef createIntsetObject(); /* an empty intset-encoded set */
+ObjRef createSetObject();    /* an empty hashtable-encoded set */
 /* setTypeCreate: an empty set suited to its first member `value`: an
  * intset if it is an integer, else a hash table. */
 ObjRef setTypeCreate(std::string_view value);

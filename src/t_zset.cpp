@@ -379,6 +379,48 @@ ObjRef zsetDup(const robj *o) {
     return copy;
 }
 
+/* ---- the sorted set's row of the types' operations (object.h) ---------- */
+
+static void freeZsetObject(robj *o) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST) objectZiplist(o).~ziplist();
+    else delete &objectZset(o);
+}
+
+/* A skiplist sorted set: the zset block (dictComputeSize measures it at the
+ * dict's address, its first member), the header node, the dict's buckets
+ * and entries and the nodes, which hold the members. */
+static size_t zsetObjectComputeSize(const robj *o, size_t samples) {
+    if (o->encoding == OBJ_ENCODING_ZIPLIST)
+        return malloc_usable_size(const_cast<unsigned char *>(objectZiplist(o).data()));
+    zset &zs = objectZset(o);
+    return malloc_usable_size(zs.zsl.header) + dictComputeSize(zs.dict, samples, [](zsetDict::entry &de) {
+               return malloc_usable_size(&de) + malloc_usable_size(de.key.node);
+           });
+}
+
+/* ZSCAN: members and scores. A ziplist is returned whole, with cursor 0,
+ * members and scores as stored (a whole score as an integer), as Redis 7
+ * returns them from its listpack. */
+static unsigned long zsetScan(robj *o, unsigned long cursor, long count, std::vector<sds> &items) {
+    char buf[MAX_D2STRING_CHARS];
+    if (o->encoding == OBJ_ENCODING_SKIPLIST)
+        return scanDict(objectZset(o).dict, cursor, count, items, [&buf](zsetDict::entry &de, std::vector<sds> &out) {
+            out.emplace_back(de.key.node->ele());
+            out.emplace_back(std::string_view(buf, d2string(buf, sizeof(buf), de.key.node->score)));
+        });
+    const ziplist &zl = objectZiplist(o);
+    char entrybuf[LONG_STR_SIZE];
+    for (zlpos p = zl.index(0); p; p = zl.next(p)) items.emplace_back(listTypeValueView(zl.get(p), entrybuf));
+    return 0;
+}
+
+[[maybe_unused]] static const bool zset_type_registered =
+    registerObjectType(OBJ_ZSET, {.free = freeZsetObject,
+                                  .dup = zsetDup,
+                                  .computeSize = zsetObjectComputeSize,
+                                  .scan = zsetScan,
+                                  .scan_pairs = true});
+
 /* ========================================================================
  * Shared by the commands
  * ====================================================================== */
