@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "notify.h"
-#include "rdb.h"
 #include "server.h"
 #include "util.h"
 
@@ -334,6 +333,14 @@ void flushdbCommand(client *c) {
     addReply(c, shared::ok);
 }
 
+/* FLUSHALL's persistence step, rdb.cpp's (db.h). */
+static flushAllResetRDBProc flushall_reset_rdb = nullptr;
+
+bool registerFlushAllResetRDB(flushAllResetRDBProc reset) {
+    flushall_reset_rdb = reset;
+    return true;
+}
+
 /* Redis 7.0's flushAllDataAndResetRDB: the keys removed count as changes;
  * a running BGSAVE, which would write the old dataset, is stopped; with
  * save points the empty dataset is saved at once, which zeroes the dirty
@@ -343,8 +350,7 @@ void flushallCommand(client *c) {
     if (!getFlushCommandFlags(c, &flags)) return;
     signalFlushedDb(-1);
     server.dirty += emptyData(-1, flags);
-    killRDBChild();
-    if (!server.saveparams.empty()) rdbSave(server.rdb_filename.c_str());
+    flushall_reset_rdb();
     forceCommandPropagation(c);
     addReply(c, shared::ok);
 }

@@ -91,6 +91,14 @@ void removeElementsGenericCommand(client *c, unsigned type, bool (*remove)(robj 
                                   unsigned long (*length)(const robj *));
 bool dbExists(redisDb *db, std::string_view key);
 long long emptyData(int dbnum, int flags); /* -1 = all databases; returns keys removed */
+/* FLUSHALL's persistence step (the end of Redis 7.0's
+ * flushAllDataAndResetRDB, in db.c there): stop a BGSAVE that would write
+ * the old dataset and, with save points, save the empty one at once.
+ * Persistence sits above the keyspace (tools/check_layers.sh), so rdb.cpp
+ * registers it from a static initializer of its own, before main runs (it
+ * is always linked: the command table names SAVE). Always returns true. */
+using flushAllResetRDBProc = void (*)();
+bool registerFlushAllResetRDB(flushAllResetRDBProc reset);
 
 /* Expiry (times are unix milliseconds). */
 long long getExpire(redisDb *db, std::string_view key);   /* -1 when none */

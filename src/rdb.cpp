@@ -1005,6 +1005,13 @@ void killRDBChild() {
     concludeChild(pid, status);
 }
 
+/* FLUSHALL's persistence step (db.h). */
+static void flushAllResetRDB() {
+    killRDBChild();
+    if (!server.saveparams.empty()) rdbSave(server.rdb_filename.c_str());
+}
+[[maybe_unused]] static const bool flushall_reset_rdb_registered = registerFlushAllResetRDB(flushAllResetRDB);
+
 void rdbSaveCron() {
     bool may_retry =
         server.unixtime - server.lastbgsave_try > CONFIG_BGSAVE_RETRY_DELAY || server.lastbgsave_status == C_OK;
