@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "blocked.h"
+#include "expire.h"
 #include "notify.h"
 #include "rdb.h"
 #include "server.h"

@@ -24,6 +24,7 @@
 #include <memory>
 #include <span>
 
+#include "blocked.h"
 #include "notify.h"
 #include "server.h"
 

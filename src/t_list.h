@@ -93,3 +93,27 @@ void listTypeDelete(listTypeEntry *entry);
 
 /* Replies one value as a bulk string, straight from the list. */
 void addReplyListValue(client *c, const listTypeValue &v);
+
+/* The list commands (the command table is in commands.cpp). */
+void lpushCommand(client *c);
+void rpushCommand(client *c);
+void lpushxCommand(client *c);
+void rpushxCommand(client *c);
+void linsertCommand(client *c);
+void llenCommand(client *c);
+void lindexCommand(client *c);
+void lsetCommand(client *c);
+void lrangeCommand(client *c);
+void ltrimCommand(client *c);
+void lremCommand(client *c);
+void lpopCommand(client *c);
+void rpopCommand(client *c);
+void rpoplpushCommand(client *c);
+void lmoveCommand(client *c);
+void lposCommand(client *c);
+void lmpopCommand(client *c);
+void blpopCommand(client *c);
+void brpopCommand(client *c);
+void brpoplpushCommand(client *c);
+void blmoveCommand(client *c);
+void blmpopCommand(client *c);

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "blocked.h"
 #include "notify.h"
 #include "server.h"
 #include "t_list.h" /* objectZiplist, and a ziplist entry's bytes */
