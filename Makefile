@@ -50,7 +50,7 @@ LIB_OBJ   := $(LIB_SRC:src/%.cpp=$(BUILD)/obj/%.o)
 LIB       := $(BUILD)/libcppredis.a
 SERVER    := $(BUILD)/cppredis-server
 
-UNIT_SRC  := $(filter-out tests/unit/ae_test.cpp,$(wildcard tests/unit/*.cpp))
+UNIT_SRC  := $(filter-out tests/unit/ae_test.cpp tests/unit/resp_parser_test.cpp,$(wildcard tests/unit/*.cpp))
 UNIT_OBJ  := $(UNIT_SRC:tests/unit/%.cpp=$(BUILD)/tests/unit/%.o)
 INTEG_SRC := $(wildcard tests/integration/*.cpp)
 INTEG_OBJ := $(INTEG_SRC:tests/integration/%.cpp=$(BUILD)/tests/integration/%.o)
@@ -109,7 +109,12 @@ $(AE_TEST_BINS): $(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h
 	@mkdir -p $(dir $@)
 	$(CXX) -Isrc -DAE_BACKEND_$(shell echo $* | tr a-z A-Z) $(CXXFLAGS) tests/unit/ae_test.cpp src/ae.cpp -o $@ $(LDFLAGS) -lgtest -lgtest_main $(LDLIBS)
 
-TEST_BINS := $(BUILD)/unit_tests $(AE_TESTS) $(BUILD)/integration_tests
+# The request parser's tests link nothing but the parser and util: a
+# dependency of the parser on the server would fail this link.
+$(BUILD)/resp_parser_tests: $(BUILD)/tests/unit/resp_parser_test.o $(BUILD)/obj/resp_parser.o $(BUILD)/obj/util.o
+	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)
+
+TEST_BINS := $(BUILD)/unit_tests $(BUILD)/resp_parser_tests $(AE_TESTS) $(BUILD)/integration_tests
 
 test-release: $(SERVER) $(TEST_BINS)
 	@tests/run_suites.sh "$(if $(SANITIZE),asan+ubsan,release)" $(TEST_BINS)

@@ -31,6 +31,7 @@
 
 #include "bio.h"
 #include "childinfo.h"
+#include "multi.h"
 #include "rdb.h"
 #include "server.h"
 #include "t_hash.h"

@@ -85,3 +85,6 @@ void debugLoadAof(client *c);
  * aof_delayed_fsync, which only an enabled AOF shows. */
 void aofInfoFields(InfoSection &info);
 void aofInfoEnabledFields(InfoSection &info);
+
+/* BGREWRITEAOF (the command table is in commands.cpp). */
+void bgrewriteaofCommand(client *c);

@@ -65,57 +65,9 @@
 #include <utility>
 #include <vector>
 
-#include "db.h"
-#include "sds.h"
+#include "server.h"
 
 struct client;
-
-using mstime_t = long long;
-
-/* Block types (client::btype), Redis 5.0's numbers. BLOCKED_LIST and
- * BLOCKED_ZSET are used; the others keep Redis's numbering. */
-constexpr int BLOCKED_NONE = 0,   /* not blocked */
-              BLOCKED_LIST = 1,   /* BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP */
-              BLOCKED_WAIT = 2,   /* WAIT (replication) */
-              BLOCKED_MODULE = 3, /* a module's blocking command */
-              BLOCKED_STREAM = 4, /* XREAD BLOCK */
-              BLOCKED_ZSET = 5,   /* BZPOPMIN, BZPOPMAX, BZMPOP */
-              BLOCKED_NUM = 6;
-
-/* One key a client waits on (Redis's bkinfo): the key's entry in
- * db->blocking_keys, which owns the key's name (a copy: argv dies with the
- * command), and the client's node in that entry's FIFO, so that leaving is
- * O(1) whichever waiter leaves. */
-struct bkinfo {
-    blockingKeysDict::entry *de;
-    std::list<client *>::iterator listnode;
-};
-
-/* Where BRPOPLPUSH/BLMOVE pop and push, where BLPOP/BRPOP/BLMPOP pop
- * (LIST_HEAD or LIST_TAIL), and which end BZPOPMIN/BZPOPMAX/BZMPOP pop
- * (ZSET_MIN or ZSET_MAX, in wherefrom): Redis's blockPos. */
-struct blockPos {
-    int wherefrom = 0;
-    int whereto = 0;
-};
-
-/* What a blocked client waits for (Redis's blockingState, client::bpop). */
-struct blockingState {
-    mstime_t timeout = 0;        /* deadline, monotonic ms; 0 = wait forever */
-    std::vector<bkinfo> keys;    /* each key once, in the command's order */
-    std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
-    blockPos blockpos;
-    long count = -1;             /* BLMPOP's/BZMPOP's COUNT; -1 for the others */
-};
-
-/* A key that may let waiters go (Redis's readyList). */
-struct readyList {
-    redisDb *db;
-    sds key;
-};
-
-/* Redis 6's clients_timeout_table: blocked clients by deadline. */
-using clientsTimeoutTable = std::set<std::pair<mstime_t, client *>>;
 
 /* ---- the clock and the timeout argument --------------------------------- */
 /* Now, in the clock deadlines use (monotonic milliseconds). */
@@ -195,3 +147,15 @@ bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc ser
 void addClientToTimeoutTable(client *c);
 void removeClientFromTimeoutTable(client *c);
 void handleBlockedClientsTimeout();
+
+/* The blocking commands (the command table is in commands.cpp). In Redis
+ * they are in t_list.c and t_zset.c; here in blocked.cpp, so that the types
+ * need nothing of blocking (see "How a new blocking type plugs in"). */
+void blpopCommand(client *c);
+void brpopCommand(client *c);
+void brpoplpushCommand(client *c);
+void blmoveCommand(client *c);
+void blmpopCommand(client *c);
+void bzpopminCommand(client *c);
+void bzpopmaxCommand(client *c);
+void bzmpopCommand(client *c);

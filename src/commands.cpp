@@ -7,7 +7,24 @@
  * subcommands; processCommand dispatches on the second word.
  * Adding a command is adding a row here and its implementation.
  */
+#include "aof.h"
+#include "blocked.h"
+#include "config.h"
+#include "db.h"
+#include "debug.h"
+#include "expire.h"
+#include "multi.h"
+#include "networking.h"
+#include "object.h"
+#include "pubsub.h"
+#include "rdb.h"
+#include "scripting.h"
 #include "server.h"
+#include "t_hash.h"
+#include "t_list.h"
+#include "t_set.h"
+#include "t_string.h"
+#include "t_zset.h"
 
 namespace {
 

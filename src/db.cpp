@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "expire.h"
 #include "notify.h"
 #include "server.h"
 #include "util.h"

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "dict.h"
+#include "networking.h"
 #include "object.h"
 
 struct client;
@@ -39,9 +40,6 @@ struct KeyRefTraits {
 
 using keyspaceDict = dict<sds, ObjRef>;
 using expiresDict = dict<KeyRef, long long, KeyRefTraits>;
-using watchedKeysDict = dict<sds, std::list<client *>>;
-/* Blocking (blocked.h): key -> the clients blocked on it, first blocked first. */
-using blockingKeysDict = dict<sds, std::list<client *>>;
 struct readyKeysSetMember {}; /* a dict used as a set: no value */
 using readyKeysDict = dict<sds, readyKeysSetMember>;
 
@@ -135,6 +133,20 @@ unsigned long scanDict(Dict &d, unsigned long cursor, long count, std::vector<sd
  * at most CRON_DBS_PER_CALL databases per call. */
 constexpr int CRON_DBS_PER_CALL = 16;
 void databasesCron();
-/* expire.cpp: deletes expired keys nobody reads, by sampling (bounded to
- * a quarter of a cron tick). */
-void activeExpireCycle();
+
+/* The keyspace commands (the command table is in commands.cpp). */
+void copyCommand(client *c);
+void dbsizeCommand(client *c);
+void delCommand(client *c);
+void existsCommand(client *c);
+void flushallCommand(client *c);
+void flushdbCommand(client *c);
+void keysCommand(client *c);
+void moveCommand(client *c);
+void randomkeyCommand(client *c);
+void renameCommand(client *c);
+void renamenxCommand(client *c);
+void scanCommand(client *c);
+void selectCommand(client *c);
+void typeCommand(client *c);
+void unlinkCommand(client *c);

@@ -9,6 +9,8 @@
  * unordered types — plus a mark if it has a TTL; the keys' digests are
  * XORed together per database, so key order does not matter.
  */
+#include "debug.h"
+
 #include <unistd.h>
 
 #include <array>

@@ -15,6 +15,8 @@
  * Relative times (EXPIRE, TTL) are taken from server.mstime, the time the
  * command started, so a TTL read right after it was set is exact.
  */
+#include "expire.h"
+
 #include <algorithm>
 #include <climits>
 

@@ -24,6 +24,8 @@
  *  - EXEC unwatches everything before running the queue, so the
  *    transaction's own writes never abort it.
  */
+#include "multi.h"
+
 #include "server.h"
 
 /* ========================================================================

@@ -24,6 +24,8 @@
  *    which returns at once; everywhere else freeClientAsync() defers it to
  *    beforeSleep.
  */
+#include "networking.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -33,48 +35,11 @@
 #include <unistd.h>
 
 #include "anet.h"
+#include "blocked.h"
+#include "multi.h"
 #include "pubsub.h"
 #include "server.h"
 #include "util.h"
-
-/* ========================================================================
- * QueryBuffer
- * ====================================================================== */
-
-void QueryBuffer::makeRoomFor(size_t n) {
-    if (avail() >= n) return;
-    /* Grow greedily (doubling) so a stream of reads costs amortized O(1)
-     * per byte, except for one huge argument, sized exactly by the caller. */
-    size_t want = len_ + n;
-    size_t newcap = std::max(want, cap_ * 2);
-    auto nb = std::make_unique_for_overwrite<char[]>(newcap);
-    if (len_) memcpy(nb.get(), buf_.get(), len_);
-    buf_ = std::move(nb);
-    cap_ = newcap;
-}
-
-void QueryBuffer::consume(size_t n) {
-    if (n >= len_) {
-        len_ = 0;
-        return;
-    }
-    memmove(buf_.get(), buf_.get() + n, len_ - n);
-    len_ -= n;
-}
-
-void QueryBuffer::append(std::string_view s) {
-    if (s.empty()) return;
-    makeRoomFor(s.size());
-    memcpy(buf_.get() + len_, s.data(), s.size());
-    len_ += s.size();
-}
-
-void QueryBuffer::shrinkIfIdle(size_t keep) {
-    if (len_ == 0 && cap_ > keep) {
-        buf_.reset();
-        cap_ = 0;
-    }
-}
 
 /* ========================================================================
  * Client creation and destruction
@@ -583,100 +548,23 @@ static void buildArgv(client *c) {
     }
 }
 
-/* An inline request is one line of space-separated words, as typed in telnet.
- * Returns C_OK when a whole line was parsed into argv. */
+/* The parser's verdict (resp_parser.h) for the client: a whole request
+ * becomes argv (C_OK); an error is replied and closes the client. */
+static int afterParse(client *c, ParseStatus st, const std::string &err) {
+    if (st == PARSE_ERROR) setProtocolError(c, err.c_str());
+    if (st != PARSE_OK) return C_ERR;
+    buildArgv(c);
+    return C_OK;
+}
+
 int processInlineBuffer(client *c) {
-    char *start = c->querybuf.data() + c->req.pos;
-    size_t avail = c->querybuf.size() - c->req.pos;
-    char *newline = static_cast<char *>(memchr(start, '\n', avail));
-    if (!newline) {
-        if (avail > PROTO_INLINE_MAX_SIZE) setProtocolError(c, "too big inline request");
-        return C_ERR;
-    }
-    size_t linelen = newline - start;
-    size_t consumed = linelen + 1;
-    if (linelen && start[linelen - 1] == '\r') linelen--;
-    c->req.argspan.clear();
-    if (!splitArgsInPlace(start, linelen, c->req.argspan)) {
-        setProtocolError(c, "unbalanced quotes in request");
-        return C_ERR;
-    }
-    for (auto &span : c->req.argspan) span.first += c->req.pos;
-    c->req.pos += consumed;
-    buildArgv(c);
-    return C_OK;
+    std::string err;
+    return afterParse(c, parseInlineRequest(c->querybuf, c->req, err), err);
 }
 
-/* Parses "<prefix><number>\r\n" at req.pos. Returns 1 and advances on
- * success, 0 if the line is incomplete, -1 on a too long line. */
-static int readLengthLine(client *c, long long *value, bool *ok) {
-    const char *p = c->querybuf.data() + c->req.pos;
-    size_t avail = c->querybuf.size() - c->req.pos;
-    const char *cr = static_cast<const char *>(memchr(p, '\r', avail));
-    if (!cr) return avail > PROTO_INLINE_MAX_SIZE ? -1 : 0;
-    if (static_cast<size_t>(cr - p) + 1 >= avail) return 0; /* need the '\n' too */
-    *ok = string2ll(std::string_view(p + 1, cr - (p + 1)), value);
-    c->req.pos += (cr - p) + 2;
-    return 1;
-}
-
-/* A multibulk request is "*<argc>\r\n" then argc times "$<len>\r\n<bytes>\r\n".
- * Parsing resumes where the last read stopped: `multibulklen` bulks are
- * still expected, and `bulklen` is the one being read. Returns C_OK when
- * the request is complete and argv is ready. */
 int processMultibulkBuffer(client *c) {
-    RequestParser &r = c->req;
-    if (r.multibulklen == 0) {
-        long long ll = 0;
-        bool ok = false;
-        int rc = readLengthLine(c, &ll, &ok);
-        if (rc == -1) setProtocolError(c, "too big mbulk count string");
-        if (rc != 1) return C_ERR;
-        if (!ok || ll > INT_MAX) {
-            setProtocolError(c, "invalid multibulk length");
-            return C_ERR;
-        }
-        if (ll <= 0) return C_OK; /* "*0" or "*-1": an empty request, skipped */
-        r.multibulklen = ll;
-        r.argspan.reserve(std::min<long long>(ll, 1024));
-    }
-    while (r.multibulklen) {
-        if (r.bulklen == -1) {
-            if (r.pos >= c->querybuf.size()) return C_ERR;
-            char ch = c->querybuf.data()[r.pos];
-            if (ch != '$') {
-                char msg[64];
-                snprintf(msg, sizeof(msg), "expected '$', got '%c'", ch);
-                setProtocolError(c, msg);
-                return C_ERR;
-            }
-            long long ll = 0;
-            bool ok = false;
-            int rc = readLengthLine(c, &ll, &ok);
-            if (rc == -1) setProtocolError(c, "too big bulk count string");
-            if (rc != 1) return C_ERR;
-            if (!ok || ll < 0 || ll > server.proto_max_bulk_len) {
-                setProtocolError(c, "invalid bulk length");
-                return C_ERR;
-            }
-            r.bulklen = ll;
-            /* A big argument: size the buffer for it now, once, instead of
-             * doubling through many reallocations while it arrives. */
-            if (static_cast<size_t>(ll) >= PROTO_MBULK_BIG_ARG) {
-                size_t have = c->querybuf.size() - r.pos;
-                size_t need = static_cast<size_t>(ll) + 2;
-                if (need > have) c->querybuf.makeRoomFor(need - have);
-            }
-        }
-        size_t need = static_cast<size_t>(r.bulklen) + 2;
-        if (c->querybuf.size() - r.pos < need) return C_ERR;
-        r.argspan.emplace_back(r.pos, static_cast<size_t>(r.bulklen));
-        r.pos += need;
-        r.bulklen = -1;
-        r.multibulklen--;
-    }
-    buildArgv(c);
-    return C_OK;
+    std::string err;
+    return afterParse(c, parseMultibulkRequest(c->querybuf, c->req, server.proto_max_bulk_len, err), err);
 }
 
 /* Drops the bytes of requests already run. Arguments of a partial request

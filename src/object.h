@@ -191,3 +191,7 @@ const char *strType(unsigned type);
 constexpr size_t OBJ_COMPUTE_SIZE_DEF_SAMPLES = 5;
 size_t objectComputeSize(const robj *o, size_t samples = OBJ_COMPUTE_SIZE_DEF_SAMPLES);
 unsigned long long estimateObjectIdleTime(const robj *o); /* ms since last access */
+
+/* OBJECT and MEMORY (the command table is in commands.cpp). */
+void objectCommand(client *c);
+void memoryCommand(client *c);

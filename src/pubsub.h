@@ -39,3 +39,14 @@ long long pubsubPublishMessage(std::string_view channel, std::string_view messag
 
 /* Channels plus patterns the client is subscribed to. */
 size_t clientSubscriptionsCount(const client *c);
+
+/* The publish/subscribe commands (the command table is in commands.cpp). */
+void subscribeCommand(client *c);
+void unsubscribeCommand(client *c);
+void psubscribeCommand(client *c);
+void punsubscribeCommand(client *c);
+void publishCommand(client *c);
+void pubsubChannelsCommand(client *c);
+void pubsubNumsubCommand(client *c);
+void pubsubNumpatCommand(client *c);
+void pubsubHelpCommand(client *c);

@@ -130,3 +130,8 @@ void rdbSaveCron();
 /* Writes are refused (MISCONF) while the last background save has failed,
  * save points are set and stop-writes-on-bgsave-error is on. */
 bool rdbWritesDeniedByBgsaveError();
+
+/* SAVE, BGSAVE, LASTSAVE (the command table is in commands.cpp). */
+void saveCommand(client *c);
+void bgsaveCommand(client *c);
+void lastsaveCommand(client *c);

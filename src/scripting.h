@@ -55,3 +55,14 @@ bool scriptInterrupt(scriptRunCtx *run_ctx);
 /* What EVAL's caller is told while a script keeps the server busy. */
 inline constexpr std::string_view kBusyScriptError =
     "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+/* EVAL and SCRIPT (the command table is in commands.cpp). */
+void evalCommand(client *c);
+void evalShaCommand(client *c);
+void evalRoCommand(client *c);
+void evalShaRoCommand(client *c);
+void scriptLoadCommand(client *c);
+void scriptExistsCommand(client *c);
+void scriptFlushCommand(client *c);
+void scriptKillCommand(client *c);
+void scriptHelpCommand(client *c);

@@ -33,8 +33,11 @@
 
 #include "anet.h"
 #include "aof.h"
+#include "blocked.h"
 #include "childinfo.h"
 #include "config.h"
+#include "multi.h"
+#include "pubsub.h"
 #include "rdb.h"
 #include "scripting.h"
 #include "util.h"

@@ -1,16 +1,13 @@
-/* server.h — the global server state, the client, and the command table.
+/* server.h — the global server state and the command table.
  *
  * Mirrors Redis's server.h: one global `server` (struct redisServer) owns the
- * event loop, the listening sockets, every client and the configuration.
+ * event loop, the listening sockets, every client (the `client` struct is in
+ * networking.h) and the configuration, and call() runs a command. What each
+ * subsystem offers is declared in its own header (networking.h, db.h,
+ * t_list.h, blocked.h, ...), each command procedure with its subsystem.
  * Invariants:
- *  - server.clients owns every client (unique_ptr); every other structure
- *    (clients_pending_write, clients_to_close, clients_index, for a
- *    subscriber server.pubsub_channels / pubsub_patterns, and for a
- *    blocked client db->blocking_keys, clients_timeout_table and
- *    unblocked_clients) holds plain pointers and must drop them in
- *    freeClient() before the client dies.
- *  - A client's argv views point into its own query buffer and are valid
- *    only while its current command runs; anything kept longer is copied.
+ *  - server.clients owns every client; see networking.h for who else may
+ *    point at one and when they must let go.
  */
 #pragma once
 
@@ -20,9 +17,10 @@
 #include <csignal>
 #include <cstdint>
 #include <ctime>
-#include <list>
 #include <initializer_list>
+#include <list>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,8 +29,8 @@
 #include <vector>
 
 #include "ae.h"
-#include "blocked.h"
 #include "db.h"
+#include "networking.h"
 
 #define CPPREDIS_VERSION "0.1.0"
 #define REDIS_COMPAT_VERSION "7.0.15" /* what INFO and HELLO report, for clients */
@@ -40,11 +38,6 @@
 /* ------------------------------------------------------------------------
  * Limits and defaults (the same numbers as Redis 7.0).
  * ---------------------------------------------------------------------- */
-constexpr size_t PROTO_IOBUF_LEN = 16 * 1024;        /* read size per call */
-constexpr size_t PROTO_REPLY_CHUNK_BYTES = 16 * 1024; /* static reply buffer */
-constexpr size_t PROTO_INLINE_MAX_SIZE = 64 * 1024;  /* max inline request */
-constexpr size_t PROTO_MBULK_BIG_ARG = 32 * 1024;    /* pre-size querybuf past this */
-constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
 constexpr int CONFIG_MIN_RESERVED_FDS = 32;
 constexpr int CONFIG_FDSET_INCR = CONFIG_MIN_RESERVED_FDS + 96;
 constexpr int CONFIG_BINDADDR_MAX = 16;
@@ -56,29 +49,6 @@ constexpr int AOF_FSYNC_NO = 0, AOF_FSYNC_ALWAYS = 1, AOF_FSYNC_EVERYSEC = 2; /*
 /* Log levels, as Redis's. */
 constexpr int LL_DEBUG = 0, LL_VERBOSE = 1, LL_NOTICE = 2, LL_WARNING = 3;
 constexpr int LL_RAW = 1 << 10; /* log without timestamp */
-
-/* ------------------------------------------------------------------------
- * Client flags (the subset implemented so far keeps Redis's names).
- * ---------------------------------------------------------------------- */
-constexpr uint64_t CLIENT_MULTI = 1ULL << 3;              /* inside MULTI: commands are queued */
-constexpr uint64_t CLIENT_BLOCKED = 1ULL << 4;            /* waiting in a blocking command (blocked.h) */
-constexpr uint64_t CLIENT_DIRTY_CAS = 1ULL << 5;          /* a WATCHed key changed: EXEC fails */
-constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply is written */
-constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
-constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
-constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
-constexpr uint64_t CLIENT_PUBSUB = 1ULL << 18;           /* subscribed to a channel or pattern (pubsub.cpp) */
-constexpr uint64_t CLIENT_PREVENT_AOF_PROP = 1ULL << 19; /* don't propagate this command to the AOF */
-constexpr uint64_t CLIENT_PREVENT_REPL_PROP = 1ULL << 20; /* ... nor to replicas */
-constexpr uint64_t CLIENT_PREVENT_PROP = CLIENT_PREVENT_AOF_PROP | CLIENT_PREVENT_REPL_PROP;
-constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
-constexpr uint64_t CLIENT_FORCE_AOF = 1ULL << 14;       /* propagate even if nothing changed (FLUSHALL) */
-constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
-constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;    /* blocking commands answer as if timed out (scripts) */
-
-/* Request types of the query buffer. */
-constexpr int PROTO_REQ_INLINE = 1;
-constexpr int PROTO_REQ_MULTIBULK = 2;
 
 /* ------------------------------------------------------------------------
  * Command flags (Redis 7 names, shown by COMMAND INFO).
@@ -179,151 +149,20 @@ struct redisCommand {
     long long microseconds = 0, calls = 0, rejected_calls = 0, failed_calls = 0;
 };
 
-/* ------------------------------------------------------------------------
- * The query buffer: bytes read from the socket, parsed in place.
- * ---------------------------------------------------------------------- */
-class QueryBuffer {
-public:
-    char *data() { return buf_.get(); }
-    const char *data() const { return buf_.get(); }
-    size_t size() const { return len_; }
-    size_t capacity() const { return cap_; }
-    size_t avail() const { return cap_ - len_; }
-    /* Guarantees room for `n` more bytes, keeping the content. */
-    void makeRoomFor(size_t n);
-    void commit(size_t n) { len_ += n; }
-    /* Drops the first `n` bytes (already parsed). */
-    void consume(size_t n);
-    void append(std::string_view s);
-    void clear() { len_ = 0; }
-    /* Frees the allocation when it is idle and large (clientsCron). */
-    void shrinkIfIdle(size_t keep);
-
-private:
-    std::unique_ptr<char[]> buf_;
-    size_t len_ = 0, cap_ = 0;
-};
-
-/* A block of the reply list, used once the static buffer is full. */
-struct clientReplyBlock {
-    size_t size, used;
-    std::unique_ptr<char[]> buf;
-};
-
-/* The parser's progress on the request being read (see processMultibulkBuffer). */
-struct RequestParser {
-    int reqtype = 0;         /* PROTO_REQ_INLINE / MULTIBULK, 0 = not yet known */
-    long multibulklen = 0;   /* bulk strings still to read */
-    long long bulklen = -1;  /* length of the bulk being read, -1 = header unread */
-    size_t pos = 0;          /* parse position in the query buffer */
-    /* Arguments parsed so far, as (offset, length) into the query buffer:
-     * offsets stay valid when the buffer grows, views would not. */
-    std::vector<std::pair<size_t, size_t>> argspan;
-};
-
-/* ------------------------------------------------------------------------
- * Transactions (multi.cpp).
- * ---------------------------------------------------------------------- */
-
-/* One queued command (Redis's multiCmd): its arguments are the next `argc`
- * entries of multiState::arglens, their bytes the next ones of argbytes. */
-struct multiCmd {
-    redisCommand *cmd;
-    size_t argc;
-};
-
-/* MULTI's queue (Redis's multiState). A queued command outlives the query
- * buffer its argv views point into, so its arguments are copied, all of
- * them back to back into one buffer: queueing costs no allocation per
- * argument, and EXEC reads the commands in order. */
-struct multiState {
-    std::vector<multiCmd> commands;
-    std::string argbytes;
-    std::vector<size_t> arglens;
-    size_t argv_len_sums = 0; /* CLIENT LIST multi-mem, counted as Redis does */
-};
-
-/* A key the client WATCHes (Redis's watchedKey). `de` is the key's entry in
- * db->watched_keys, alive as long as some client watches the key, and
- * `node` is this client in that entry's list, so unwatching is O(1). */
-struct watchedKey {
+/* Blocking (blocked.cpp): the server's side of it. */
+/* A key that may let waiters go (Redis's readyList). */
+struct readyList {
     redisDb *db;
-    watchedKeysDict::entry *de;
-    std::list<client *>::iterator node;
-    bool expired; /* the key was already logically expired when watched */
+    sds key;
 };
 
-/* ------------------------------------------------------------------------
- * Pub/sub (pubsub.cpp) and output buffer limits (networking.cpp).
- * ---------------------------------------------------------------------- */
+/* Redis 6's clients_timeout_table: blocked clients by deadline. */
+using clientsTimeoutTable = std::set<std::pair<mstime_t, client *>>;
 
+/* Pub/sub (pubsub.cpp). */
 /* Channel (or pattern) -> its subscribers, in the order they subscribed:
  * the order PUBLISH delivers in. */
 using pubsubDict = dict<sds, std::vector<client *>>;
-struct pubsubSetMember {}; /* a dict used as a set: no value */
-using clientChannelsDict = dict<sds, pubsubSetMember>;
-
-/* The id of the client that replays the AOF (Redis's createAOFClient). */
-constexpr uint64_t CLIENT_ID_AOF = UINT64_MAX;
-
-/* Client classes of client-output-buffer-limit (getClientType). Replicas
- * do not exist here: their limits are parsed and kept for compatibility. */
-constexpr int CLIENT_TYPE_NORMAL = 0, CLIENT_TYPE_SLAVE = 1, CLIENT_TYPE_PUBSUB = 2, CLIENT_TYPE_MASTER = 3;
-constexpr int CLIENT_TYPE_OBUF_COUNT = 3; /* the classes with limits: master has none */
-struct clientBufferLimitsConfig {
-    unsigned long long hard_limit_bytes = 0; /* 0 = no limit */
-    unsigned long long soft_limit_bytes = 0;
-    time_t soft_limit_seconds = 0;           /* how long past the soft limit is tolerated */
-};
-
-/* ------------------------------------------------------------------------
- * The client: one connection and everything the server tracks for it.
- * ---------------------------------------------------------------------- */
-struct client {
-    uint64_t id = 0;
-    int fd = -1;
-    std::string name;
-    std::string addr, laddr;          /* "ip:port" of peer and local side */
-    redisDb *db = nullptr;            /* the SELECTed database */
-    int resp = 2;
-    uint64_t flags = 0;
-
-    QueryBuffer querybuf;
-    RequestParser req;
-    std::vector<std::string_view> argv; /* the command being run (into querybuf) */
-    std::string argv_rewritten;       /* the bytes of argv once a command rewrote it for the AOF */
-    size_t argv_len_sum = 0;
-    redisCommand *cmd = nullptr, *lastcmd = nullptr;
-
-    /* Reply: a static buffer first, then a list of blocks. */
-    std::unique_ptr<char[]> buf;
-    size_t buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
-    size_t bufpos = 0;
-    size_t buf_peak = 0;              /* most of buf used since the last reset (CLIENT LIST rbp) */
-    long long buf_peak_last_reset_time = 0; /* unix ms; clientsCron resets the peak every 5 s */
-    size_t sentlen = 0;               /* bytes of buf (or of the head block) already sent */
-    std::list<clientReplyBlock> reply;
-    size_t reply_bytes = 0;           /* total bytes in the reply list */
-
-    time_t ctime = 0;                 /* creation time (seconds) */
-    long long lastinteraction = 0;    /* unix ms of the last read or write */
-
-    multiState mstate;                /* MULTI: the queued commands */
-    int btype = BLOCKED_NONE;         /* what it is blocked on, if CLIENT_BLOCKED */
-    blockingState bpop;               /* ... and the keys, deadline, target */
-    std::list<client *>::iterator unblocked_node; /* in server.unblocked_clients, if CLIENT_UNBLOCKED */
-    std::vector<watchedKey> watched_keys; /* WATCH: unwatched in freeClient */
-    clientChannelsDict pubsub_channels;  /* SUBSCRIBEd channels: unsubscribed in freeClient */
-    std::vector<sds> pubsub_patterns;    /* PSUBSCRIBEd patterns, in subscription order */
-    time_t obuf_soft_limit_reached_time = 0; /* since when the reply list is past the soft limit (0: it is not) */
-
-    std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
-
-    client();
-    ~client();
-    client(const client &) = delete;
-    client &operator=(const client &) = delete;
-};
 
 /* ------------------------------------------------------------------------
  * The server.
@@ -606,9 +445,8 @@ private:
 };
 void infoPersistence(std::string &out); /* rdb.cpp */
 
-/* ------------------------------------------------------------------------
- * Command implementations (the table is in commands.cpp).
- * ---------------------------------------------------------------------- */
+
+/* server.cpp's commands: PING, ECHO, TIME, INFO, SHUTDOWN, COMMAND (the command table is in commands.cpp). */
 void pingCommand(client *c);
 void echoCommand(client *c);
 void timeCommand(client *c);
@@ -620,280 +458,3 @@ void commandInfoCommand(client *c);
 void commandDocsCommand(client *c);
 void commandListCommand(client *c);
 void commandHelpCommand(client *c);
-void helloCommand(client *c);
-void authCommand(client *c);
-void quitCommand(client *c);
-void clientIdCommand(client *c);
-void clientInfoCommand(client *c);
-void clientListCommand(client *c);
-void clientKillCommand(client *c);
-void clientUnblockCommand(client *c);
-void clientSetNameCommand(client *c);
-void clientGetNameCommand(client *c);
-void clientHelpCommand(client *c);
-void debugCommand(client *c);
-void appendCommand(client *c);
-void copyCommand(client *c);
-void dbsizeCommand(client *c);
-void decrCommand(client *c);
-void decrbyCommand(client *c);
-void delCommand(client *c);
-void discardCommand(client *c);
-void execCommand(client *c);
-void existsCommand(client *c);
-void expireCommand(client *c);
-void expireatCommand(client *c);
-void expiretimeCommand(client *c);
-void flushallCommand(client *c);
-void flushdbCommand(client *c);
-void getCommand(client *c);
-void getdelCommand(client *c);
-void getexCommand(client *c);
-void getrangeCommand(client *c);
-void getsetCommand(client *c);
-void incrCommand(client *c);
-void incrbyCommand(client *c);
-void incrbyfloatCommand(client *c);
-void keysCommand(client *c);
-void mgetCommand(client *c);
-void moveCommand(client *c);
-void msetCommand(client *c);
-void msetnxCommand(client *c);
-void multiCommand(client *c);
-void objectCommand(client *c);
-void memoryCommand(client *c);
-void persistCommand(client *c);
-void pexpireCommand(client *c);
-void pexpireatCommand(client *c);
-void pexpiretimeCommand(client *c);
-void psetexCommand(client *c);
-void pttlCommand(client *c);
-void randomkeyCommand(client *c);
-void renameCommand(client *c);
-void renamenxCommand(client *c);
-void scanCommand(client *c);
-void selectCommand(client *c);
-void setCommand(client *c);
-void setexCommand(client *c);
-void setnxCommand(client *c);
-void setrangeCommand(client *c);
-void strlenCommand(client *c);
-void ttlCommand(client *c);
-void typeCommand(client *c);
-void unlinkCommand(client *c);
-void unwatchCommand(client *c);
-void watchCommand(client *c);
-void configGetCommand(client *c);
-void configSetCommand(client *c);
-void configResetStatCommand(client *c);
-void configHelpCommand(client *c);
-
-/* t_list.cpp — the list commands (the List Type API is in t_list.h). */
-void lpushCommand(client *c);
-void rpushCommand(client *c);
-void lpushxCommand(client *c);
-void rpushxCommand(client *c);
-void linsertCommand(client *c);
-void llenCommand(client *c);
-void lindexCommand(client *c);
-void lsetCommand(client *c);
-void lrangeCommand(client *c);
-void ltrimCommand(client *c);
-void lremCommand(client *c);
-void lpopCommand(client *c);
-void rpopCommand(client *c);
-void rpoplpushCommand(client *c);
-void lmoveCommand(client *c);
-void lposCommand(client *c);
-void lmpopCommand(client *c);
-void blpopCommand(client *c);
-void brpopCommand(client *c);
-void brpoplpushCommand(client *c);
-void blmoveCommand(client *c);
-void blmpopCommand(client *c);
-
-/* t_hash.cpp — the hash commands (the Hash Type API is in t_hash.h). */
-void hsetCommand(client *c);
-void hsetnxCommand(client *c);
-void hmsetCommand(client *c);
-void hgetCommand(client *c);
-void hmgetCommand(client *c);
-void hdelCommand(client *c);
-void hlenCommand(client *c);
-void hstrlenCommand(client *c);
-void hexistsCommand(client *c);
-void hgetallCommand(client *c);
-void hkeysCommand(client *c);
-void hvalsCommand(client *c);
-void hincrbyCommand(client *c);
-void hincrbyfloatCommand(client *c);
-void hrandfieldCommand(client *c);
-void hscanCommand(client *c);
-
-/* t_set.cpp — the set commands (the Set Type API is in t_set.h). */
-void saddCommand(client *c);
-void sremCommand(client *c);
-void scardCommand(client *c);
-void sismemberCommand(client *c);
-void smismemberCommand(client *c);
-void smembersCommand(client *c);
-void spopCommand(client *c);
-void srandmemberCommand(client *c);
-void smoveCommand(client *c);
-void sinterCommand(client *c);
-void sinterstoreCommand(client *c);
-void sunionCommand(client *c);
-void sunionstoreCommand(client *c);
-void sdiffCommand(client *c);
-void sdiffstoreCommand(client *c);
-void sintercardCommand(client *c);
-void sscanCommand(client *c);
-
-/* t_zset.cpp — the sorted-set commands (the Sorted Set API is in t_zset.h). */
-void zaddCommand(client *c);
-void zincrbyCommand(client *c);
-void zremCommand(client *c);
-void zscoreCommand(client *c);
-void zmscoreCommand(client *c);
-void zcardCommand(client *c);
-void zcountCommand(client *c);
-void zrankCommand(client *c);
-void zrevrankCommand(client *c);
-void zrangeCommand(client *c);
-void zrangebyscoreCommand(client *c);
-void zrevrangebyscoreCommand(client *c);
-void zrangebylexCommand(client *c);
-void zrevrangebylexCommand(client *c);
-void zrevrangeCommand(client *c);
-void zremrangebyscoreCommand(client *c);
-void zremrangebyrankCommand(client *c);
-void zremrangebylexCommand(client *c);
-void zlexcountCommand(client *c);
-void zpopminCommand(client *c);
-void zpopmaxCommand(client *c);
-void zrangestoreCommand(client *c);
-void zunionstoreCommand(client *c);
-void zinterstoreCommand(client *c);
-void zunionCommand(client *c);
-void zinterCommand(client *c);
-void zdiffCommand(client *c);
-void zdiffstoreCommand(client *c);
-void zintercardCommand(client *c);
-void zrandmemberCommand(client *c);
-void zmpopCommand(client *c);
-void zscanCommand(client *c);
-void bzpopminCommand(client *c);
-void bzpopmaxCommand(client *c);
-void bzmpopCommand(client *c);
-
-/* rdb.cpp, aof.cpp — persistence commands. */
-void saveCommand(client *c);
-void bgsaveCommand(client *c);
-void lastsaveCommand(client *c);
-void bgrewriteaofCommand(client *c);
-
-/* scripting.cpp — EVAL and the script cache. */
-void evalCommand(client *c);
-void evalShaCommand(client *c);
-void evalRoCommand(client *c);
-void evalShaRoCommand(client *c);
-void scriptLoadCommand(client *c);
-void scriptExistsCommand(client *c);
-void scriptFlushCommand(client *c);
-void scriptKillCommand(client *c);
-void scriptHelpCommand(client *c);
-
-/* pubsub.cpp — publish/subscribe. */
-void subscribeCommand(client *c);
-void unsubscribeCommand(client *c);
-void psubscribeCommand(client *c);
-void punsubscribeCommand(client *c);
-void publishCommand(client *c);
-void pubsubChannelsCommand(client *c);
-void pubsubNumsubCommand(client *c);
-void pubsubNumpatCommand(client *c);
-void pubsubHelpCommand(client *c);
-
-/* ------------------------------------------------------------------------
- * multi.cpp — MULTI/EXEC and WATCH.
- * ---------------------------------------------------------------------- */
-void queueMultiCommand(client *c);
-void flagTransaction(client *c);
-void execCommandAbort(client *c, std::string_view error);
-void discardTransaction(client *c);
-void unwatchAllKeys(client *c);
-void touchWatchedKey(redisDb *db, std::string_view key);
-void touchAllWatchedKeysInDb(redisDb *emptied);
-long long multiStateCount(const client *c); /* CLIENT LIST multi=: -1 outside MULTI */
-
-/* ------------------------------------------------------------------------
- * networking.cpp — reading requests and writing replies.
- * ---------------------------------------------------------------------- */
-client *createClient(int fd);
-void freeClient(client *c);
-void freeClientAsync(client *c);
-void freeClientsInAsyncFreeQueue();
-void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
-void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
-void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
-void processInputBuffer(client *c);
-int processInlineBuffer(client *c);
-int processMultibulkBuffer(client *c);
-std::string clientOutputBytes(const client *c); /* pending output, for socketless clients */
-int handleClientsWithPendingWrites();
-bool clientHasPendingReplies(const client *c);
-void resetClient(client *c);
-std::string catClientInfoString(const client *c);
-/* Output buffer limits: the client's class, the reply list's memory, and
- * the check run after reply bytes go to the list (and from clientsCron). */
-int getClientType(const client *c);
-int getClientTypeByName(std::string_view name); /* -1 if unknown */
-const char *getClientTypeName(int type);
-size_t getClientOutputBufferMemoryUsage(const client *c);
-bool checkClientOutputBufferLimits(client *c);
-bool closeClientOnOutputBufferLimitReached(client *c, bool async);
-std::string getClientPeerId(client *c);
-void clientsCron();
-void getExpansiveClientsInfo(size_t *in_usage, size_t *out_usage); /* INFO client_recent_max_* */
-
-/* Reply construction: every reply goes through _addReplyToBuffer/List. */
-void addReplyProto(client *c, const char *s, size_t len);
-void addReply(client *c, std::string_view proto);
-void addReplyStatus(client *c, std::string_view status);
-void addReplyError(client *c, std::string_view err);       /* "ERR ..." or "-CODE ..." */
-void addReplyErrorObject(client *c, std::string_view proto);  /* a shared "-..." reply, counted as an error */
-void addReplyOrErrorObject(client *c, std::string_view proto); /* either kind of shared reply */
-void addReplyErrorFormat(client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void addReplyErrorArity(client *c);
-void addReplyBulk(client *c, std::string_view s);
-void addReplyBulkLongLong(client *c, long long v);
-void addReplyLongLong(client *c, long long v);
-void addReplyDouble(client *c, double d);
-void addReplyArrayLen(client *c, long long len);
-void addReplyMapLen(client *c, long long len);
-void addReplyNull(client *c);        /* $-1 in RESP2 */
-void addReplyNullArray(client *c);   /* *-1 in RESP2 */
-void addReplyVerbatim(client *c, std::string_view text); /* bulk in RESP2 */
-void addReplyHelp(client *c, const char *const *help);
-void addReplySubcommandSyntaxError(client *c);
-void *addReplyDeferredLen(client *c);
-void setDeferredArrayLen(client *c, void *node, long length);
-
-/* Shared replies, as Redis's `shared` object. */
-namespace shared {
-inline constexpr std::string_view ok = "+OK\r\n";
-inline constexpr std::string_view pong = "+PONG\r\n";
-inline constexpr std::string_view czero = ":0\r\n";
-inline constexpr std::string_view cone = ":1\r\n";
-inline constexpr std::string_view null_bulk = "$-1\r\n";
-inline constexpr std::string_view null_array = "*-1\r\n";
-inline constexpr std::string_view empty_array = "*0\r\n";
-inline constexpr std::string_view queued = "+QUEUED\r\n";
-inline constexpr std::string_view syntaxerr = "-ERR syntax error\r\n";
-inline constexpr std::string_view wrongtypeerr =
-    "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
-inline constexpr std::string_view nokeyerr = "-ERR no such key\r\n";
-inline constexpr std::string_view outofrangeerr = "-ERR index out of range\r\n";
-/* HSCAN/SSCAN/ZSCAN of a missing key: cursor 0, no elements. */
-inline constexpr std::string_view emptyscan = "*2\r\n$1\r\n0\r\n*0\r\n";
-}  // namespace shared

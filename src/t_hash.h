@@ -98,3 +98,21 @@ private:
 bool hashTypeNext(hashTypeIterator *hi);
 /* The current field (OBJ_HASH_KEY) or value (OBJ_HASH_VALUE). */
 hashTypeValue hashTypeCurrent(const hashTypeIterator *hi, int what);
+
+/* The hash commands (the command table is in commands.cpp). */
+void hsetCommand(client *c);
+void hsetnxCommand(client *c);
+void hmsetCommand(client *c);
+void hgetCommand(client *c);
+void hmgetCommand(client *c);
+void hdelCommand(client *c);
+void hlenCommand(client *c);
+void hstrlenCommand(client *c);
+void hexistsCommand(client *c);
+void hgetallCommand(client *c);
+void hkeysCommand(client *c);
+void hvalsCommand(client *c);
+void hincrbyCommand(client *c);
+void hincrbyfloatCommand(client *c);
+void hrandfieldCommand(client *c);
+void hscanCommand(client *c);

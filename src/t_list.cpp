@@ -711,8 +711,8 @@ bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where,
 
 /* A served BRPOPLPUSH is written as RPOPLPUSH, a served BLMOVE as LMOVE
  * with its directions in Redis's words ("left", "right"). Redis tells the
- * two apart by lastcmd->proc; the command procs are declared for the
- * command table, above the types, so here by the command's name. */
+ * two apart by lastcmd->proc; brpoplpushCommand is blocked.cpp's, a layer
+ * above the types, so here by the command's name. */
 static void propagateServedMove(client *receiver, std::string_view src, std::string_view dst, blockPos pos) {
     auto side = [](int where) { return where == LIST_HEAD ? "left" : "right"; };
     std::string_view argv[] = {"LMOVE", src, dst, side(pos.wherefrom), side(pos.whereto)};

@@ -119,3 +119,22 @@ bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where,
  * BLMOVE — replies and propagates it. Returns whether that emptied the list
  * (and so deleted it). */
 bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key);
+
+/* The list commands (the command table is in commands.cpp). */
+void lpushCommand(client *c);
+void rpushCommand(client *c);
+void lpushxCommand(client *c);
+void rpushxCommand(client *c);
+void linsertCommand(client *c);
+void llenCommand(client *c);
+void lindexCommand(client *c);
+void lsetCommand(client *c);
+void lrangeCommand(client *c);
+void ltrimCommand(client *c);
+void lremCommand(client *c);
+void lpopCommand(client *c);
+void rpopCommand(client *c);
+void rpoplpushCommand(client *c);
+void lmoveCommand(client *c);
+void lposCommand(client *c);
+void lmpopCommand(client *c);

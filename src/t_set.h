@@ -100,3 +100,22 @@ private:
 
 /* Stores the next member in *v; false when there is none left. */
 bool setTypeNext(setTypeIterator *si, setTypeValue *v);
+
+/* The set commands (the command table is in commands.cpp). */
+void saddCommand(client *c);
+void sremCommand(client *c);
+void scardCommand(client *c);
+void sismemberCommand(client *c);
+void smismemberCommand(client *c);
+void smembersCommand(client *c);
+void spopCommand(client *c);
+void srandmemberCommand(client *c);
+void smoveCommand(client *c);
+void sinterCommand(client *c);
+void sinterstoreCommand(client *c);
+void sunionCommand(client *c);
+void sunionstoreCommand(client *c);
+void sdiffCommand(client *c);
+void sdiffstoreCommand(client *c);
+void sintercardCommand(client *c);
+void sscanCommand(client *c);

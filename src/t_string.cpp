@@ -19,6 +19,8 @@
  * One quirk of Redis is not copied: it compares options as C strings, so an
  * argument "NX\0junk" acts as NX there and is a syntax error here.
  */
+#include "t_string.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>

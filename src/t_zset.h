@@ -105,3 +105,37 @@ void zpopWithKeyAndReply(client *c, std::string_view key, int where, long count,
  * under `key`, replies and propagates it. Returns whether that emptied the
  * key (and so deleted it). */
 bool serveClientBlockedOnSortedSet(client *receiver, robj *o, std::string_view key);
+
+/* The sorted-set commands (the command table is in commands.cpp). */
+void zaddCommand(client *c);
+void zincrbyCommand(client *c);
+void zremCommand(client *c);
+void zscoreCommand(client *c);
+void zmscoreCommand(client *c);
+void zcardCommand(client *c);
+void zcountCommand(client *c);
+void zrankCommand(client *c);
+void zrevrankCommand(client *c);
+void zrangeCommand(client *c);
+void zrangebyscoreCommand(client *c);
+void zrevrangebyscoreCommand(client *c);
+void zrangebylexCommand(client *c);
+void zrevrangebylexCommand(client *c);
+void zrevrangeCommand(client *c);
+void zremrangebyscoreCommand(client *c);
+void zremrangebyrankCommand(client *c);
+void zremrangebylexCommand(client *c);
+void zlexcountCommand(client *c);
+void zpopminCommand(client *c);
+void zpopmaxCommand(client *c);
+void zrangestoreCommand(client *c);
+void zunionstoreCommand(client *c);
+void zinterstoreCommand(client *c);
+void zunionCommand(client *c);
+void zinterCommand(client *c);
+void zdiffCommand(client *c);
+void zdiffstoreCommand(client *c);
+void zintercardCommand(client *c);
+void zrandmemberCommand(client *c);
+void zmpopCommand(client *c);
+void zscanCommand(client *c);

@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
-assign 1 adlist ae anet crc64 dict intset listpack lua_cmsgpack lua_libs lua_struct rio sds sha1 skiplist util ziplist zmalloc
+assign 1 adlist ae anet crc64 dict intset listpack lua_cmsgpack lua_libs lua_struct resp_parser rio sds sha1 skiplist util ziplist zmalloc
 assign 2 networking config
 assign 3 server db object notify expire
 assign 4 t_hash t_list t_set t_string t_zset

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "command_test.h"
+#include "blocked.h"
 #include "server.h"
 #include "t_list.h"
 #include "t_zset.h"

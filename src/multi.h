@@ -1,0 +1,28 @@
+/* multi.h — transactions: MULTI/EXEC/DISCARD and optimistic locking with
+ * WATCH (Redis's multi.c). The per-client state (multiState, watchedKey) is
+ * part of the client, in networking.h.
+ * The invariants are in multi.cpp.
+ */
+#pragma once
+
+#include <string_view>
+
+struct client;
+struct redisDb;
+
+void queueMultiCommand(client *c);
+void flagTransaction(client *c);
+void execCommandAbort(client *c, std::string_view error);
+void discardTransaction(client *c);
+void unwatchAllKeys(client *c);
+void touchWatchedKey(redisDb *db, std::string_view key);
+void touchAllWatchedKeysInDb(redisDb *emptied);
+long long multiStateCount(const client *c); /* CLIENT LIST multi=: -1 outside MULTI */
+
+
+/* The transaction commands (the command table is in commands.cpp). */
+void discardCommand(client *c);
+void execCommand(client *c);
+void multiCommand(client *c);
+void unwatchCommand(client *c);
+void watchCommand(client *c);

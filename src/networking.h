@@ -1,0 +1,305 @@
+/* networking.h — clients: the connection, its requests and its replies
+ * (Redis's networking.c), and the `client` struct itself (in Redis's
+ * server.h).
+ *
+ * The client is defined here, below the server (tools/check_layers.sh), so
+ * that what networking does to a client needs nothing above it. A client
+ * also carries the state each mechanism keeps per client (MULTI's queue,
+ * WATCHed keys, what a blocked client waits for, its subscriptions): those
+ * types are defined here with it, as Redis defines them in server.h next to
+ * `client`; the code that runs each mechanism is in its own file (multi.cpp,
+ * blocked.cpp, pubsub.cpp).
+ * Invariants:
+ *  - server.clients owns every client (unique_ptr); every other structure
+ *    (clients_pending_write, clients_to_close, clients_index, for a
+ *    subscriber server.pubsub_channels / pubsub_patterns, and for a
+ *    blocked client db->blocking_keys, clients_timeout_table and
+ *    unblocked_clients) holds plain pointers and must drop them in
+ *    freeClient() before the client dies.
+ *  - A client's argv views point into its own query buffer and are valid
+ *    only while its current command runs; anything kept longer is copied.
+ */
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <ctime>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dict.h"
+#include "resp_parser.h"
+#include "sds.h"
+
+struct aeEventLoop;
+struct redisCommand;
+struct redisDb;
+struct client;
+
+/* ------------------------------------------------------------------------
+ * Limits (the same numbers as Redis 7.0).
+ * ---------------------------------------------------------------------- */
+constexpr size_t PROTO_IOBUF_LEN = 16 * 1024;        /* read size per call */
+constexpr size_t PROTO_REPLY_CHUNK_BYTES = 16 * 1024; /* static reply buffer */
+constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
+
+/* ------------------------------------------------------------------------
+ * Client flags (the subset implemented so far keeps Redis's names).
+ * ---------------------------------------------------------------------- */
+constexpr uint64_t CLIENT_MULTI = 1ULL << 3;              /* inside MULTI: commands are queued */
+constexpr uint64_t CLIENT_BLOCKED = 1ULL << 4;            /* waiting in a blocking command (blocked.h) */
+constexpr uint64_t CLIENT_DIRTY_CAS = 1ULL << 5;          /* a WATCHed key changed: EXEC fails */
+constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply is written */
+constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
+constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
+constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
+constexpr uint64_t CLIENT_PUBSUB = 1ULL << 18;           /* subscribed to a channel or pattern (pubsub.cpp) */
+constexpr uint64_t CLIENT_PREVENT_AOF_PROP = 1ULL << 19; /* don't propagate this command to the AOF */
+constexpr uint64_t CLIENT_PREVENT_REPL_PROP = 1ULL << 20; /* ... nor to replicas */
+constexpr uint64_t CLIENT_PREVENT_PROP = CLIENT_PREVENT_AOF_PROP | CLIENT_PREVENT_REPL_PROP;
+constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
+constexpr uint64_t CLIENT_FORCE_AOF = 1ULL << 14;       /* propagate even if nothing changed (FLUSHALL) */
+constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
+constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;    /* blocking commands answer as if timed out (scripts) */
+
+
+/* A block of the reply list, used once the static buffer is full. */
+struct clientReplyBlock {
+    size_t size, used;
+    std::unique_ptr<char[]> buf;
+};
+
+/* ------------------------------------------------------------------------
+ * Per-client state of the mechanisms.
+ * ---------------------------------------------------------------------- */
+
+/* The per-db dicts from a key to the clients interested in it, first
+ * interested first: redisDb's watched_keys (WATCH, multi.cpp) and
+ * blocking_keys (blocked.cpp). A client's state points into their entries. */
+using watchedKeysDict = dict<sds, std::list<client *>>;
+using blockingKeysDict = dict<sds, std::list<client *>>;
+
+/* Transactions (multi.cpp). */
+
+/* One queued command (Redis's multiCmd): its arguments are the next `argc`
+ * entries of multiState::arglens, their bytes the next ones of argbytes. */
+struct multiCmd {
+    redisCommand *cmd;
+    size_t argc;
+};
+
+/* MULTI's queue (Redis's multiState). A queued command outlives the query
+ * buffer its argv views point into, so its arguments are copied, all of
+ * them back to back into one buffer: queueing costs no allocation per
+ * argument, and EXEC reads the commands in order. */
+struct multiState {
+    std::vector<multiCmd> commands;
+    std::string argbytes;
+    std::vector<size_t> arglens;
+    size_t argv_len_sums = 0; /* CLIENT LIST multi-mem, counted as Redis does */
+};
+
+/* A key the client WATCHes (Redis's watchedKey). `de` is the key's entry in
+ * db->watched_keys, alive as long as some client watches the key, and
+ * `node` is this client in that entry's list, so unwatching is O(1). */
+struct watchedKey {
+    redisDb *db;
+    watchedKeysDict::entry *de;
+    std::list<client *>::iterator node;
+    bool expired; /* the key was already logically expired when watched */
+};
+
+/* Blocking (blocked.cpp). */
+using mstime_t = long long;
+
+/* Block types (client::btype), Redis 5.0's numbers. BLOCKED_LIST and
+ * BLOCKED_ZSET are used; the others keep Redis's numbering. */
+constexpr int BLOCKED_NONE = 0,   /* not blocked */
+              BLOCKED_LIST = 1,   /* BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP */
+              BLOCKED_WAIT = 2,   /* WAIT (replication) */
+              BLOCKED_MODULE = 3, /* a module's blocking command */
+              BLOCKED_STREAM = 4, /* XREAD BLOCK */
+              BLOCKED_ZSET = 5,   /* BZPOPMIN, BZPOPMAX, BZMPOP */
+              BLOCKED_NUM = 6;
+
+/* One key a client waits on (Redis's bkinfo): the key's entry in
+ * db->blocking_keys, which owns the key's name (a copy: argv dies with the
+ * command), and the client's node in that entry's FIFO, so that leaving is
+ * O(1) whichever waiter leaves. */
+struct bkinfo {
+    blockingKeysDict::entry *de;
+    std::list<client *>::iterator listnode;
+};
+
+/* Where BRPOPLPUSH/BLMOVE pop and push, where BLPOP/BRPOP/BLMPOP pop
+ * (LIST_HEAD or LIST_TAIL), and which end BZPOPMIN/BZPOPMAX/BZMPOP pop
+ * (ZSET_MIN or ZSET_MAX, in wherefrom): Redis's blockPos. */
+struct blockPos {
+    int wherefrom = 0;
+    int whereto = 0;
+};
+
+/* What a blocked client waits for (Redis's blockingState, client::bpop). */
+struct blockingState {
+    mstime_t timeout = 0;        /* deadline, monotonic ms; 0 = wait forever */
+    std::vector<bkinfo> keys;    /* each key once, in the command's order */
+    std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
+    blockPos blockpos;
+    long count = -1;             /* BLMPOP's/BZMPOP's COUNT; -1 for the others */
+};
+
+/* Pub/sub (pubsub.cpp) and output buffer limits. */
+struct pubsubSetMember {}; /* a dict used as a set: no value */
+using clientChannelsDict = dict<sds, pubsubSetMember>;
+
+/* The id of the client that replays the AOF (Redis's createAOFClient). */
+constexpr uint64_t CLIENT_ID_AOF = UINT64_MAX;
+
+/* Client classes of client-output-buffer-limit (getClientType). Replicas
+ * do not exist here: their limits are parsed and kept for compatibility. */
+constexpr int CLIENT_TYPE_NORMAL = 0, CLIENT_TYPE_SLAVE = 1, CLIENT_TYPE_PUBSUB = 2, CLIENT_TYPE_MASTER = 3;
+constexpr int CLIENT_TYPE_OBUF_COUNT = 3; /* the classes with limits: master has none */
+struct clientBufferLimitsConfig {
+    unsigned long long hard_limit_bytes = 0; /* 0 = no limit */
+    unsigned long long soft_limit_bytes = 0;
+    time_t soft_limit_seconds = 0;           /* how long past the soft limit is tolerated */
+};
+
+/* ------------------------------------------------------------------------
+ * The client: one connection and everything the server tracks for it.
+ * ---------------------------------------------------------------------- */
+struct client {
+    uint64_t id = 0;
+    int fd = -1;
+    std::string name;
+    std::string addr, laddr;          /* "ip:port" of peer and local side */
+    redisDb *db = nullptr;            /* the SELECTed database */
+    int resp = 2;
+    uint64_t flags = 0;
+
+    QueryBuffer querybuf;
+    RequestParser req;
+    std::vector<std::string_view> argv; /* the command being run (into querybuf) */
+    std::string argv_rewritten;       /* the bytes of argv once a command rewrote it for the AOF */
+    size_t argv_len_sum = 0;
+    redisCommand *cmd = nullptr, *lastcmd = nullptr;
+
+    /* Reply: a static buffer first, then a list of blocks. */
+    std::unique_ptr<char[]> buf;
+    size_t buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
+    size_t bufpos = 0;
+    size_t buf_peak = 0;              /* most of buf used since the last reset (CLIENT LIST rbp) */
+    long long buf_peak_last_reset_time = 0; /* unix ms; clientsCron resets the peak every 5 s */
+    size_t sentlen = 0;               /* bytes of buf (or of the head block) already sent */
+    std::list<clientReplyBlock> reply;
+    size_t reply_bytes = 0;           /* total bytes in the reply list */
+
+    time_t ctime = 0;                 /* creation time (seconds) */
+    long long lastinteraction = 0;    /* unix ms of the last read or write */
+
+    multiState mstate;                /* MULTI: the queued commands */
+    int btype = BLOCKED_NONE;         /* what it is blocked on, if CLIENT_BLOCKED */
+    blockingState bpop;               /* ... and the keys, deadline, target */
+    std::list<client *>::iterator unblocked_node; /* in server.unblocked_clients, if CLIENT_UNBLOCKED */
+    std::vector<watchedKey> watched_keys; /* WATCH: unwatched in freeClient */
+    clientChannelsDict pubsub_channels;  /* SUBSCRIBEd channels: unsubscribed in freeClient */
+    std::vector<sds> pubsub_patterns;    /* PSUBSCRIBEd patterns, in subscription order */
+    time_t obuf_soft_limit_reached_time = 0; /* since when the reply list is past the soft limit (0: it is not) */
+
+    std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
+
+    client();
+    ~client();
+    client(const client &) = delete;
+    client &operator=(const client &) = delete;
+};
+
+/* ------------------------------------------------------------------------
+ * networking.cpp
+ * ---------------------------------------------------------------------- */
+client *createClient(int fd);
+void freeClient(client *c);
+void freeClientAsync(client *c);
+void freeClientsInAsyncFreeQueue();
+void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
+void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
+void processInputBuffer(client *c);
+int processInlineBuffer(client *c);
+int processMultibulkBuffer(client *c);
+std::string clientOutputBytes(const client *c); /* pending output, for socketless clients */
+int handleClientsWithPendingWrites();
+bool clientHasPendingReplies(const client *c);
+void resetClient(client *c);
+std::string catClientInfoString(const client *c);
+/* Output buffer limits: the client's class, the reply list's memory, and
+ * the check run after reply bytes go to the list (and from clientsCron). */
+int getClientType(const client *c);
+int getClientTypeByName(std::string_view name); /* -1 if unknown */
+const char *getClientTypeName(int type);
+size_t getClientOutputBufferMemoryUsage(const client *c);
+bool checkClientOutputBufferLimits(client *c);
+bool closeClientOnOutputBufferLimitReached(client *c, bool async);
+std::string getClientPeerId(client *c);
+void clientsCron();
+void getExpansiveClientsInfo(size_t *in_usage, size_t *out_usage); /* INFO client_recent_max_* */
+
+/* Reply construction: every reply goes through _addReplyToBuffer/List. */
+void addReplyProto(client *c, const char *s, size_t len);
+void addReply(client *c, std::string_view proto);
+void addReplyStatus(client *c, std::string_view status);
+void addReplyError(client *c, std::string_view err);       /* "ERR ..." or "-CODE ..." */
+void addReplyErrorObject(client *c, std::string_view proto);  /* a shared "-..." reply, counted as an error */
+void addReplyOrErrorObject(client *c, std::string_view proto); /* either kind of shared reply */
+void addReplyErrorFormat(client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void addReplyErrorArity(client *c);
+void addReplyBulk(client *c, std::string_view s);
+void addReplyBulkLongLong(client *c, long long v);
+void addReplyLongLong(client *c, long long v);
+void addReplyDouble(client *c, double d);
+void addReplyArrayLen(client *c, long long len);
+void addReplyMapLen(client *c, long long len);
+void addReplyNull(client *c);        /* $-1 in RESP2 */
+void addReplyNullArray(client *c);   /* *-1 in RESP2 */
+void addReplyVerbatim(client *c, std::string_view text); /* bulk in RESP2 */
+void addReplyHelp(client *c, const char *const *help);
+void addReplySubcommandSyntaxError(client *c);
+void *addReplyDeferredLen(client *c);
+void setDeferredArrayLen(client *c, void *node, long length);
+
+/* Shared replies, as Redis's `shared` object. */
+namespace shared {
+inline constexpr std::string_view ok = "+OK\r\n";
+inline constexpr std::string_view pong = "+PONG\r\n";
+inline constexpr std::string_view czero = ":0\r\n";
+inline constexpr std::string_view cone = ":1\r\n";
+inline constexpr std::string_view null_bulk = "$-1\r\n";
+inline constexpr std::string_view null_array = "*-1\r\n";
+inline constexpr std::string_view empty_array = "*0\r\n";
+inline constexpr std::string_view queued = "+QUEUED\r\n";
+inline constexpr std::string_view syntaxerr = "-ERR syntax error\r\n";
+inline constexpr std::string_view wrongtypeerr =
+    "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
+inline constexpr std::string_view nokeyerr = "-ERR no such key\r\n";
+inline constexpr std::string_view outofrangeerr = "-ERR index out of range\r\n";
+/* HSCAN/SSCAN/ZSCAN of a missing key: cursor 0, no elements. */
+inline constexpr std::string_view emptyscan = "*2\r\n$1\r\n0\r\n*0\r\n";
+}  // namespace shared
+
+/* The connection commands (CLIENT, HELLO, AUTH, QUIT) (the command table is in commands.cpp). */
+void helloCommand(client *c);
+void authCommand(client *c);
+void quitCommand(client *c);
+void clientIdCommand(client *c);
+void clientInfoCommand(client *c);
+void clientListCommand(client *c);
+void clientKillCommand(client *c);
+void clientUnblockCommand(client *c);
+void clientSetNameCommand(client *c);
+void clientGetNameCommand(client *c);
+void clientHelpCommand(client *c);

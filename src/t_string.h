@@ -1,0 +1,26 @@
+/* t_string.h — the string commands (Redis's t_string.c). */
+#pragma once
+
+struct client;
+
+/* The string commands (the command table is in commands.cpp). */
+void appendCommand(client *c);
+void decrCommand(client *c);
+void decrbyCommand(client *c);
+void getCommand(client *c);
+void getdelCommand(client *c);
+void getexCommand(client *c);
+void getrangeCommand(client *c);
+void getsetCommand(client *c);
+void incrCommand(client *c);
+void incrbyCommand(client *c);
+void incrbyfloatCommand(client *c);
+void mgetCommand(client *c);
+void msetCommand(client *c);
+void msetnxCommand(client *c);
+void psetexCommand(client *c);
+void setCommand(client *c);
+void setexCommand(client *c);
+void setnxCommand(client *c);
+void setrangeCommand(client *c);
+void strlenCommand(client *c);
