@@ -141,3 +141,6 @@ bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc ser
 void addClientToTimeoutTable(client *c);
 void removeClientFromTimeoutTable(client *c);
 void handleBlockedClientsTimeout();
+
+/* CLIENT UNBLOCK (the command table is in commands.cpp). */
+void clientUnblockCommand(client *c);

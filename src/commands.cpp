@@ -8,6 +8,7 @@
  * Adding a command is adding a row here and its implementation.
  */
 #include "aof.h"
+#include "blocked.h"
 #include "config.h"
 #include "db.h"
 #include "debug.h"

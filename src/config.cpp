@@ -31,6 +31,7 @@
 #include "notify.h"
 #include "server.h"
 #include "util.h"
+#include "version.h"
 #include "zmalloc.h"
 
 namespace {

@@ -18,6 +18,7 @@ extern "C" {
 #include "server.h"
 #include "sha1.h"
 #include "util.h"
+#include "version.h"
 
 namespace {
 

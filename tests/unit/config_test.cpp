@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "server.h"
+#include "version.h"
 
 namespace fs = std::filesystem;
 
