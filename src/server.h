@@ -274,6 +274,7 @@ long long mstime();
 void updateCachedTime();
 redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
+redisCommand *lookupCommandBySdsFullname(std::string_view name); /* "get" or "config|get" */
 int processCommand(client *c);
 const char *writeCommandsDeniedByDiskError(); /* -MISCONF text, or nullptr */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
@@ -302,9 +303,6 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
  * op of its own (alsoPropagate). */
 void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv);
 int prepareForShutdown(int flags);
-void populateCommandTable();
-std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */
-std::string_view commandKeySpecs(std::string_view fullname); /* keyspecs.cpp, generated */
 void initServer();
 void loadDataFromDisk(); /* at start-up: the AOF if appendonly, else the RDB */
 void beforeSleep(aeEventLoop *el);
@@ -318,14 +316,12 @@ bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
  * TCP listener, for CONFIG SET to restore the old value and call again. */
 int changeListenPort(int port);
 int changeBindAddr();
-size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 
 /* Background children (server.cpp): one at a time, reaped by serverCron. */
 bool hasActiveChildProcess();
 pid_t redisFork(int child_type);
 void resetChildState();
-long long dbTotalServerKeyCount(); /* keys in every db (rdb.cpp) */
 void checkChildrenDone();
 /* The child is gone: its subsystem concludes from the waitpid() status, or,
  * when waitpid() failed (`waited` == -1, errno set: the child is lost and
@@ -354,18 +350,15 @@ public:
 private:
     std::string &out_;
 };
-void infoPersistence(std::string &out); /* rdb.cpp */
 
-
-/* server.cpp's commands: PING, ECHO, TIME, INFO, SHUTDOWN, COMMAND (the command table is in commands.cpp). */
+/* server.cpp's commands: PING, ECHO, TIME, INFO, SHUTDOWN, CONFIG
+ * (the command table is in commands.cpp). */
 void pingCommand(client *c);
 void echoCommand(client *c);
 void timeCommand(client *c);
 void infoCommand(client *c);
 void shutdownCommand(client *c);
-void commandCommand(client *c);
-void commandCountCommand(client *c);
-void commandInfoCommand(client *c);
-void commandDocsCommand(client *c);
-void commandListCommand(client *c);
-void commandHelpCommand(client *c);
+void configGetCommand(client *c);
+void configSetCommand(client *c);
+void configResetStatCommand(client *c);
+void configHelpCommand(client *c);

@@ -26,12 +26,12 @@ cd "$(dirname "$0")/.."
 
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
-assign 1 adlist ae anet crc64 dict intset listpack lua_cmsgpack lua_libs lua_struct resp_parser rio sds sha1 skiplist util version ziplist zmalloc
+assign 1 adlist ae anet crc64 dict intset listpack lua_cmsgpack lua_struct resp_parser rio sds sha1 skiplist util version ziplist zmalloc
 assign 2 networking config log
 assign 3 server db object notify expire
 assign 4 t_hash t_list t_set t_string t_zset
 assign 5 aof bio blocked childinfo debug multi pubsub rdb script_lua scripting
-assign 6 commands keyspecs main
+assign 6 commands config_table keyspecs main
 
 module_of() {  # src/ae_epoll.h -> ae
     local m=${1##*/}
@@ -85,6 +85,33 @@ if [[ ${1:-} == --diagram ]]; then
     exit 0
 fi
 
+# The second rule: a function is declared in the header of the file that
+# defines it (X.h for X.cpp), so that a reader finds it where the #include
+# lines say, and an include is a true dependency. Checked over prototypes
+# that start a line of a header, against definitions that start a line of
+# the matching .cpp.
+defines() {  # FILE NAME: a line of FILE starts NAME's definition (not a prototype)
+    grep -E "^[A-Za-z_].*[ *&:]$2\(" "$1" | grep -qvE ';[[:space:]]*$'
+}
+check_declarations() {
+    local h cpp names n c where bad=0
+    for h in src/*.h; do
+        cpp=${h%.h}.cpp
+        case $h in src/ae_*) cpp=src/ae.cpp ;; esac
+        names=$(grep -E '^[A-Za-z_][A-Za-z0-9_:<>,* &]*[ *&]\**[A-Za-z_][A-Za-z0-9_]*\(' "$h" |
+                grep -vE '^(using|typedef|return|inline|static|template|constexpr|struct|class|enum|extern)\b' |
+                grep -vE '\{|= ' |
+                sed -E 's/^[^(]*[ *&]\**([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/' | sort -u)
+        for n in $names; do
+            [[ -f $cpp ]] && defines "$cpp" "$n" && continue
+            where=$(for c in src/*.cpp; do defines "$c" "$n" && printf '%s ' "$c"; done)
+            echo "check-layers: $h declares $n, defined in ${where:-no .cpp}: declare it in that file's header"
+            bad=1
+        done
+    done
+    return $bad
+}
+
 known=tools/layers_known_violations.txt
 found=$(mktemp)
 trap 'rm -f "$found"' EXIT
@@ -122,6 +149,7 @@ if [[ -n $gone ]]; then
     sed 's/^/  /' <<< "$gone"
     status=1
 fi
+check_declarations || status=1
 if ! diff -q docs/layers.md <(diagram) > /dev/null 2>&1; then
     echo "check-layers: docs/layers.md is stale: tools/check_layers.sh --diagram > docs/layers.md"
     status=1

@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "config.h"
+#include "config_table.h"
 #include "server.h"
 #include "version.h"
 
@@ -74,10 +76,10 @@ class ConfigTest : public ::testing::Test {
 protected:
     void SetUp() override {
         el_ = std::move(server.el);
-        initConfigValues();
+        initConfigValues(standardConfigs());
     }
     void TearDown() override {
-        initConfigValues();
+        initConfigValues(standardConfigs());
         server.el = std::move(el_);
     }
 
