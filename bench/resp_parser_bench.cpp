@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "commands.h"
 #include "server.h"
 
 namespace {

@@ -919,3 +919,9 @@ void aofInfoEnabledFields(InfoSection &info) {
         .field("aof_pending_bio_fsync", bioPendingJobsOfType(BIO_AOF_FSYNC))
         .field("aof_delayed_fsync", server.aof_delayed_fsync);
 }
+
+/* Replies wait while the AOF holds writes not yet in the file, unless
+ * writing it failed (networking.h, registerRepliesMustWait; see
+ * sendReplyToClient). */
+static bool aofHoldsUnwrittenWrites() { return !server.aof_buf.empty() && server.aof_last_write_status == C_OK; }
+[[maybe_unused]] static const bool replies_wait_registered = registerRepliesMustWait(aofHoldsUnwrittenWrites);

@@ -302,6 +302,39 @@ void handleClientsBlockedOnKeys() {
     }
 }
 
+/* ---- leaving: freeClient and CLIENT UNBLOCK ------------------------------ */
+
+/* A client being freed leaves every waiting list, and the queue of clients
+ * to reprocess, first (networking.h, registerFreeClientProc). */
+static void unblockClientOnFree(client *c) {
+    if (c->flags & CLIENT_BLOCKED) unblockClient(c);
+    if (c->flags & CLIENT_UNBLOCKED) server.unblocked_clients.erase(c->unblocked_node);
+}
+[[maybe_unused]] static const bool unblock_on_free_registered = registerFreeClientProc(unblockClientOnFree);
+
+/* In Redis, CLIENT UNBLOCK is in networking.c's clientCommand; here it is
+ * with the blocking path, above networking. */
+/* CLIENT UNBLOCK id [TIMEOUT|ERROR]: ends another client's wait as if it had
+ * timed out (its null reply), or with an error. :1 if it was blocked. */
+void clientUnblockCommand(client *c) {
+    if (c->argv.size() > 4) return addReplySubcommandSyntaxError(c);
+    bool unblock_error = false;
+    if (c->argv.size() == 4) {
+        if (strEqualNoCase(c->argv[3], "error")) unblock_error = true;
+        else if (!strEqualNoCase(c->argv[3], "timeout"))
+            return addReplyError(c, "CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+    }
+    long long id;
+    if (!getLongLongFromObjectOrReply(c, c->argv[2], &id)) return;
+    auto it = server.clients_index.find(static_cast<uint64_t>(id));
+    client *target = it == server.clients_index.end() ? nullptr : it->second;
+    if (!target || !(target->flags & CLIENT_BLOCKED)) return addReply(c, shared::czero);
+    if (unblock_error) addReplyError(target, "-UNBLOCKED client unblocked via CLIENT UNBLOCK");
+    else replyToBlockedClientTimedOut(target);
+    unblockClient(target);
+    addReply(c, shared::cone);
+}
+
 /* ========================================================================
  * The blocking commands: BLPOP, BRPOP, BLMPOP, BRPOPLPUSH, BLMOVE (in
  * Redis, in t_list.c) and BZPOPMIN, BZPOPMAX, BZMPOP (in t_zset.c)

@@ -148,6 +148,9 @@ void addClientToTimeoutTable(client *c);
 void removeClientFromTimeoutTable(client *c);
 void handleBlockedClientsTimeout();
 
+/* CLIENT UNBLOCK (the command table is in commands.cpp). */
+void clientUnblockCommand(client *c);
+
 /* The blocking commands (the command table is in commands.cpp). In Redis
  * they are in t_list.c and t_zset.c; here in blocked.cpp, so that the types
  * need nothing of blocking (see "How a new blocking type plugs in"). */

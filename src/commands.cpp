@@ -1,4 +1,7 @@
-/* commands.cpp — the command table (Redis 7 generates it as commands.def).
+/* commands.cpp — the command table (Redis 7 generates it as commands.def),
+ * its indexing at start-up, and COMMAND, which describes it to clients
+ * (both in Redis's server.c; here with the table, at the top of the layers,
+ * since COMMAND DOCS reads the generated key specs, keyspecs.cpp).
  *
  * Each row: name, implementation, arity (negative = at least -arity
  * arguments, the name included), flags, first/last key position and step
@@ -7,12 +10,15 @@
  * subcommands; processCommand dispatches on the second word.
  * Adding a command is adding a row here and its implementation.
  */
+#include "commands.h"
+
 #include "aof.h"
 #include "blocked.h"
 #include "config.h"
 #include "db.h"
 #include "debug.h"
 #include "expire.h"
+#include "keyspecs.h"
 #include "multi.h"
 #include "networking.h"
 #include "object.h"
@@ -482,7 +488,172 @@ std::vector<redisCommand> buildCommandTable() {
 
 /* Built on first use (no static-initialization-order dependency on
  * `server`); populateCommandTable() indexes it. */
-std::vector<redisCommand> &redisCommandTable() {
+static std::vector<redisCommand> &redisCommandTable() {
     static std::vector<redisCommand> table = buildCommandTable();
     return table;
 }
+
+/* ========================================================================
+ * Indexing the table (Redis's populateCommandTable, in server.c)
+ * ====================================================================== */
+
+/* The categories a command's flags imply (Redis's setImplicitACLCategories). */
+static void setImplicitACLCategories(redisCommand &cmd) {
+    if (cmd.flags & CMD_WRITE) cmd.acl_categories |= ACL_CATEGORY_WRITE;
+    /* EVAL_RO's keys are the script's business: no implied @read (as Redis). */
+    if ((cmd.flags & CMD_READONLY) && !(cmd.acl_categories & ACL_CATEGORY_SCRIPTING))
+        cmd.acl_categories |= ACL_CATEGORY_READ;
+    if (cmd.flags & CMD_ADMIN) cmd.acl_categories |= ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS;
+    if (cmd.flags & CMD_PUBSUB) cmd.acl_categories |= ACL_CATEGORY_PUBSUB;
+    if (cmd.flags & CMD_FAST) cmd.acl_categories |= ACL_CATEGORY_FAST;
+    if (cmd.flags & CMD_BLOCKING) cmd.acl_categories |= ACL_CATEGORY_BLOCKING;
+    if (!(cmd.acl_categories & ACL_CATEGORY_FAST)) cmd.acl_categories |= ACL_CATEGORY_SLOW;
+}
+
+/* Links subcommands to their parent and indexes every command by name. */
+void populateCommandTable() {
+    server.command_table = &redisCommandTable();
+    for (redisCommand &cmd : *server.command_table) {
+        cmd.fullname = cmd.declared_name;
+        setImplicitACLCategories(cmd);
+        for (redisCommand &sub : cmd.subcommands) {
+            sub.parent = &cmd;
+            sub.fullname = std::string(cmd.declared_name) + "|" + sub.declared_name;
+            setImplicitACLCategories(sub);
+            cmd.subcommands_dict[sub.declared_name] = &sub;
+        }
+        server.commands[cmd.declared_name] = &cmd;
+    }
+}
+
+/* ========================================================================
+ * COMMAND and its subcommands: what clients learn about the table
+ * ====================================================================== */
+
+static const std::pair<uint64_t, const char *> kCommandFlagNames[] = {
+    {CMD_WRITE, "write"},       {CMD_READONLY, "readonly"}, {CMD_DENYOOM, "denyoom"},
+    {CMD_ADMIN, "admin"},       {CMD_PUBSUB, "pubsub"},     {CMD_NOSCRIPT, "noscript"},
+    {CMD_BLOCKING, "blocking"}, {CMD_LOADING, "loading"},   {CMD_STALE, "stale"},
+    {CMD_SKIP_MONITOR, "skip_monitor"}, {CMD_SKIP_SLOWLOG, "skip_slowlog"}, {CMD_FAST, "fast"}, {CMD_NO_AUTH, "no_auth"},
+    {CMD_NO_MANDATORY_KEYS, "no_mandatory_keys"}, {CMD_NO_ASYNC_LOADING, "no_async_loading"},
+    {CMD_NO_MULTI, "no_multi"}, {CMD_MOVABLE_KEYS, "movablekeys"}, {CMD_ALLOW_BUSY, "allow_busy"},
+};
+
+static void addReplyCommandFlags(client *c, const redisCommand *cmd) {
+    long n = 0;
+    for (auto &[flag, name] : kCommandFlagNames) n += (cmd->flags & flag) != 0;
+    addReplyArrayLen(c, n);
+    for (auto &[flag, name] : kCommandFlagNames)
+        if (cmd->flags & flag) addReplyStatus(c, name);
+}
+
+static void addReplyCommandCategories(client *c, const redisCommand *cmd) {
+    addReplyArrayLen(c, std::popcount(cmd->acl_categories));
+    for (size_t i = 0; i < std::size(ACL_CATEGORY_NAMES); i++)
+        if (cmd->acl_categories & (1ULL << i)) addReplyStatus(c, std::string("@") + ACL_CATEGORY_NAMES[i]);
+}
+
+static void addReplyCommandTips(client *c, const redisCommand *cmd) {
+    addReplyArrayLen(c, static_cast<long long>(cmd->tips.size()));
+    for (const char *tip : cmd->tips) addReplyBulk(c, tip);
+}
+
+/* The 10-element COMMAND INFO entry of Redis 7. */
+static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
+    addReplyArrayLen(c, 10);
+    addReplyBulk(c, cmd->fullname);
+    addReplyLongLong(c, cmd->arity);
+    addReplyCommandFlags(c, cmd);
+    addReplyLongLong(c, cmd->firstkey);
+    addReplyLongLong(c, cmd->lastkey);
+    addReplyLongLong(c, cmd->keystep);
+    addReplyCommandCategories(c, cmd);
+    addReplyCommandTips(c, cmd);
+    addReply(c, commandKeySpecs(cmd->fullname));
+    addReplyArrayLen(c, static_cast<long long>(cmd->subcommands.size()));
+    for (const redisCommand &sub : cmd->subcommands) addReplyCommandInfo(c, &sub);
+}
+
+static void addReplyCommandDocs(client *c, const redisCommand *cmd) {
+    bool hasSubs = !cmd->subcommands.empty();
+    addReplyMapLen(c, hasSubs ? 4 : 3);
+    addReplyBulk(c, "summary");
+    addReplyBulk(c, cmd->summary);
+    addReplyBulk(c, "since");
+    addReplyBulk(c, cmd->since);
+    addReplyBulk(c, "group");
+    addReplyBulk(c, cmd->group);
+    if (!hasSubs) return;
+    addReplyBulk(c, "subcommands");
+    addReplyMapLen(c, static_cast<long long>(cmd->subcommands.size()));
+    for (const redisCommand &sub : cmd->subcommands) {
+        addReplyBulk(c, sub.fullname);
+        addReplyCommandDocs(c, &sub);
+    }
+}
+
+void commandCommand(client *c) {
+    addReplyArrayLen(c, static_cast<long long>(server.command_table->size()));
+    for (const redisCommand &cmd : *server.command_table) addReplyCommandInfo(c, &cmd);
+}
+
+void commandCountCommand(client *c) {
+    addReplyLongLong(c, static_cast<long long>(server.command_table->size()));
+}
+
+void commandInfoCommand(client *c) {
+    if (c->argv.size() == 2) return commandCommand(c);
+    addReplyArrayLen(c, static_cast<long long>(c->argv.size() - 2));
+    for (size_t i = 2; i < c->argv.size(); i++) {
+        const redisCommand *cmd = lookupCommandBySdsFullname(c->argv[i]);
+        if (cmd) addReplyCommandInfo(c, cmd);
+        else addReplyNull(c);
+    }
+}
+
+void commandDocsCommand(client *c) {
+    std::vector<const redisCommand *> found;
+    if (c->argv.size() == 2) {
+        for (const redisCommand &cmd : *server.command_table) found.push_back(&cmd);
+    } else {
+        for (size_t i = 2; i < c->argv.size(); i++)
+            if (const redisCommand *cmd = lookupCommandBySdsFullname(c->argv[i])) found.push_back(cmd);
+    }
+    addReplyMapLen(c, static_cast<long long>(found.size()));
+    for (const redisCommand *cmd : found) {
+        addReplyBulk(c, cmd->fullname);
+        addReplyCommandDocs(c, cmd);
+    }
+}
+
+void commandListCommand(client *c) {
+    if (c->argv.size() != 2) return addReplySubcommandSyntaxError(c);
+    long long n = 0;
+    for (const redisCommand &cmd : *server.command_table) n += 1 + static_cast<long long>(cmd.subcommands.size());
+    addReplyArrayLen(c, n);
+    for (const redisCommand &cmd : *server.command_table) {
+        addReplyBulk(c, cmd.fullname);
+        for (const redisCommand &sub : cmd.subcommands) addReplyBulk(c, sub.fullname);
+    }
+}
+
+void commandHelpCommand(client *c) {
+    static const char *const help[] = {
+        "(no subcommand)",
+        "    Return details about all Redis commands.",
+        "COUNT",
+        "    Return the total number of commands in this Redis server.",
+        "LIST",
+        "    Return a list of all commands in this Redis server.",
+        "INFO [<command-name> ...]",
+        "    Return details about multiple Redis commands.",
+        "    If no command names are given, documentation details for all",
+        "    commands are returned.",
+        "DOCS [<command-name> ...]",
+        "    Return documentation details about multiple Redis commands.",
+        "    If no command names are given, documentation details for all",
+        "    commands are returned.",
+        nullptr};
+    addReplyHelp(c, help);
+}
+

@@ -1,11 +1,10 @@
-/* config.cpp — the config table, redis.conf loading and CONFIG GET/SET/HELP.
+/* config.cpp — the configuration's machinery: parsing and printing each
+ * type of config, loading redis.conf and the command line, and the logic of
+ * CONFIG GET and CONFIG SET (see config.h; the table is config_table.cpp).
  *
- * Every directive is one row of `configs` below: its name, flags, default
- * (written as in redis.conf), a type bound to a field of `server`, and an
- * optional apply hook run after CONFIG SET changed it. Values travel as
- * strings between the loader, CONFIG SET and CONFIG GET, exactly as in
- * Redis, so one parser and one printer per type serve them all.
- * Invariants:
+ * Values travel as strings between the loader, CONFIG SET and CONFIG GET,
+ * exactly as in Redis, so one parser and one printer per type serve them
+ * all. Invariants:
  *  - getConfigValue() output is always accepted back by setConfigFromString()
  *    (CONFIG SET relies on it to roll back).
  *  - Apply hooks never run while loading the configuration: the server they
@@ -14,7 +13,6 @@
 #include "config.h"
 
 #include <glob.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -25,322 +23,19 @@
 #include <memory>
 #include <ranges>
 #include <type_traits>
-#include <variant>
 
-#include "aof.h"
-#include "notify.h"
-#include "server.h"
+#include "log.h"
 #include "util.h"
-#include "zmalloc.h"
+#include "version.h"
 
 namespace {
 
-constexpr unsigned IMMUTABLE_CONFIG = 1u << 0; /* settable at start-up only */
-constexpr unsigned MULTI_ARG_CONFIG = 1u << 1; /* takes a list of words */
-constexpr unsigned PROTECTED_CONFIG = 1u << 2; /* CONFIG SET only with enable-protected-configs */
-constexpr unsigned HIDDEN_CONFIG = 1u << 3;    /* for tests: CONFIG GET by its exact name only */
+/* The table (config_table.cpp), handed over by initConfigValues. */
+std::span<const standardConfig> configs;
 
-/* Set while redis.conf and the command line are read (Redis's
- * reading_config_file): a few directives add up there instead of replacing. */
-bool reading_config_file = false;
-
-/* Redis's hz bounds: a hint, clamped rather than refused. */
-constexpr int CONFIG_MIN_HZ = 1, CONFIG_MAX_HZ = 500;
-
-enum class SetResult { Error, Changed, Unchanged };
-
-struct configEnum {
-    const char *name;
-    int value;
-};
-
-struct BoolConfig {
-    bool *field;
-};
-struct NumericConfig {
-    std::variant<int *, unsigned int *, long long *> field;
-    long long lower, upper;
-    bool memory = false; /* accepts units: "512mb" */
-};
-struct EnumConfig {
-    int *field;
-    std::span<const configEnum> values;
-};
-struct StringConfig {
-    std::string *field;
-};
-/* A config with its own parser and printer (bind, later save...). */
-struct SpecialConfig {
-    SetResult (*set)(std::span<const std::string> args, std::string &err);
-    std::string (*get)();
-};
-
-struct standardConfig {
-    const char *name;
-    const char *alias;
-    unsigned flags;
-    const char *default_value; /* as written in redis.conf */
-    std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
-    bool (*apply)(const char **err) = nullptr;
-};
-
-/* ------------------------------------------------------------------------
- * Special configs and apply hooks
- * ---------------------------------------------------------------------- */
-
-constexpr configEnum loglevel_enum[] = {
-    {"debug", LL_DEBUG}, {"verbose", LL_VERBOSE}, {"notice", LL_NOTICE}, {"warning", LL_WARNING}};
-
-/* enable-debug-command: who may run DEBUG (Redis 7's protected actions). */
-constexpr configEnum protected_action_enum[] = {
-    {"no", PROTECTED_ACTION_ALLOWED_NO}, {"yes", PROTECTED_ACTION_ALLOWED_YES},
-    {"local", PROTECTED_ACTION_ALLOWED_LOCAL}};
-
-/* save <seconds> <changes> ... (rdb.cpp's save points); "" for none.
- * Numbers are read with strtoll, as Redis does; seconds must be >= 1,
- * changes >= 0. In redis.conf the points come one `save` line each: the
- * first line replaces the defaults, the next ones add to it. */
-bool save_params_loaded = false;
-
-SetResult setSaveParams(std::span<const std::string> args, std::string &err) {
-    if (args.size() == 1 && args[0].empty()) args = {};
-    std::vector<redisServer::saveparam> points;
-    for (size_t j = 0; j < args.size(); j += 2) {
-        char *end1 = nullptr, *end2 = nullptr;
-        long long seconds = strtoll(args[j].c_str(), &end1, 10);
-        long long changes = j + 1 < args.size() ? strtoll(args[j + 1].c_str(), &end2, 10) : -1;
-        if (*end1 != '\0' || seconds < 1 || changes < 0 || *end2 != '\0') {
-            err = "Invalid save parameters";
-            return SetResult::Error;
-        }
-        points.push_back({static_cast<time_t>(seconds), static_cast<int>(changes)});
-    }
-    if (!reading_config_file || !save_params_loaded) server.saveparams.clear();
-    save_params_loaded = reading_config_file;
-    server.saveparams.insert(server.saveparams.end(), points.begin(), points.end());
-    return SetResult::Changed;
-}
-
-std::string getSaveParams() {
-    std::string out;
-    for (const redisServer::saveparam &sp : server.saveparams) {
-        if (!out.empty()) out += ' ';
-        out += std::to_string(sp.seconds) + " " + std::to_string(sp.changes);
-    }
-    return out;
-}
-
-/* dbfilename: the file lives in `dir`, so a path is refused. */
-SetResult setDbFilename(std::span<const std::string> args, std::string &err) {
-    if (args[0].find('/') != std::string::npos) {
-        err = "dbfilename can't be a path, just a filename";
-        return SetResult::Error;
-    }
-    if (server.rdb_filename == args[0]) return SetResult::Unchanged;
-    server.rdb_filename = args[0];
-    return SetResult::Changed;
-}
-
-std::string getDbFilename() { return server.rdb_filename; }
-
-/* dir: the working directory itself, where the RDB (and AOF) files go. */
-SetResult setDir(std::span<const std::string> args, std::string &err) {
-    if (chdir(args[0].c_str()) == -1) {
-        err = strerror(errno);
-        return SetResult::Error;
-    }
-    return SetResult::Changed;
-}
-
-std::string getDir() {
-    char cwd[PATH_MAX];
-    return getcwd(cwd, sizeof(cwd)) ? cwd : "";
-}
-
-constexpr configEnum aof_fsync_enum[] = {
-    {"everysec", AOF_FSYNC_EVERYSEC}, {"always", AOF_FSYNC_ALWAYS}, {"no", AOF_FSYNC_NO}};
-
-/* appendonly yes builds the file from the dataset (a rewrite), no closes it. */
-bool updateAppendonly(const char **err) {
-    if (server.aof_enabled && server.aof_state == AOF_OFF) {
-        if (startAppendOnly() == C_ERR) {
-            *err = "Unable to turn on AOF. Check server logs.";
-            return false;
-        }
-    } else if (!server.aof_enabled && server.aof_state != AOF_OFF) {
-        stopAppendOnly();
-    }
-    return true;
-}
-
-bool updateJemallocBgThread(const char **) {
-    set_jemalloc_bg_thread(server.jemalloc_bg_thread);
-    return true;
-}
-
-bool updateHZ(const char **) {
-    server.config_hz = std::clamp(server.config_hz, CONFIG_MIN_HZ, CONFIG_MAX_HZ);
-    server.hz = server.config_hz;
-    return true;
-}
-
-/* port and bind re-listen at once (initServer listens the first time). */
-bool updatePort(const char **err) {
-    if (!server.el || changeListenPort(server.port) == C_OK) return true;
-    *err = "Unable to listen on this port. Check server logs.";
-    return false;
-}
-
-bool applyBind(const char **err) {
-    if (!server.el || changeBindAddr() == C_OK) return true;
-    *err = "Failed to bind to specified addresses.";
-    return false;
-}
-
-SetResult setBindAddresses(std::span<const std::string> args, std::string &err) {
-    if (args.size() > static_cast<size_t>(CONFIG_BINDADDR_MAX)) {
-        err = "Too many bind addresses specified.";
-        return SetResult::Error;
-    }
-    if (args.size() == 1 && args[0].empty()) args = {}; /* bind "": listen nowhere */
-    server.bindaddr.assign(args.begin(), args.end());
-    return SetResult::Changed;
-}
-
-std::string getBindAddresses() {
-    std::string out;
-    for (const std::string &addr : server.bindaddr) {
-        if (!out.empty()) out += ' ';
-        out += addr;
-    }
-    return out;
-}
-
-/* notify-keyspace-events: Redis's letters (notify.h). */
-SetResult setNotifyKeyspaceEvents(std::span<const std::string> args, std::string &err) {
-    int flags = keyspaceEventsStringToFlags(args[0]);
-    if (flags == -1) {
-        err = "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.";
-        return SetResult::Error;
-    }
-    if (flags == server.notify_keyspace_events) return SetResult::Unchanged;
-    server.notify_keyspace_events = flags;
-    return SetResult::Changed;
-}
-
-std::string getNotifyKeyspaceEvents() { return keyspaceEventsFlagsToString(server.notify_keyspace_events); }
-
-/* The soft seconds as Redis reads them: strtoll over the whole word (blanks
- * and a sign allowed, "" is 0), kept in an int, refused if negative. */
-bool parseSoftLimitSeconds(const std::string &word, time_t *seconds) {
-    char *end;
-    int value = static_cast<int>(strtoll(word.c_str(), &end, 10));
-    if (*end != '\0' || value < 0) return false;
-    *seconds = value;
-    return true;
-}
-
-/* client-output-buffer-limit <class> <hard> <soft> <soft seconds> ...: each
- * group sets one class; nothing is set unless every group is valid. */
-SetResult setClientOutputBufferLimit(std::span<const std::string> args, std::string &err) {
-    if (args.size() % 4) {
-        err = "Wrong number of arguments in buffer limit configuration.";
-        return SetResult::Error;
-    }
-    clientBufferLimitsConfig limits[CLIENT_TYPE_OBUF_COUNT];
-    std::copy(std::begin(server.client_obuf_limits), std::end(server.client_obuf_limits), limits);
-    for (size_t j = 0; j < args.size(); j += 4) {
-        int type = getClientTypeByName(args[j]);
-        if (type == -1 || type == CLIENT_TYPE_MASTER) {
-            err = "Invalid client class specified in buffer limit configuration.";
-            return SetResult::Error;
-        }
-        bool hard_err, soft_err;
-        clientBufferLimitsConfig &limit = limits[type];
-        limit.hard_limit_bytes = memtoull(args[j + 1], &hard_err);
-        limit.soft_limit_bytes = memtoull(args[j + 2], &soft_err);
-        if (hard_err || soft_err || !parseSoftLimitSeconds(args[j + 3], &limit.soft_limit_seconds)) {
-            err = "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
-            return SetResult::Error;
-        }
-    }
-    std::copy(std::begin(limits), std::end(limits), server.client_obuf_limits);
-    return SetResult::Changed;
-}
-
-std::string getClientOutputBufferLimit() {
-    std::string out;
-    for (int type = 0; type < CLIENT_TYPE_OBUF_COUNT; type++) {
-        const clientBufferLimitsConfig &limit = server.client_obuf_limits[type];
-        char buf[128];
-        snprintf(buf, sizeof(buf), "%s%s %llu %llu %ld", type ? " " : "", getClientTypeName(type),
-                 limit.hard_limit_bytes, limit.soft_limit_bytes, static_cast<long>(limit.soft_limit_seconds));
-        out += buf;
-    }
-    return out;
-}
-
-/* ------------------------------------------------------------------------
- * The table
- * ---------------------------------------------------------------------- */
-
-const standardConfig configs[] = {
-    {"bind", nullptr, MULTI_ARG_CONFIG, "127.0.0.1 -::1", SpecialConfig{setBindAddresses, getBindAddresses},
-     applyBind},
-    {"protected-mode", nullptr, 0, "yes", BoolConfig{&server.protected_mode}},
-    {"enable-debug-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&server.enable_debug_cmd, protected_action_enum}},
-    {"save", nullptr, MULTI_ARG_CONFIG, "3600 1 300 100 60 10000", SpecialConfig{setSaveParams, getSaveParams}},
-    {"appendonly", nullptr, 0, "no", BoolConfig{&server.aof_enabled}, updateAppendonly},
-    {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}, updatePort},
-    {"tcp-backlog", nullptr, IMMUTABLE_CONFIG, "511", NumericConfig{&server.tcp_backlog, 0, INT_MAX}},
-    {"timeout", nullptr, 0, "0", NumericConfig{&server.maxidletime, 0, INT_MAX}},
-    {"tcp-keepalive", nullptr, 0, "300", NumericConfig{&server.tcpkeepalive, 0, INT_MAX}},
-    {"daemonize", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&server.daemonize}},
-    {"pidfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.pidfile}},
-    {"loglevel", nullptr, 0, "notice", EnumConfig{&server.verbosity, loglevel_enum}},
-    {"logfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.logfile}},
-    {"databases", nullptr, IMMUTABLE_CONFIG, "16", NumericConfig{&server.dbnum, 1, INT_MAX}},
-    {"maxclients", nullptr, 0, "10000", NumericConfig{&server.maxclients, 1, UINT_MAX}, updateMaxclients},
-    {"hz", nullptr, 0, "10", NumericConfig{&server.config_hz, 0, INT_MAX}, updateHZ},
-    {"jemalloc-bg-thread", nullptr, 0, "yes", BoolConfig{&server.jemalloc_bg_thread}, updateJemallocBgThread},
-    {"proto-max-bulk-len", nullptr, 0, "512mb",
-     NumericConfig{&server.proto_max_bulk_len, 1024 * 1024, LONG_MAX, true}},
-    {"client-query-buffer-limit", nullptr, 0, "1gb",
-     NumericConfig{&server.client_max_querybuf_len, 1024 * 1024, LONG_MAX, true}},
-    {"list-max-ziplist-entries", nullptr, 0, "512", NumericConfig{&server.list_max_ziplist_entries, 0, LONG_MAX}},
-    {"list-max-ziplist-value", nullptr, 0, "64", NumericConfig{&server.list_max_ziplist_value, 0, LONG_MAX}},
-    {"hash-max-ziplist-entries", "hash-max-listpack-entries", 0, "512", NumericConfig{&server.hash_max_ziplist_entries, 0, LONG_MAX}},
-    {"hash-max-ziplist-value", "hash-max-listpack-value", 0, "64", NumericConfig{&server.hash_max_ziplist_value, 0, LONG_MAX}},
-    {"set-max-intset-entries", nullptr, 0, "512", NumericConfig{&server.set_max_intset_entries, 0, LONG_MAX}},
-    {"zset-max-ziplist-entries", "zset-max-listpack-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
-    {"zset-max-ziplist-value", "zset-max-listpack-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
-    /* AOF persistence (aof.cpp) */
-    {"appendfilename", nullptr, IMMUTABLE_CONFIG, "appendonly.aof", StringConfig{&server.aof_filename}},
-    {"appendfsync", nullptr, 0, "everysec", EnumConfig{&server.aof_fsync, aof_fsync_enum}},
-    {"no-appendfsync-on-rewrite", nullptr, 0, "no", BoolConfig{&server.aof_no_fsync_on_rewrite}},
-    {"aof-load-truncated", nullptr, 0, "yes", BoolConfig{&server.aof_load_truncated}},
-    {"aof-rewrite-incremental-fsync", nullptr, 0, "yes", BoolConfig{&server.aof_rewrite_incremental_fsync}},
-    {"auto-aof-rewrite-percentage", nullptr, 0, "100", NumericConfig{&server.aof_rewrite_perc, 0, INT_MAX}},
-    {"auto-aof-rewrite-min-size", nullptr, 0, "64mb",
-     NumericConfig{&server.aof_rewrite_min_size, 0, LLONG_MAX, true}},
-    /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp, networking.cpp) */
-    {"notify-keyspace-events", nullptr, 0, "", SpecialConfig{setNotifyKeyspaceEvents, getNotifyKeyspaceEvents}},
-    {"client-output-buffer-limit", nullptr, MULTI_ARG_CONFIG,
-     "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
-     SpecialConfig{setClientOutputBufferLimit, getClientOutputBufferLimit}},
-    /* RDB persistence (rdb.cpp); `save` is near the top */
-    {"dbfilename", nullptr, PROTECTED_CONFIG, "dump.rdb", SpecialConfig{setDbFilename, getDbFilename}},
-    {"dir", nullptr, PROTECTED_CONFIG, "./", SpecialConfig{setDir, getDir}},
-    {"rdbcompression", nullptr, 0, "yes", BoolConfig{&server.rdb_compression}},
-    {"rdbchecksum", nullptr, IMMUTABLE_CONFIG, "yes", BoolConfig{&server.rdb_checksum}},
-    {"rdb-save-incremental-fsync", nullptr, 0, "yes", BoolConfig{&server.rdb_save_incremental_fsync}},
-    {"stop-writes-on-bgsave-error", nullptr, 0, "yes", BoolConfig{&server.stop_writes_on_bgsave_err}},
-    {"rdb-key-save-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.rdb_key_save_delay, INT_MIN, INT_MAX}},
-    {"enable-protected-configs", nullptr, IMMUTABLE_CONFIG, "no",
-     EnumConfig{&server.enable_protected_configs, protected_action_enum}},
-    /* Scripting (scripting.cpp) */
-    {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
-};
+/* The APPEND_IN_FILE_CONFIG configs already set by a line of the load in
+ * progress (appendToEarlierLines). */
+std::vector<const standardConfig *> configs_loaded;
 
 const standardConfig *lookupConfig(std::string_view name) {
     for (const standardConfig &config : configs)
@@ -370,7 +65,7 @@ SetResult setScalar(const BoolConfig &c, std::string_view arg, std::string &err)
 /* Bounds are checked as signed numbers: for the fields we have this gives
  * Redis's answers, since a memory value above LLONG_MAX wraps negative and
  * every lower bound is >= 0. */
-SetResult setScalar(const NumericConfig &c, std::string_view arg, std::string &err) {
+SetResult setScalarNumeric(const NumericConfig &c, std::string_view arg, std::string &err) {
     long long value;
     if (c.memory) {
         bool bad;
@@ -390,6 +85,10 @@ SetResult setScalar(const NumericConfig &c, std::string_view arg, std::string &e
     return std::visit(
         [value](auto *field) { return assign(*field, static_cast<std::remove_pointer_t<decltype(field)>>(value)); },
         c.field);
+}
+
+SetResult setScalar(const NumericConfig &c, std::string_view arg, std::string &err) {
+    return setScalarNumeric(c, arg, err);
 }
 
 SetResult setScalar(const EnumConfig &c, std::string_view arg, std::string &err) {
@@ -473,6 +172,21 @@ SetResult setConfigFromString(const standardConfig &config, std::string_view val
 
 void loadConfigFile(const std::string &path);
 
+/* An APPEND_IN_FILE_CONFIG's second and later lines in one load add their
+ * words to what the earlier lines set (`save 900 1` then `save 300 10`: both
+ * points); the first line replaces the default. An empty value adds
+ * nothing. */
+void appendToEarlierLines(const standardConfig &config, std::vector<std::string> &args) {
+    bool first = std::find(configs_loaded.begin(), configs_loaded.end(), &config) == configs_loaded.end();
+    if (first) {
+        configs_loaded.push_back(&config);
+        return;
+    }
+    if (args.size() == 1 && args[0].empty()) args.clear();
+    std::vector<std::string> earlier = splitOnSpaces(getConfigValue(config));
+    args.insert(args.begin(), earlier.begin(), earlier.end());
+}
+
 /* Applies one split, non-empty line. Returns false with the reason. */
 bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
     if (const standardConfig *config = lookupConfig(argv[0])) {
@@ -485,6 +199,7 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
          * word that does not split (unbalanced quotes) gives no argument. */
         if ((config->flags & MULTI_ARG_CONFIG) && args.size() == 1 && !args[0].empty())
             splitArgs(std::string(args[0]), args);
+        if (config->flags & APPEND_IN_FILE_CONFIG) appendToEarlierLines(*config, args);
         return setConfig(*config, args, err) != SetResult::Error;
     }
     if (strEqualNoCase(argv[0], "include") && argv.size() == 2) {
@@ -543,25 +258,21 @@ void loadConfigFile(const std::string &path) {
  * Public API
  * ---------------------------------------------------------------------- */
 
-void initConfigValues() {
+void initConfigValues(std::span<const standardConfig> table) {
+    configs = table;
     for (const standardConfig &config : configs) {
         std::string err;
         setConfigFromString(config, config.default_value, err);
     }
-    updateHZ(nullptr);
 }
 
 void loadServerConfig(const char *filename, const std::string &options) {
-    reading_config_file = true;
-    save_params_loaded = false;
+    configs_loaded.clear();
     if (filename) loadConfigFile(filename);
     loadConfigFromString(options, "the command line");
-    reading_config_file = false;
-    /* Out-of-range hz is clamped, never refused (the apply hook of CONFIG SET). */
-    updateHZ(nullptr);
     /* The log can't be opened later without failing silently: check now. */
-    if (!server.logfile.empty()) {
-        std::unique_ptr<FILE, int (*)(FILE *)> fp(fopen(server.logfile.c_str(), "a"), fclose);
+    if (!logging::server.logfile.empty()) {
+        std::unique_ptr<FILE, int (*)(FILE *)> fp(fopen(logging::server.logfile.c_str(), "a"), fclose);
         if (!fp) fatalConfigError("", 0, "", std::string("Can't open the log file: ") + strerror(errno));
     }
 }
@@ -685,37 +396,6 @@ bool configSet(std::span<const std::string_view> argv, std::string &err, bool pr
     return true;
 }
 
-void configGetCommand(client *c) {
-    auto found = configGet(std::span(c->argv).subspan(2));
-    addReplyMapLen(c, static_cast<long long>(found.size()));
-    for (const auto &[name, value] : found) {
-        addReplyBulk(c, name);
-        addReplyBulk(c, value);
-    }
-}
-
-void configSetCommand(client *c) {
-    if (c->argv.size() % 2) return addReplyErrorObject(c, shared::syntaxerr);
-    std::string err;
-    bool protected_allowed = allowProtectedAction(server.enable_protected_configs, c);
-    if (!configSet(std::span(c->argv).subspan(2), err, protected_allowed)) return addReplyError(c, err);
-    addReply(c, shared::ok);
-}
-
-void configResetStatCommand(client *c) {
-    resetServerStats();
-    addReply(c, shared::ok);
-}
-
-void configHelpCommand(client *c) {
-    static const char *const help[] = {
-        "GET <pattern>",
-        "    Return parameters matching the glob-like <pattern> and their values.",
-        "SET <directive> <value>",
-        "    Set the configuration <directive> to <value>.",
-        "RESETSTAT",
-        "    Reset statistics reported by the INFO command.",
-        nullptr,
-    };
-    addReplyHelp(c, help);
+SetResult setNumericConfig(const NumericConfig &c, std::string_view arg, std::string &err) {
+    return setScalarNumeric(c, arg, err);
 }

@@ -1,12 +1,16 @@
 /* config.h — configuration: redis.conf, command-line options and CONFIG.
  *
- * Mirrors Redis's config.c: one table of standard configs (config.cpp) says
- * for every directive its name, flags, type, the field of `server` it sets,
- * its default and bounds. The file loader, CONFIG GET and CONFIG SET all go
- * through that table, so adding a directive is adding one line to it.
+ * Mirrors Redis's config.c, in two parts. config.cpp is the machinery:
+ * the types of configs (bool, numeric, enum, string, special), the loader
+ * of redis.conf and of the command line, and the logic of CONFIG GET and
+ * CONFIG SET. The table itself, which says for every directive its name,
+ * flags, default and the field of `server` it sets, is config_table.cpp's
+ * (Redis's static_configs[]): it binds fields of every layer, so it sits at
+ * the top, and hands itself to initConfigValues at start-up. Adding a
+ * directive is adding one row there.
  * Invariants:
- *  - A config's value is always the one in its `server` field: nothing is
- *    cached here.
+ *  - A config's value is always the one in its field: nothing is cached
+ *    here.
  *  - CONFIG SET is atomic: either every pair is applied or none is.
  *  - Errors while loading the configuration are fatal: they are reported on
  *    stderr in Redis's format and the process exits with status 1.
@@ -17,12 +21,59 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
-struct client;
+constexpr unsigned IMMUTABLE_CONFIG = 1u << 0; /* settable at start-up only */
+constexpr unsigned MULTI_ARG_CONFIG = 1u << 1; /* takes a list of words */
+constexpr unsigned PROTECTED_CONFIG = 1u << 2; /* CONFIG SET only with enable-protected-configs */
+constexpr unsigned HIDDEN_CONFIG = 1u << 3;    /* for tests: CONFIG GET by its exact name only */
+/* In redis.conf and on the command line, each line after the first adds
+ * to the value instead of replacing it (`save`, as Redis reads it). */
+constexpr unsigned APPEND_IN_FILE_CONFIG = 1u << 4;
 
-/* Sets every config to its default, as Redis's initConfigValues(). */
-void initConfigValues();
+enum class SetResult { Error, Changed, Unchanged };
+
+struct configEnum {
+    const char *name;
+    int value;
+};
+
+struct BoolConfig {
+    bool *field;
+};
+struct NumericConfig {
+    std::variant<int *, unsigned int *, long long *> field;
+    long long lower, upper;
+    bool memory = false; /* accepts units: "512mb" */
+};
+struct EnumConfig {
+    int *field;
+    std::span<const configEnum> values;
+};
+struct StringConfig {
+    std::string *field;
+};
+/* A config with its own parser and printer (bind, save...). */
+struct SpecialConfig {
+    SetResult (*set)(std::span<const std::string> args, std::string &err);
+    std::string (*get)();
+};
+
+/* One directive (Redis's standardConfig): a row of the table in
+ * config_table.cpp. `apply` runs after CONFIG SET changed the value. */
+struct standardConfig {
+    const char *name;
+    const char *alias;
+    unsigned flags;
+    const char *default_value; /* as written in redis.conf */
+    std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
+    bool (*apply)(const char **err) = nullptr;
+};
+
+/* Takes `table` as the configs and sets every one to its default, as
+ * Redis's initConfigValues(). */
+void initConfigValues(std::span<const standardConfig> table);
 
 /* Loads `filename` (if not null), then `options`: directives, one per line,
  * that override the file (see parseCommandLine). Exits on any error. */
@@ -43,11 +94,6 @@ std::vector<std::pair<std::string, std::string>> configGet(std::span<const std::
  * `protected_allowed` (enable-protected-configs, checked by CONFIG SET). */
 bool configSet(std::span<const std::string_view> name_value_pairs, std::string &err, bool protected_allowed = true);
 
-/* CONFIG subcommands; the command table is in commands.cpp. */
-void configGetCommand(client *c);
-void configSetCommand(client *c);
-void configResetStatCommand(client *c);
-void configHelpCommand(client *c);
-
-/* Zeroes INFO's statistics (server.cpp). */
-extern void resetServerStats();
+/* Parses `arg` as `c` would and stores it in *c's field, for a special
+ * config that parses a number like a numeric one (hz). */
+SetResult setNumericConfig(const NumericConfig &c, std::string_view arg, std::string &err);

@@ -27,6 +27,11 @@ void initDatabases() {
     for (int j = 0; j < server.dbnum; j++) server.db[j].id = j;
 }
 
+/* CLIENT LIST's db= (networking.h, registerDbId: networking sits below
+ * redisDb). */
+static int dbId(const redisDb *db) { return db->id; }
+[[maybe_unused]] static const bool db_id_registered = registerDbId(dbId);
+
 int selectDb(client *c, int id) {
     if (id < 0 || id >= server.dbnum) return C_ERR;
     c->db = &server.db[id];

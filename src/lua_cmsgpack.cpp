@@ -16,7 +16,7 @@
  * Decoding knows the formats the encoder produces (no bin, ext or fixext:
  * "Bad data format in input."); every number comes back as a Lua number
  * (a uint 64 through int64_t, as lua-cmsgpack does on Lua 5.1).
- * See lua_libs.h for the rule about Lua errors.
+ * See lua_cmsgpack.h for the rule about Lua errors.
  */
 #include <bit>
 #include <climits>
@@ -25,7 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "lua_libs.h"
+#include "lua_cmsgpack.h"
 
 namespace {
 

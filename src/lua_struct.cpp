@@ -23,7 +23,7 @@
  * Integers travel as Lua numbers (doubles); integers wider than 8 bytes and
  * out-of-range numbers behave as struct 0.2 compiled for x86-64 does, so
  * scripts see the bytes Redis produces.
- * See lua_libs.h for the rule about Lua errors.
+ * See lua_struct.h for the rule about Lua errors.
  */
 #include <bit>
 #include <cctype>
@@ -32,7 +32,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "lua_libs.h"
+#include "lua_struct.h"
 
 namespace {
 

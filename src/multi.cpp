@@ -32,10 +32,6 @@
  * MULTI / EXEC / DISCARD
  * ====================================================================== */
 
-long long multiStateCount(const client *c) {
-    return (c->flags & CLIENT_MULTI) ? static_cast<long long>(c->mstate.commands.size()) : -1;
-}
-
 /* Copies the command in c->argv to the end of the queue. */
 void queueMultiCommand(client *c) {
     /* An aborted transaction will not run: queueing would only waste memory
@@ -251,3 +247,7 @@ void unwatchCommand(client *c) {
     c->flags &= ~CLIENT_DIRTY_CAS;
     addReply(c, shared::ok);
 }
+
+/* A client being freed unwatches its keys: the databases' watcher lists
+ * point at it (networking.h, registerFreeClientProc). */
+[[maybe_unused]] static const bool unwatch_on_free_registered = registerFreeClientProc(unwatchAllKeys);

@@ -17,7 +17,6 @@ void discardTransaction(client *c);
 void unwatchAllKeys(client *c);
 void touchWatchedKey(redisDb *db, std::string_view key);
 void touchAllWatchedKeysInDb(redisDb *emptied);
-long long multiStateCount(const client *c); /* CLIENT LIST multi=: -1 outside MULTI */
 
 
 /* The transaction commands (the command table is in commands.cpp). */

@@ -35,11 +35,45 @@
 #include <unistd.h>
 
 #include "anet.h"
-#include "blocked.h"
-#include "multi.h"
-#include "pubsub.h"
-#include "server.h"
+#include "log.h"
 #include "util.h"
+#include "version.h"
+
+/* Networking sits below server.h (tools/check_layers.sh): it sees its own
+ * part of the server, under the usual name. */
+using networking::server;
+
+/* ========================================================================
+ * Calls up (networking.h): what the layers above registered
+ * ====================================================================== */
+
+static processCommandProc processCommandHook;
+static std::vector<freeClientProc> &freeClientProcs() {
+    static std::vector<freeClientProc> procs; /* built on first use: static initializers register */
+    return procs;
+}
+static repliesMustWaitProc repliesMustWaitHook;
+static dbIdProc dbIdHook;
+
+bool registerProcessCommand(processCommandProc proc) {
+    processCommandHook = proc;
+    return true;
+}
+
+bool registerFreeClientProc(freeClientProc proc) {
+    freeClientProcs().push_back(proc);
+    return true;
+}
+
+bool registerRepliesMustWait(repliesMustWaitProc proc) {
+    repliesMustWaitHook = proc;
+    return true;
+}
+
+bool registerDbId(dbIdProc proc) {
+    dbIdHook = proc;
+    return true;
+}
 
 /* ========================================================================
  * Client creation and destruction
@@ -70,7 +104,7 @@ client *createClient(int fd) {
     }
     c->fd = fd;
     c->id = server.next_client_id++;
-    if (server.db) c->db = &server.db[0];
+    c->db = server.db.get(); /* db 0 (none in unit tests that never initServer) */
     c->buf = std::make_unique_for_overwrite<char[]>(PROTO_REPLY_CHUNK_BYTES);
     c->buf_peak = c->buf_usable_size;
     c->buf_peak_last_reset_time = server.mstime;
@@ -88,14 +122,10 @@ static void eraseClientPointer(std::vector<client *> &v, client *c) {
 
 void freeClient(client *c) {
     if (server.current_client == c) server.current_client = nullptr;
-    unwatchAllKeys(c); /* the databases' watcher lists point at c */
-    /* A blocked client leaves every waiting list first: nothing may ever be
-     * popped for it once it is gone. */
-    if (c->flags & CLIENT_BLOCKED) unblockClient(c);
-    if (c->flags & CLIENT_UNBLOCKED) server.unblocked_clients.erase(c->unblocked_node);
-    /* The server's subscriber lists point at c. */
-    pubsubUnsubscribeAllChannels(c, false);
-    pubsubUnsubscribeAllPatterns(c, false);
+    /* The mechanisms' structures point at c (watched keys, waiting lists,
+     * subscriptions): each lets go first. Nothing may ever be popped for,
+     * or published to, a client that is gone. */
+    for (freeClientProc proc : freeClientProcs()) proc(c);
     if (c->fd != -1) {
         aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE | AE_WRITABLE);
     }
@@ -489,7 +519,7 @@ static int writeToClient(client *c, bool handler_installed) {
  * the client's own events (AE_BARRIER) instead, which does not cover a
  * reply that shows another client's write (a served BLPOP). */
 void sendReplyToClient(aeEventLoop *, int, void *privdata, int) {
-    if (!server.aof_buf.empty() && server.aof_last_write_status == C_OK) return;
+    if (repliesMustWaitHook && repliesMustWaitHook()) return;
     writeToClient(static_cast<client *>(privdata), true);
 }
 
@@ -527,7 +557,7 @@ void resetClient(client *c) {
 }
 
 static void setProtocolError(client *c, const char *errstr) {
-    if (server.verbosity <= LL_VERBOSE) {
+    if (logging::server.verbosity <= LL_VERBOSE) {
         std::string snippet;
         catRepr(snippet, std::string_view(c->querybuf.data() + c->req.pos,
                                           std::min<size_t>(c->querybuf.size() - c->req.pos, 128)));
@@ -591,7 +621,7 @@ void processInputBuffer(client *c) {
         if (rc != C_OK) break;
         if (!c->argv.empty()) {
             server.current_client = c;
-            processCommand(c);
+            processCommandHook(c);
             server.current_client = nullptr;
         }
         resetClient(c);
@@ -680,8 +710,8 @@ std::string catClientInfoString(const client *c) {
              "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=default redir=-1 resp=%d",
              static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->fd,
              c->name.c_str(), static_cast<long long>(server.unixtime - c->ctime),
-             (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db ? c->db->id : 0,
-             c->pubsub_channels.size(), c->pubsub_patterns.size(), multiStateCount(c), c->querybuf.size(),
+             (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db ? dbIdHook(c->db) : 0,
+             c->pubsub_channels.size(), c->pubsub_patterns.size(), c->flags & CLIENT_MULTI ? static_cast<long long>(c->mstate.commands.size()) : -1LL, c->querybuf.size(),
              c->querybuf.avail(), c->argv_len_sum,
              c->mstate.argv_len_sums, c->buf_usable_size,
              c->buf_peak, c->bufpos, c->reply.size(), obufmem,
@@ -993,27 +1023,6 @@ void clientKillCommand(client *c) {
         if (clientMatchesKillFilter(c, owned.get(), f)) victims.push_back(owned.get());
     for (client *v : victims) killClient(c, v);
     addReplyLongLong(c, static_cast<long long>(victims.size()));
-}
-
-/* CLIENT UNBLOCK id [TIMEOUT|ERROR]: ends another client's wait as if it had
- * timed out (its null reply), or with an error. :1 if it was blocked. */
-void clientUnblockCommand(client *c) {
-    if (c->argv.size() > 4) return addReplySubcommandSyntaxError(c);
-    bool unblock_error = false;
-    if (c->argv.size() == 4) {
-        if (strEqualNoCase(c->argv[3], "error")) unblock_error = true;
-        else if (!strEqualNoCase(c->argv[3], "timeout"))
-            return addReplyError(c, "CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
-    }
-    long long id;
-    if (!getLongLongFromObjectOrReply(c, c->argv[2], &id)) return;
-    auto it = server.clients_index.find(static_cast<uint64_t>(id));
-    client *target = it == server.clients_index.end() ? nullptr : it->second;
-    if (!target || !(target->flags & CLIENT_BLOCKED)) return addReply(c, shared::czero);
-    if (unblock_error) addReplyError(target, "-UNBLOCKED client unblocked via CLIENT UNBLOCK");
-    else replyToBlockedClientTimedOut(target);
-    unblockClient(target);
-    addReply(c, shared::cone);
 }
 
 void clientHelpCommand(client *c) {

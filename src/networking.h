@@ -30,13 +30,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "ae.h"
 #include "dict.h"
 #include "resp_parser.h"
 #include "sds.h"
 
-struct aeEventLoop;
 struct redisCommand;
 struct redisDb;
 struct client;
@@ -72,6 +73,60 @@ constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;    /* blocking commands an
 struct clientReplyBlock {
     size_t size, used;
     std::unique_ptr<char[]> buf;
+};
+
+/* ------------------------------------------------------------------------
+ * The command a client runs: one row of the command table (commands.cpp;
+ * in Redis's server.h). Its flags (CMD_*) are server.h's.
+ * ---------------------------------------------------------------------- */
+
+/* Command names are case-insensitive: the table hashes and compares them
+ * folding case, and is probed with the request's argv[0] view as is — no
+ * lower-cased copy per command (C++20 heterogeneous lookup). */
+inline unsigned char asciiLower(unsigned char ch) { return ch >= 'A' && ch <= 'Z' ? ch + ('a' - 'A') : ch; }
+struct CommandNameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept {
+        uint64_t h = 1469598103934665603ULL; /* FNV-1a over the lower-cased bytes */
+        for (unsigned char ch : s) h = (h ^ asciiLower(ch)) * 1099511628211ULL;
+        return h;
+    }
+};
+struct CommandNameEqual {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const noexcept {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); i++)
+            if (asciiLower(a[i]) != asciiLower(b[i])) return false;
+        return true;
+    }
+};
+using commandDict = std::unordered_map<std::string, redisCommand *, CommandNameHash, CommandNameEqual>;
+
+using redisCommandProc = void (*)(client *c);
+
+/* One row of the command table. Arity counts the command name itself;
+ * a negative arity means "at least -arity arguments". */
+struct redisCommand {
+    const char *declared_name;   /* lower case; "get", or "get" below "config" */
+    redisCommandProc proc;
+    int arity;
+    uint64_t flags;
+    int firstkey, lastkey, keystep; /* key positions for COMMAND INFO / GETKEYS */
+    const char *group;              /* COMMAND DOCS: "string", "connection", ... */
+    const char *summary;
+    const char *since;
+    std::vector<redisCommand> subcommands;
+    std::vector<const char *> tips;  /* COMMAND INFO tips, e.g. "request_policy:all_shards" */
+    uint64_t acl_categories = 0;     /* explicit ACL_CATEGORY_*; implicit ones added at start */
+
+    /* Filled when the table is populated. */
+    std::string fullname;            /* "config|get" for a subcommand */
+    redisCommand *parent = nullptr;
+    commandDict subcommands_dict;
+
+    /* Statistics for INFO commandstats. */
+    long long microseconds = 0, calls = 0, rejected_calls = 0, failed_calls = 0;
 };
 
 /* ------------------------------------------------------------------------
@@ -220,6 +275,86 @@ struct client {
 };
 
 /* ------------------------------------------------------------------------
+ * Networking's part of the server.
+ * ---------------------------------------------------------------------- */
+
+/* The fields of Redis's struct redisServer that networking reads and
+ * writes: the event loop and the cached time, the databases a new client
+ * starts in, every client, and networking's settings and statistics. The
+ * global `server` (server.h) derives from it, so above this layer they
+ * read server.clients etc. as in Redis; networking itself, below
+ * server.h, reaches the same object as networking::server (bound in
+ * server.cpp). */
+struct redisServerNetworking {
+    std::unique_ptr<aeEventLoop> el;
+    int hz = 10;                      /* serverCron frequency (clientsCron's share per call) */
+    /* Time, cached once per event-loop iteration as Redis does. */
+    time_t unixtime = 0;
+    long long mstime = 0;
+    long long ustime = 0;
+
+    int dbnum = 16;                   /* `databases` */
+    std::unique_ptr<redisDb[]> db;    /* server.db[0 .. dbnum-1]; a new client starts in db 0 */
+
+    /* Clients. */
+    std::list<std::unique_ptr<client>> clients;
+    std::unordered_map<uint64_t, client *> clients_index;
+    std::vector<client *> clients_pending_write;
+    std::vector<client *> clients_to_close;
+    client *current_client = nullptr;
+    uint64_t next_client_id = 1;
+    unsigned int maxclients = 10000;
+    int maxidletime = 0;              /* `timeout`, seconds; 0 = never */
+    int tcpkeepalive = 300;
+    bool protected_mode = true;
+    long long client_max_querybuf_len = 1024LL * 1024 * 1024;
+    long long proto_max_bulk_len = 512LL * 1024 * 1024;
+    clientBufferLimitsConfig client_obuf_limits[CLIENT_TYPE_OBUF_COUNT];
+
+    /* Statistics (INFO stats). */
+    long long stat_numconnections = 0;
+    long long stat_rejected_conn = 0;
+    long long stat_net_input_bytes = 0;
+    long long stat_net_output_bytes = 0;
+    long long stat_total_reads_processed = 0;
+    long long stat_total_writes_processed = 0;
+    long long stat_unexpected_error_replies = 0;
+    long long stat_total_error_replies = 0;
+};
+
+namespace networking {
+extern redisServerNetworking &server;
+}
+
+/* ------------------------------------------------------------------------
+ * Where networking calls the layers above it. Redis's networking.c calls
+ * these directly; here they are above networking, so each registers itself
+ * from a static initializer in its own file (set before main(), so in the
+ * unit tests too).
+ * ---------------------------------------------------------------------- */
+
+/* Runs a parsed request (processCommand, server.cpp). */
+using processCommandProc = int (*)(client *c);
+bool registerProcessCommand(processCommandProc proc);
+
+/* Releases what a mechanism keeps of a client, before freeClient destroys
+ * it (unwatch its keys, unblock it, unsubscribe it: multi.cpp,
+ * blocked.cpp, pubsub.cpp). Run in the order registered; each must not
+ * depend on another having run. */
+using freeClientProc = void (*)(client *c);
+bool registerFreeClientProc(freeClientProc proc);
+
+/* True while replies must not be written from the write handler because
+ * the AOF still holds writes they may show (aof.cpp; see sendReplyToClient). */
+using repliesMustWaitProc = bool (*)();
+bool registerRepliesMustWait(repliesMustWaitProc proc);
+
+/* The number of a client's database, for CLIENT LIST's db= (redisDb is
+ * db.h's, above networking; db.cpp registers it). */
+using dbIdProc = int (*)(const redisDb *db);
+bool registerDbId(dbIdProc proc);
+
+/* ------------------------------------------------------------------------
  * networking.cpp
  * ---------------------------------------------------------------------- */
 client *createClient(int fd);
@@ -299,7 +434,6 @@ void clientIdCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);
 void clientKillCommand(client *c);
-void clientUnblockCommand(client *c);
 void clientSetNameCommand(client *c);
 void clientGetNameCommand(client *c);
 void clientHelpCommand(client *c);

@@ -250,3 +250,11 @@ void pubsubHelpCommand(client *c) {
         nullptr};
     addReplyHelp(c, help);
 }
+
+/* A client being freed leaves every channel and pattern: the server's
+ * subscriber lists point at it (networking.h, registerFreeClientProc). */
+static void pubsubUnsubscribeAllOnFree(client *c) {
+    pubsubUnsubscribeAllChannels(c, false);
+    pubsubUnsubscribeAllPatterns(c, false);
+}
+[[maybe_unused]] static const bool unsubscribe_on_free_registered = registerFreeClientProc(pubsubUnsubscribeAllOnFree);

@@ -135,3 +135,8 @@ bool rdbWritesDeniedByBgsaveError();
 void saveCommand(client *c);
 void bgsaveCommand(client *c);
 void lastsaveCommand(client *c);
+
+/* Keys in every database: what a save writes (INFO's current_save_keys_total). */
+long long dbTotalServerKeyCount();
+/* INFO's Persistence section. */
+void infoPersistence(std::string &out);

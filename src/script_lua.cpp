@@ -13,11 +13,13 @@ extern "C" {
 #include <lua-cjson.h>
 }
 
-#include "lua_libs.h"
+#include "lua_cmsgpack.h"
+#include "lua_struct.h"
 #include "scripting.h"
 #include "server.h"
 #include "sha1.h"
 #include "util.h"
+#include "version.h"
 
 namespace {
 

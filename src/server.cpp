@@ -36,14 +36,20 @@
 #include "blocked.h"
 #include "childinfo.h"
 #include "config.h"
+#include "commands.h"
+#include "config_table.h"
 #include "multi.h"
 #include "pubsub.h"
 #include "rdb.h"
 #include "scripting.h"
 #include "util.h"
+#include "version.h"
 #include "zmalloc.h"
 
 redisServer server;
+/* The layers below server.h see their part of it (log.h, networking.h). */
+constinit redisServerLog &logging::server = ::server;
+constinit redisServerNetworking &networking::server = ::server;
 
 /* ========================================================================
  * Time and logging
@@ -63,71 +69,9 @@ void updateCachedTime() {
     server.unixtime = static_cast<time_t>(server.mstime / 1000);
 }
 
-/* Redis's log line: "pid:role day month year hh:mm:ss.mmm <level> message". */
-static void serverLogRaw(int level, const char *msg) {
-    static constexpr char marks[] = ".-*#";
-    FILE *fp = server.logfile.empty() ? stdout : fopen(server.logfile.c_str(), "a");
-    if (!fp) return;
-    if (level & LL_RAW) {
-        fprintf(fp, "%s", msg);
-    } else {
-        timeval tv;
-        gettimeofday(&tv, nullptr);
-        tm tm;
-        localtime_r(&tv.tv_sec, &tm);
-        char date[64];
-        size_t off = strftime(date, sizeof(date), "%d %b %Y %H:%M:%S.", &tm);
-        snprintf(date + off, sizeof(date) - off, "%03d", static_cast<int>(tv.tv_usec / 1000));
-        /* The role, as Redis prints it: M the server, C a child it forked. */
-        char role = server.pid && getpid() != server.pid ? 'C' : 'M';
-        fprintf(fp, "%d:%c %s %c %s\n", static_cast<int>(getpid()), role, date, marks[level & 0xff], msg);
-    }
-    fflush(fp);
-    if (fp != stdout) fclose(fp);
-}
-
-void serverLog(int level, const char *fmt, ...) {
-    if ((level & 0xff) < server.verbosity) return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    serverLogRaw(level, msg);
-}
-
 /* ========================================================================
  * The command table and the dispatcher
  * ====================================================================== */
-
-/* The categories a command's flags imply (Redis's setImplicitACLCategories). */
-static void setImplicitACLCategories(redisCommand &cmd) {
-    if (cmd.flags & CMD_WRITE) cmd.acl_categories |= ACL_CATEGORY_WRITE;
-    /* EVAL_RO's keys are the script's business: no implied @read (as Redis). */
-    if ((cmd.flags & CMD_READONLY) && !(cmd.acl_categories & ACL_CATEGORY_SCRIPTING))
-        cmd.acl_categories |= ACL_CATEGORY_READ;
-    if (cmd.flags & CMD_ADMIN) cmd.acl_categories |= ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS;
-    if (cmd.flags & CMD_PUBSUB) cmd.acl_categories |= ACL_CATEGORY_PUBSUB;
-    if (cmd.flags & CMD_FAST) cmd.acl_categories |= ACL_CATEGORY_FAST;
-    if (cmd.flags & CMD_BLOCKING) cmd.acl_categories |= ACL_CATEGORY_BLOCKING;
-    if (!(cmd.acl_categories & ACL_CATEGORY_FAST)) cmd.acl_categories |= ACL_CATEGORY_SLOW;
-}
-
-/* Links subcommands to their parent and indexes every command by name. */
-void populateCommandTable() {
-    server.command_table = &redisCommandTable();
-    for (redisCommand &cmd : *server.command_table) {
-        cmd.fullname = cmd.declared_name;
-        setImplicitACLCategories(cmd);
-        for (redisCommand &sub : cmd.subcommands) {
-            sub.parent = &cmd;
-            sub.fullname = std::string(cmd.declared_name) + "|" + sub.declared_name;
-            setImplicitACLCategories(sub);
-            cmd.subcommands_dict[sub.declared_name] = &sub;
-        }
-        server.commands[cmd.declared_name] = &cmd;
-    }
-}
 
 static redisCommand *lookupIn(const commandDict &dict, std::string_view name) {
     auto it = dict.find(name);
@@ -135,6 +79,14 @@ static redisCommand *lookupIn(const commandDict &dict, std::string_view name) {
 }
 
 redisCommand *lookupCommandByName(std::string_view name) { return lookupIn(server.commands, name); }
+
+/* Finds "get" or "config|get" for COMMAND INFO / DOCS arguments. */
+redisCommand *lookupCommandBySdsFullname(std::string_view name) {
+    size_t bar = name.find('|');
+    redisCommand *base = lookupCommandByName(name.substr(0, bar));
+    if (!base || bar == std::string_view::npos) return base;
+    return lookupIn(base->subcommands_dict, name.substr(bar + 1));
+}
 
 redisCommand *lookupCommand(const std::vector<std::string_view> &argv) {
     redisCommand *base = lookupIn(server.commands, argv[0]);
@@ -272,6 +224,9 @@ int processCommand(client *c) {
     if (!server.ready_keys.empty() && !scriptIsTimedout()) handleClientsBlockedOnKeys();
     return C_OK;
 }
+
+/* Networking runs each parsed request through here (networking.h). */
+[[maybe_unused]] static const bool process_command_registered = registerProcessCommand(processCommand);
 
 /* ========================================================================
  * Propagation: what a command did, as commands for the AOF (Redis 7's
@@ -924,7 +879,7 @@ int serverMain(int argc, char **argv) {
     for (uint8_t &b : hashseed) b = static_cast<uint8_t>(rd());
     dictSetHashFunctionSeed(hashseed);
     populateCommandTable();
-    initConfigValues();
+    initConfigValues(standardConfigs());
     std::string configfile, options;
     parseCommandLine(argc, argv, configfile, options);
     server.configfile = configfile;
@@ -1010,145 +965,6 @@ void shutdownCommand(client *c) {
     if (scriptIsTimedout() && !(flags & SHUTDOWN_NOSAVE)) return addReplyError(c, kBusyScriptError);
     if (prepareForShutdown(flags) == C_OK) aeStop(server.el.get());
     else addReplyError(c, "Errors trying to SHUTDOWN. Check logs.");
-}
-
-/* ========================================================================
- * COMMAND and its subcommands: what clients learn about the table
- * ====================================================================== */
-
-static const std::pair<uint64_t, const char *> kCommandFlagNames[] = {
-    {CMD_WRITE, "write"},       {CMD_READONLY, "readonly"}, {CMD_DENYOOM, "denyoom"},
-    {CMD_ADMIN, "admin"},       {CMD_PUBSUB, "pubsub"},     {CMD_NOSCRIPT, "noscript"},
-    {CMD_BLOCKING, "blocking"}, {CMD_LOADING, "loading"},   {CMD_STALE, "stale"},
-    {CMD_SKIP_MONITOR, "skip_monitor"}, {CMD_SKIP_SLOWLOG, "skip_slowlog"}, {CMD_FAST, "fast"}, {CMD_NO_AUTH, "no_auth"},
-    {CMD_NO_MANDATORY_KEYS, "no_mandatory_keys"}, {CMD_NO_ASYNC_LOADING, "no_async_loading"},
-    {CMD_NO_MULTI, "no_multi"}, {CMD_MOVABLE_KEYS, "movablekeys"}, {CMD_ALLOW_BUSY, "allow_busy"},
-};
-
-static void addReplyCommandFlags(client *c, const redisCommand *cmd) {
-    long n = 0;
-    for (auto &[flag, name] : kCommandFlagNames) n += (cmd->flags & flag) != 0;
-    addReplyArrayLen(c, n);
-    for (auto &[flag, name] : kCommandFlagNames)
-        if (cmd->flags & flag) addReplyStatus(c, name);
-}
-
-static void addReplyCommandCategories(client *c, const redisCommand *cmd) {
-    addReplyArrayLen(c, std::popcount(cmd->acl_categories));
-    for (size_t i = 0; i < std::size(ACL_CATEGORY_NAMES); i++)
-        if (cmd->acl_categories & (1ULL << i)) addReplyStatus(c, std::string("@") + ACL_CATEGORY_NAMES[i]);
-}
-
-static void addReplyCommandTips(client *c, const redisCommand *cmd) {
-    addReplyArrayLen(c, static_cast<long long>(cmd->tips.size()));
-    for (const char *tip : cmd->tips) addReplyBulk(c, tip);
-}
-
-/* The 10-element COMMAND INFO entry of Redis 7. */
-static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
-    addReplyArrayLen(c, 10);
-    addReplyBulk(c, cmd->fullname);
-    addReplyLongLong(c, cmd->arity);
-    addReplyCommandFlags(c, cmd);
-    addReplyLongLong(c, cmd->firstkey);
-    addReplyLongLong(c, cmd->lastkey);
-    addReplyLongLong(c, cmd->keystep);
-    addReplyCommandCategories(c, cmd);
-    addReplyCommandTips(c, cmd);
-    addReply(c, commandKeySpecs(cmd->fullname));
-    addReplyArrayLen(c, static_cast<long long>(cmd->subcommands.size()));
-    for (const redisCommand &sub : cmd->subcommands) addReplyCommandInfo(c, &sub);
-}
-
-static void addReplyCommandDocs(client *c, const redisCommand *cmd) {
-    bool hasSubs = !cmd->subcommands.empty();
-    addReplyMapLen(c, hasSubs ? 4 : 3);
-    addReplyBulk(c, "summary");
-    addReplyBulk(c, cmd->summary);
-    addReplyBulk(c, "since");
-    addReplyBulk(c, cmd->since);
-    addReplyBulk(c, "group");
-    addReplyBulk(c, cmd->group);
-    if (!hasSubs) return;
-    addReplyBulk(c, "subcommands");
-    addReplyMapLen(c, static_cast<long long>(cmd->subcommands.size()));
-    for (const redisCommand &sub : cmd->subcommands) {
-        addReplyBulk(c, sub.fullname);
-        addReplyCommandDocs(c, &sub);
-    }
-}
-
-void commandCommand(client *c) {
-    addReplyArrayLen(c, static_cast<long long>(server.command_table->size()));
-    for (const redisCommand &cmd : *server.command_table) addReplyCommandInfo(c, &cmd);
-}
-
-void commandCountCommand(client *c) {
-    addReplyLongLong(c, static_cast<long long>(server.command_table->size()));
-}
-
-/* Finds "get" or "config|get" for COMMAND INFO / DOCS arguments. */
-static const redisCommand *lookupCommandBySdsFullname(std::string_view name) {
-    size_t bar = name.find('|');
-    redisCommand *base = lookupCommandByName(name.substr(0, bar));
-    if (!base || bar == std::string_view::npos) return base;
-    return lookupIn(base->subcommands_dict, name.substr(bar + 1));
-}
-
-void commandInfoCommand(client *c) {
-    if (c->argv.size() == 2) return commandCommand(c);
-    addReplyArrayLen(c, static_cast<long long>(c->argv.size() - 2));
-    for (size_t i = 2; i < c->argv.size(); i++) {
-        const redisCommand *cmd = lookupCommandBySdsFullname(c->argv[i]);
-        if (cmd) addReplyCommandInfo(c, cmd);
-        else addReplyNull(c);
-    }
-}
-
-void commandDocsCommand(client *c) {
-    std::vector<const redisCommand *> found;
-    if (c->argv.size() == 2) {
-        for (const redisCommand &cmd : *server.command_table) found.push_back(&cmd);
-    } else {
-        for (size_t i = 2; i < c->argv.size(); i++)
-            if (const redisCommand *cmd = lookupCommandBySdsFullname(c->argv[i])) found.push_back(cmd);
-    }
-    addReplyMapLen(c, static_cast<long long>(found.size()));
-    for (const redisCommand *cmd : found) {
-        addReplyBulk(c, cmd->fullname);
-        addReplyCommandDocs(c, cmd);
-    }
-}
-
-void commandListCommand(client *c) {
-    if (c->argv.size() != 2) return addReplySubcommandSyntaxError(c);
-    long long n = 0;
-    for (const redisCommand &cmd : *server.command_table) n += 1 + static_cast<long long>(cmd.subcommands.size());
-    addReplyArrayLen(c, n);
-    for (const redisCommand &cmd : *server.command_table) {
-        addReplyBulk(c, cmd.fullname);
-        for (const redisCommand &sub : cmd.subcommands) addReplyBulk(c, sub.fullname);
-    }
-}
-
-void commandHelpCommand(client *c) {
-    static const char *const help[] = {
-        "(no subcommand)",
-        "    Return details about all Redis commands.",
-        "COUNT",
-        "    Return the total number of commands in this Redis server.",
-        "LIST",
-        "    Return a list of all commands in this Redis server.",
-        "INFO [<command-name> ...]",
-        "    Return details about multiple Redis commands.",
-        "    If no command names are given, documentation details for all",
-        "    commands are returned.",
-        "DOCS [<command-name> ...]",
-        "    Return documentation details about multiple Redis commands.",
-        "    If no command names are given, documentation details for all",
-        "    commands are returned.",
-        nullptr};
-    addReplyHelp(c, help);
 }
 
 /* ========================================================================
@@ -1362,4 +1178,44 @@ std::string genRedisInfoString(const std::vector<std::string_view> &sections) {
 void infoCommand(client *c) {
     std::vector<std::string_view> sections(c->argv.begin() + 1, c->argv.end());
     addReplyVerbatim(c, genRedisInfoString(sections));
+}
+
+/* ========================================================================
+ * CONFIG: the replies (the logic is config.cpp's; in Redis both are in
+ * config.c, but CONFIG SET asks enable-protected-configs, a server matter)
+ * ====================================================================== */
+
+void configGetCommand(client *c) {
+    auto found = configGet(std::span(c->argv).subspan(2));
+    addReplyMapLen(c, static_cast<long long>(found.size()));
+    for (const auto &[name, value] : found) {
+        addReplyBulk(c, name);
+        addReplyBulk(c, value);
+    }
+}
+
+void configSetCommand(client *c) {
+    if (c->argv.size() % 2) return addReplyErrorObject(c, shared::syntaxerr);
+    std::string err;
+    bool protected_allowed = allowProtectedAction(server.enable_protected_configs, c);
+    if (!configSet(std::span(c->argv).subspan(2), err, protected_allowed)) return addReplyError(c, err);
+    addReply(c, shared::ok);
+}
+
+void configResetStatCommand(client *c) {
+    resetServerStats();
+    addReply(c, shared::ok);
+}
+
+void configHelpCommand(client *c) {
+    static const char *const help[] = {
+        "GET <pattern>",
+        "    Return parameters matching the glob-like <pattern> and their values.",
+        "SET <directive> <value>",
+        "    Set the configuration <directive> to <value>.",
+        "RESETSTAT",
+        "    Reset statistics reported by the INFO command.",
+        nullptr,
+    };
+    addReplyHelp(c, help);
 }

@@ -30,10 +30,10 @@
 
 #include "ae.h"
 #include "db.h"
+#include "log.h"
 #include "networking.h"
+#include "util.h"
 
-#define CPPREDIS_VERSION "0.1.0"
-#define REDIS_COMPAT_VERSION "7.0.15" /* what INFO and HELLO report, for clients */
 
 /* ------------------------------------------------------------------------
  * Limits and defaults (the same numbers as Redis 7.0).
@@ -45,10 +45,6 @@ constexpr const char *CONFIG_DEFAULT_PID_FILE = "/var/run/redis.pid"; /* daemoni
 constexpr int CHILD_TYPE_NONE = 0, CHILD_TYPE_RDB = 1, CHILD_TYPE_AOF = 2; /* server.child_type */
 constexpr int AOF_OFF = 0, AOF_ON = 1, AOF_WAIT_REWRITE = 2;              /* server.aof_state */
 constexpr int AOF_FSYNC_NO = 0, AOF_FSYNC_ALWAYS = 1, AOF_FSYNC_EVERYSEC = 2; /* `appendfsync` */
-
-/* Log levels, as Redis's. */
-constexpr int LL_DEBUG = 0, LL_VERBOSE = 1, LL_NOTICE = 2, LL_WARNING = 3;
-constexpr int LL_RAW = 1 << 10; /* log without timestamp */
 
 /* ------------------------------------------------------------------------
  * Command flags (Redis 7 names, shown by COMMAND INFO).
@@ -97,58 +93,6 @@ inline constexpr const char *ACL_CATEGORY_NAMES[] = {
     "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking", "dangerous", "connection",
     "transaction", "scripting"};
 
-struct redisCommand;
-
-/* Command names are case-insensitive: the table hashes and compares them
- * folding case, and is probed with the request's argv[0] view as is — no
- * lower-cased copy per command (C++20 heterogeneous lookup). */
-inline unsigned char asciiLower(unsigned char ch) { return ch >= 'A' && ch <= 'Z' ? ch + ('a' - 'A') : ch; }
-struct CommandNameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept {
-        uint64_t h = 1469598103934665603ULL; /* FNV-1a over the lower-cased bytes */
-        for (unsigned char ch : s) h = (h ^ asciiLower(ch)) * 1099511628211ULL;
-        return h;
-    }
-};
-struct CommandNameEqual {
-    using is_transparent = void;
-    bool operator()(std::string_view a, std::string_view b) const noexcept {
-        if (a.size() != b.size()) return false;
-        for (size_t i = 0; i < a.size(); i++)
-            if (asciiLower(a[i]) != asciiLower(b[i])) return false;
-        return true;
-    }
-};
-using commandDict = std::unordered_map<std::string, redisCommand *, CommandNameHash, CommandNameEqual>;
-
-struct client;
-using redisCommandProc = void (*)(client *c);
-
-/* One row of the command table. Arity counts the command name itself;
- * a negative arity means "at least -arity arguments". */
-struct redisCommand {
-    const char *declared_name;   /* lower case; "get", or "get" below "config" */
-    redisCommandProc proc;
-    int arity;
-    uint64_t flags;
-    int firstkey, lastkey, keystep; /* key positions for COMMAND INFO / GETKEYS */
-    const char *group;              /* COMMAND DOCS: "string", "connection", ... */
-    const char *summary;
-    const char *since;
-    std::vector<redisCommand> subcommands;
-    std::vector<const char *> tips;  /* COMMAND INFO tips, e.g. "request_policy:all_shards" */
-    uint64_t acl_categories = 0;     /* explicit ACL_CATEGORY_*; implicit ones added at start */
-
-    /* Filled when the table is populated. */
-    std::string fullname;            /* "config|get" for a subcommand */
-    redisCommand *parent = nullptr;
-    commandDict subcommands_dict;
-
-    /* Statistics for INFO commandstats. */
-    long long microseconds = 0, calls = 0, rejected_calls = 0, failed_calls = 0;
-};
-
 /* Blocking (blocked.cpp): the server's side of it. */
 /* A key that may let waiters go (Redis's readyList). */
 struct readyList {
@@ -167,31 +111,23 @@ using pubsubDict = dict<sds, std::vector<client *>>;
 /* ------------------------------------------------------------------------
  * The server.
  * ---------------------------------------------------------------------- */
-struct redisServer {
-    pid_t pid = 0;
+/* Redis's struct redisServer. The parts that the layers below the server
+ * use are its bases, defined with them (redisServerLog in log.h,
+ * redisServerNetworking in networking.h): above, every field still reads
+ * server.x, as in Redis. */
+struct redisServer : redisServerLog, redisServerNetworking {
     std::string executable;
     std::string configfile;           /* absolute path, "" if none */
-    std::unique_ptr<aeEventLoop> el;
-    int hz = 10;                      /* serverCron frequency */
     int config_hz = 10;
     long long cronloops = 0;
     volatile sig_atomic_t shutdown_asap = 0; /* set by the signal handler */
     int shutdown_flags = 0;
 
-    /* Networking. */
+    /* Listening (the rest of networking's state is in redisServerNetworking). */
     int port = 6379;
     int tcp_backlog = 511;
     std::vector<std::string> bindaddr{"127.0.0.1", "-::1"};
     std::vector<int> ipfd;            /* listening sockets */
-    int tcpkeepalive = 300;
-    bool protected_mode = true;
-
-    /* Clients. */
-    std::list<std::unique_ptr<client>> clients;
-    std::unordered_map<uint64_t, client *> clients_index;
-    std::vector<client *> clients_pending_write;
-    std::vector<client *> clients_to_close;
-    client *current_client = nullptr;
 
     /* Blocking operations (blocked.cpp). */
     unsigned int blocked_clients = 0;                  /* CLIENT_BLOCKED clients */
@@ -201,22 +137,13 @@ struct redisServer {
     clientsTimeoutTable clients_timeout_table;         /* blocked clients with a deadline, earliest first */
     long long blocked_timeout_te = -1;                 /* time event armed at... */
     mstime_t blocked_timeout_te_when = 0;              /* ... this deadline (-1 id: none) */
-    uint64_t next_client_id = 1;
-    unsigned int maxclients = 10000;
-    int maxidletime = 0;              /* `timeout`, seconds; 0 = never */
-    long long client_max_querybuf_len = 1024LL * 1024 * 1024;
-    long long proto_max_bulk_len = 512LL * 1024 * 1024;
 
-    /* Logging. */
-    int verbosity = LL_NOTICE;
-    std::string logfile;              /* "" = standard output */
+    /* Process. */
     bool daemonize = false;
     bool jemalloc_bg_thread = true;   /* `jemalloc-bg-thread` (zmalloc.h) */
     std::string pidfile;
     bool pidfile_written = false;     /* createPidFile wrote `pidfile`: shutdown removes it */
 
-    int dbnum = 16;                   /* `databases` */
-    std::unique_ptr<redisDb[]> db;    /* server.db[0 .. dbnum-1] */
     long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
 
@@ -304,7 +231,6 @@ struct redisServer {
     pubsubDict pubsub_channels;       /* channel -> subscribers */
     pubsubDict pubsub_patterns;       /* pattern -> subscribers */
     int notify_keyspace_events = 0;   /* NOTIFY_* classes to publish (notify.h) */
-    clientBufferLimitsConfig client_obuf_limits[CLIENT_TYPE_OBUF_COUNT];
 
     /* Lists (t_list.cpp): a ziplist becomes a linkedlist past either limit. */
     long long list_max_ziplist_entries = 512;
@@ -316,22 +242,9 @@ struct redisServer {
     long long zset_max_ziplist_entries = 128;
     long long zset_max_ziplist_value = 64;  /* bytes */
 
-    /* Time, cached once per event-loop iteration as Redis does. */
-    time_t unixtime = 0;
-    long long mstime = 0;
-    long long ustime = 0;
-
     /* Statistics (INFO stats). */
     time_t stat_starttime = 0;
     long long stat_numcommands = 0;
-    long long stat_numconnections = 0;
-    long long stat_rejected_conn = 0;
-    long long stat_net_input_bytes = 0;
-    long long stat_net_output_bytes = 0;
-    long long stat_total_reads_processed = 0;
-    long long stat_total_writes_processed = 0;
-    long long stat_unexpected_error_replies = 0;
-    long long stat_total_error_replies = 0;
     long long stat_keyspace_hits = 0;
     long long stat_keyspace_misses = 0;
     long long stat_expiredkeys = 0;
@@ -356,12 +269,12 @@ extern redisServer server;
 /* ------------------------------------------------------------------------
  * server.cpp
  * ---------------------------------------------------------------------- */
-void serverLog(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 long long ustime();
 long long mstime();
 void updateCachedTime();
 redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
+redisCommand *lookupCommandBySdsFullname(std::string_view name); /* "get" or "config|get" */
 int processCommand(client *c);
 const char *writeCommandsDeniedByDiskError(); /* -MISCONF text, or nullptr */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
@@ -390,14 +303,10 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
  * op of its own (alsoPropagate). */
 void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv);
 int prepareForShutdown(int flags);
-void populateCommandTable();
-std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */
-std::string_view commandKeySpecs(std::string_view fullname); /* keyspecs.cpp, generated */
 void initServer();
 void loadDataFromDisk(); /* at start-up: the AOF if appendonly, else the RDB */
 void beforeSleep(aeEventLoop *el);
 int serverMain(int argc, char **argv);
-constexpr int C_OK = 0, C_ERR = -1;
 constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2, SHUTDOWN_NOW = 4, SHUTDOWN_FORCE = 8;
 void resetServerStats();
 /* enable-debug-command / enable-protected-configs: may client c do it? */
@@ -407,14 +316,12 @@ bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
  * TCP listener, for CONFIG SET to restore the old value and call again. */
 int changeListenPort(int port);
 int changeBindAddr();
-size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 
 /* Background children (server.cpp): one at a time, reaped by serverCron. */
 bool hasActiveChildProcess();
 pid_t redisFork(int child_type);
 void resetChildState();
-long long dbTotalServerKeyCount(); /* keys in every db (rdb.cpp) */
 void checkChildrenDone();
 /* The child is gone: its subsystem concludes from the waitpid() status, or,
  * when waitpid() failed (`waited` == -1, errno set: the child is lost and
@@ -443,18 +350,15 @@ public:
 private:
     std::string &out_;
 };
-void infoPersistence(std::string &out); /* rdb.cpp */
 
-
-/* server.cpp's commands: PING, ECHO, TIME, INFO, SHUTDOWN, COMMAND (the command table is in commands.cpp). */
+/* server.cpp's commands: PING, ECHO, TIME, INFO, SHUTDOWN, CONFIG
+ * (the command table is in commands.cpp). */
 void pingCommand(client *c);
 void echoCommand(client *c);
 void timeCommand(client *c);
 void infoCommand(client *c);
 void shutdownCommand(client *c);
-void commandCommand(client *c);
-void commandCountCommand(client *c);
-void commandInfoCommand(client *c);
-void commandDocsCommand(client *c);
-void commandListCommand(client *c);
-void commandHelpCommand(client *c);
+void configGetCommand(client *c);
+void configSetCommand(client *c);
+void configResetStatCommand(client *c);
+void configHelpCommand(client *c);

@@ -20,6 +20,9 @@
 #include <utility>
 #include <vector>
 
+/* Status codes, as Redis's. */
+constexpr int C_OK = 0, C_ERR = -1;
+
 /* Longest decimal long long, sign included, plus the terminator. */
 constexpr size_t LONG_STR_SIZE = 21;
 /* Room d2string needs for any double. */

@@ -112,7 +112,7 @@ def main():
 #include <string_view>
 #include <unordered_map>
 
-#include "server.h"
+#include "keyspecs.h"
 
 std::string_view commandKeySpecs(std::string_view fullname) {
     static const std::unordered_map<std::string_view, std::string_view> specs = {''')

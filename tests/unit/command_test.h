@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "server.h"
 
 class CommandTest : public ::testing::Test {

@@ -15,8 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "config.h"
+#include "config_table.h"
 #include "server.h"
+#include "version.h"
 
 namespace fs = std::filesystem;
 
@@ -73,10 +76,10 @@ class ConfigTest : public ::testing::Test {
 protected:
     void SetUp() override {
         el_ = std::move(server.el);
-        initConfigValues();
+        initConfigValues(standardConfigs());
     }
     void TearDown() override {
-        initConfigValues();
+        initConfigValues(standardConfigs());
         server.el = std::move(el_);
     }
 

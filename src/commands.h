@@ -1,0 +1,18 @@
+/* commands.h — the command table (commands.cpp) and COMMAND, which
+ * describes it. */
+#pragma once
+
+struct client;
+
+/* Links subcommands to their parent, adds the ACL categories the flags
+ * imply, and indexes every command by name in server.commands: once, at
+ * start-up (or before a test runs commands). */
+void populateCommandTable();
+
+/* COMMAND and its subcommands (the command table is in commands.cpp). */
+void commandCommand(client *c);
+void commandCountCommand(client *c);
+void commandInfoCommand(client *c);
+void commandDocsCommand(client *c);
+void commandListCommand(client *c);
+void commandHelpCommand(client *c);

@@ -1,0 +1,9 @@
+/* config_table.h — the table of configs (config_table.cpp), which
+ * serverMain hands to initConfigValues (config.h) at start-up. */
+#pragma once
+
+#include <span>
+
+#include "config.h"
+
+std::span<const standardConfig> standardConfigs();

@@ -1,0 +1,45 @@
+/* log.cpp — serverLog (see log.h). */
+#include "log.h"
+
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <ctime>
+
+/* The log sits below server.h: it sees its own part of the server. */
+using logging::server;
+
+/* Redis's log line: "pid:role day month year hh:mm:ss.mmm <level> message". */
+static void serverLogRaw(int level, const char *msg) {
+    static constexpr char marks[] = ".-*#";
+    FILE *fp = server.logfile.empty() ? stdout : fopen(server.logfile.c_str(), "a");
+    if (!fp) return;
+    if (level & LL_RAW) {
+        fprintf(fp, "%s", msg);
+    } else {
+        timeval tv;
+        gettimeofday(&tv, nullptr);
+        tm tm;
+        localtime_r(&tv.tv_sec, &tm);
+        char date[64];
+        size_t off = strftime(date, sizeof(date), "%d %b %Y %H:%M:%S.", &tm);
+        snprintf(date + off, sizeof(date) - off, "%03d", static_cast<int>(tv.tv_usec / 1000));
+        /* The role, as Redis prints it: M the server, C a child it forked. */
+        char role = server.pid && getpid() != server.pid ? 'C' : 'M';
+        fprintf(fp, "%d:%c %s %c %s\n", static_cast<int>(getpid()), role, date, marks[level & 0xff], msg);
+    }
+    fflush(fp);
+    if (fp != stdout) fclose(fp);
+}
+
+void serverLog(int level, const char *fmt, ...) {
+    if ((level & 0xff) < server.verbosity) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    serverLogRaw(level, msg);
+}
