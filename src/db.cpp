@@ -117,6 +117,28 @@ void signalKeyAsReady(redisDb *db, std::string_view key) {
     server.ready_keys.push_back({db, sds(key)});
 }
 
+/* WATCH's two functions, multi.cpp's (db.h). */
+static touchWatchedKeyProc touch_watched_key = nullptr;
+static touchAllWatchedKeysInDbProc touch_all_watched_keys_in_db = nullptr;
+
+bool registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDbProc touch_all) {
+    touch_watched_key = touch;
+    touch_all_watched_keys_in_db = touch_all;
+    return true;
+}
+
+void signalModifiedKey(client *, redisDb *db, std::string_view key) {
+    if (db->watched_keys.size() == 0) return; /* nobody watches: no call */
+    touch_watched_key(db, key);
+}
+
+/* Called while the keys are still there (WATCH counts only keys the flush
+ * really removes). */
+void signalFlushedDb(int dbid) {
+    int start = dbid == -1 ? 0 : dbid, end = dbid == -1 ? server.dbnum - 1 : dbid;
+    for (int j = start; j <= end; j++) touch_all_watched_keys_in_db(&server.db[j]);
+}
+
 /* Replaces the value of an existing key, keeping its TTL. */
 void dbOverwrite(redisDb *db, std::string_view key, ObjRef val) {
     auto *de = db->dict.find(key);

@@ -108,7 +108,15 @@ void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key);
 
 /* Hooks every write calls. */
 void signalModifiedKey(client *c, redisDb *db, std::string_view key);
-void signalFlushedDb(int dbid);
+void signalFlushedDb(int dbid); /* -1: every database (FLUSHALL) */
+/* What they tell WATCH (Redis's db.c calls multi.c's touchWatchedKey and
+ * touchAllWatchedKeysInDb): transactions (multi.h) sit above the keyspace
+ * (tools/check_layers.sh), so multi.cpp registers its two functions from
+ * a static initializer of its own, before main runs (it is always linked:
+ * the command table names WATCH). Always returns true. */
+using touchWatchedKeyProc = void (*)(redisDb *db, std::string_view key);
+using touchAllWatchedKeysInDbProc = void (*)(redisDb *db);
+bool registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDbProc touch_all);
 
 /* Scanning: SCAN, HSCAN, SSCAN, ZSCAN. o is nullptr for the keyspace,
  * else the collection, scanned by its type's scan (object.h). */

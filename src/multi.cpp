@@ -223,13 +223,10 @@ void touchAllWatchedKeysInDb(redisDb *emptied) {
     }
 }
 
-void signalModifiedKey(client *, redisDb *db, std::string_view key) { touchWatchedKey(db, key); }
-
-/* dbid -1: every database (FLUSHALL). */
-void signalFlushedDb(int dbid) {
-    int start = dbid == -1 ? 0 : dbid, end = dbid == -1 ? server.dbnum - 1 : dbid;
-    for (int j = start; j <= end; j++) touchAllWatchedKeysInDb(&server.db[j]);
-}
+/* The keyspace's signalModifiedKey and signalFlushedDb reach WATCH through
+ * these (db.h). */
+[[maybe_unused]] static const bool watched_keys_touch_registered =
+    registerWatchedKeysTouch(touchWatchedKey, touchAllWatchedKeysInDb);
 
 void watchCommand(client *c) {
     if (c->flags & CLIENT_MULTI) {
