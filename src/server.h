@@ -571,16 +571,7 @@ int changeBindAddr();
 size_t zmalloc_used_memory();
 std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 
-/* Background children (server.cpp): one at a time, reaped by serverCron. */
-bool hasActiveChildProcess();
-pid_t redisFork(int child_type);
-void resetChildState();
 long long dbTotalServerKeyCount(); /* keys in every db (rdb.cpp) */
-void checkChildrenDone();
-/* The child is gone: its subsystem concludes from the waitpid() status, or,
- * when waitpid() failed (`waited` == -1, errno set: the child is lost and
- * its outcome unknown), as failed; then a new child may start. */
-void concludeChild(pid_t waited, int status);
 
 /* Builds one INFO section: a "# Title" line, then "name:value" lines. */
 class InfoSection {
