@@ -186,22 +186,6 @@ static bool isAllowedInPubsubContext(const redisCommand *cmd) {
            cmd->proc == psubscribeCommand || cmd->proc == punsubscribeCommand || cmd->proc == quitCommand;
 }
 
-/* Why writes are refused now (Redis's writeCommandsDeniedByDiskError), as
- * the -MISCONF error to answer; nullptr when they are not. */
-const char *writeCommandsDeniedByDiskError() {
-    if (rdbWritesDeniedByBgsaveError())
-        return "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. "
-               "Commands that may modify the data set are disabled, because this instance is configured to report "
-               "errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check "
-               "the Redis logs for details about the RDB error.";
-    if (aofWritesDeniedByDiskError()) {
-        static std::string text;
-        text = std::string("-MISCONF Errors writing to the AOF file: ") + strerror(server.aof_last_write_errno);
-        return text.c_str();
-    }
-    return nullptr;
-}
-
 /* Runs the command in c->argv after the checks every command gets. */
 int processCommand(client *c) {
     c->cmd = c->lastcmd = lookupCommand(c->argv);
@@ -286,9 +270,16 @@ static void catSelectIfNeeded(std::string &dst, int dbid) {
     server.aof_selected_db = dbid;
 }
 
+static feedAppendOnlyFileProc aof_feed = nullptr; /* aof.cpp's feedAppendOnlyFile */
+
+bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed) {
+    aof_feed = feed;
+    return true;
+}
+
 static void propagatePendingCommands() {
     if (!server.also_propagate_ops) return;
-    feedAppendOnlyFile(server.also_propagate, server.also_propagate_first_op, server.also_propagate_ops);
+    aof_feed(server.also_propagate, server.also_propagate_first_op, server.also_propagate_ops);
     server.also_propagate.clear();
     server.also_propagate_ops = 0;
 }

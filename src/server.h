@@ -524,7 +524,6 @@ void updateCachedTime();
 redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
 int processCommand(client *c);
-const char *writeCommandsDeniedByDiskError(); /* -MISCONF text, or nullptr */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
  * values of a script's redis.set_repl() flags). There are no replicas: the
  * AOF is the only target, and PROPAGATE_REPL alone reaches nobody. */
@@ -534,6 +533,14 @@ constexpr int PROPAGATE_NONE = 0, PROPAGATE_AOF = 1, PROPAGATE_REPL = 2;
 constexpr int CMD_CALL_NONE = 0, CMD_CALL_PROPAGATE_AOF = 1 << 2;
 void call(client *c, int call_flags = CMD_CALL_PROPAGATE_AOF);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
+/* The AOF, a layer above (tools/check_layers.sh), receives each execution
+ * unit propagation closes: aof.cpp registers its feedAppendOnlyFile here
+ * from a static initializer (aof.o is always linked: the command table
+ * names BGREWRITEAOF). Units are built only while the AOF is on, so it is
+ * set whenever it is called. Redis's propagation calls feedAppendOnlyFile
+ * directly. */
+using feedAppendOnlyFileProc = void (*)(std::string_view unit, size_t first_op, int ops);
+bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed);
 void alsoPropagate(int dbid, std::span<const std::string_view> argv);
 void alsoPropagate(int dbid, std::initializer_list<std::string_view> argv);
 void preventCommandPropagation(client *c);
