@@ -557,14 +557,9 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
  * blocked client served after another's write, outside any call(), it is an
  * op of its own (alsoPropagate). */
 void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv);
-int prepareForShutdown(int flags);
 void populateCommandTable();
 std::vector<redisCommand> &redisCommandTable(); /* commands.cpp */
 std::string_view commandKeySpecs(std::string_view fullname); /* keyspecs.cpp, generated */
-void initServer();
-void loadDataFromDisk(); /* at start-up: the AOF if appendonly, else the RDB */
-void beforeSleep(aeEventLoop *el);
-int serverMain(int argc, char **argv);
 constexpr int C_OK = 0, C_ERR = -1;
 constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2, SHUTDOWN_NOW = 4, SHUTDOWN_FORCE = 8;
 void resetServerStats();
@@ -575,8 +570,14 @@ bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
  * TCP listener, for CONFIG SET to restore the old value and call again. */
 int changeListenPort(int port);
 int changeBindAddr();
+/* What initServer (server_main.cpp) sets up with: the file limit fitted
+ * to maxclients (or maxclients to the limit), every `bind` address
+ * listened to on `port` into `fds` (nothing left open on C_ERR), and their
+ * accept handlers (on all of them or none). */
+void adjustOpenFilesLimit();
+int listenToPort(int port, std::vector<int> &fds);
+int createSocketAcceptHandler(const std::vector<int> &fds);
 size_t zmalloc_used_memory();
-std::string genRedisInfoString(const std::vector<std::string_view> &sections);
 
 long long dbTotalServerKeyCount(); /* keys in every db (rdb.cpp) */
 
