@@ -31,6 +31,7 @@
 
 #include "bio.h"
 #include "childinfo.h"
+#include "config.h"
 #include "rdb.h"
 #include "server.h"
 #include "t_hash.h"
@@ -272,6 +273,23 @@ void stopAppendOnly() {
     server.also_propagate.clear();
     server.also_propagate_ops = 0;
 }
+
+/* CONFIG SET appendonly: yes builds the file from the dataset (a rewrite),
+ * no closes it. Registered with the config table (config.h), which sits
+ * below this file. */
+static bool updateAppendonly(const char **err) {
+    if (server.aof_enabled && server.aof_state == AOF_OFF) {
+        if (startAppendOnly() == C_ERR) {
+            *err = "Unable to turn on AOF. Check server logs.";
+            return false;
+        }
+    } else if (!server.aof_enabled && server.aof_state != AOF_OFF) {
+        stopAppendOnly();
+    }
+    return true;
+}
+
+[[maybe_unused]] static const bool config_registered = registerConfigApply("appendonly", updateAppendonly);
 
 /* ========================================================================
  * The rewrite: the child's side

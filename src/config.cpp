@@ -27,8 +27,6 @@
 #include <type_traits>
 #include <variant>
 
-#include "aof.h"
-#include "notify.h"
 #include "server.h"
 #include "util.h"
 #include "zmalloc.h"
@@ -47,7 +45,7 @@ bool reading_config_file = false;
 /* Redis's hz bounds: a hint, clamped rather than refused. */
 constexpr int CONFIG_MIN_HZ = 1, CONFIG_MAX_HZ = 500;
 
-enum class SetResult { Error, Changed, Unchanged };
+using SetResult = configSetResult;
 
 struct configEnum {
     const char *name;
@@ -69,10 +67,10 @@ struct EnumConfig {
 struct StringConfig {
     std::string *field;
 };
-/* A config with its own parser and printer (bind, later save...). */
+/* A config with its own parser and printer (bind, save...). */
 struct SpecialConfig {
-    SetResult (*set)(std::span<const std::string> args, std::string &err);
-    std::string (*get)();
+    configSetProc set;
+    configGetProc get;
 };
 
 struct standardConfig {
@@ -81,7 +79,7 @@ struct standardConfig {
     unsigned flags;
     const char *default_value; /* as written in redis.conf */
     std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
-    bool (*apply)(const char **err) = nullptr;
+    configApplyProc apply = nullptr;
 };
 
 /* ------------------------------------------------------------------------
@@ -160,19 +158,6 @@ std::string getDir() {
 constexpr configEnum aof_fsync_enum[] = {
     {"everysec", AOF_FSYNC_EVERYSEC}, {"always", AOF_FSYNC_ALWAYS}, {"no", AOF_FSYNC_NO}};
 
-/* appendonly yes builds the file from the dataset (a rewrite), no closes it. */
-bool updateAppendonly(const char **err) {
-    if (server.aof_enabled && server.aof_state == AOF_OFF) {
-        if (startAppendOnly() == C_ERR) {
-            *err = "Unable to turn on AOF. Check server logs.";
-            return false;
-        }
-    } else if (!server.aof_enabled && server.aof_state != AOF_OFF) {
-        stopAppendOnly();
-    }
-    return true;
-}
-
 bool updateJemallocBgThread(const char **) {
     set_jemalloc_bg_thread(server.jemalloc_bg_thread);
     return true;
@@ -215,20 +200,6 @@ std::string getBindAddresses() {
     }
     return out;
 }
-
-/* notify-keyspace-events: Redis's letters (notify.h). */
-SetResult setNotifyKeyspaceEvents(std::span<const std::string> args, std::string &err) {
-    int flags = keyspaceEventsStringToFlags(args[0]);
-    if (flags == -1) {
-        err = "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.";
-        return SetResult::Error;
-    }
-    if (flags == server.notify_keyspace_events) return SetResult::Unchanged;
-    server.notify_keyspace_events = flags;
-    return SetResult::Changed;
-}
-
-std::string getNotifyKeyspaceEvents() { return keyspaceEventsFlagsToString(server.notify_keyspace_events); }
 
 /* The soft seconds as Redis reads them: strtoll over the whole word (blanks
  * and a sign allowed, "" is 0), kept in an int, refused if negative. */
@@ -284,13 +255,15 @@ std::string getClientOutputBufferLimit() {
  * The table
  * ---------------------------------------------------------------------- */
 
-const standardConfig configs[] = {
+/* constinit: registerConfigApply and registerSpecialConfig fill rows in
+ * from other files' static initializers, which must find it built. */
+constinit standardConfig configs[] = {
     {"bind", nullptr, MULTI_ARG_CONFIG, "127.0.0.1 -::1", SpecialConfig{setBindAddresses, getBindAddresses},
      applyBind},
     {"protected-mode", nullptr, 0, "yes", BoolConfig{&server.protected_mode}},
     {"enable-debug-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&server.enable_debug_cmd, protected_action_enum}},
     {"save", nullptr, MULTI_ARG_CONFIG, "3600 1 300 100 60 10000", SpecialConfig{setSaveParams, getSaveParams}},
-    {"appendonly", nullptr, 0, "no", BoolConfig{&server.aof_enabled}, updateAppendonly},
+    {"appendonly", nullptr, 0, "no", BoolConfig{&server.aof_enabled}}, /* apply: aof.cpp registers it */
     {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}, updatePort},
     {"tcp-backlog", nullptr, IMMUTABLE_CONFIG, "511", NumericConfig{&server.tcp_backlog, 0, INT_MAX}},
     {"timeout", nullptr, 0, "0", NumericConfig{&server.maxidletime, 0, INT_MAX}},
@@ -324,7 +297,7 @@ const standardConfig configs[] = {
     {"auto-aof-rewrite-min-size", nullptr, 0, "64mb",
      NumericConfig{&server.aof_rewrite_min_size, 0, LLONG_MAX, true}},
     /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp, networking.cpp) */
-    {"notify-keyspace-events", nullptr, 0, "", SpecialConfig{setNotifyKeyspaceEvents, getNotifyKeyspaceEvents}},
+    {"notify-keyspace-events", nullptr, 0, "", SpecialConfig{}}, /* notify.cpp registers its functions */
     {"client-output-buffer-limit", nullptr, MULTI_ARG_CONFIG,
      "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
      SpecialConfig{setClientOutputBufferLimit, getClientOutputBufferLimit}},
@@ -347,6 +320,15 @@ const standardConfig *lookupConfig(std::string_view name) {
         if (strEqualNoCase(name, config.name) || (config.alias && strEqualNoCase(name, config.alias)))
             return &config;
     return nullptr;
+}
+
+/* The row a module registers into. Runs before main(), when nothing can be
+ * logged yet: a name not in the table is a bug, reported on stderr. */
+standardConfig &configToRegister(const char *name) {
+    for (standardConfig &config : configs)
+        if (strcmp(config.name, name) == 0) return config;
+    fprintf(stderr, "config: no config named '%s' to register\n", name);
+    abort();
 }
 
 /* ------------------------------------------------------------------------
@@ -542,6 +524,16 @@ void loadConfigFile(const std::string &path) {
 /* ------------------------------------------------------------------------
  * Public API
  * ---------------------------------------------------------------------- */
+
+bool registerConfigApply(const char *name, configApplyProc apply) {
+    configToRegister(name).apply = apply;
+    return true;
+}
+
+bool registerSpecialConfig(const char *name, configSetProc set, configGetProc get) {
+    configToRegister(name).type = SpecialConfig{set, get};
+    return true;
+}
 
 void initConfigValues() {
     for (const standardConfig &config : configs) {

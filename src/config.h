@@ -49,5 +49,32 @@ void configSetCommand(client *c);
 void configResetStatCommand(client *c);
 void configHelpCommand(client *c);
 
+/* ------------------------------------------------------------------------
+ * Configs whose meaning belongs to a module above config (the layer rule,
+ * tools/check_layers.sh: config may not include it). The config keeps its
+ * row in config.cpp's table (name, flags, default, place in CONFIG GET's
+ * order); the module fills in its functions by the config's name, from a
+ * static initializer of its own file (always linked: the command table
+ * names its commands), so they are there before the defaults are set. In
+ * Redis, config.c names these functions itself.
+ *   appendonly              apply: start or stop the AOF (aof.cpp)
+ *   notify-keyspace-events  parser and printer of its letters (notify.cpp)
+ * Both return true, for the static initializer; a name not in the table
+ * aborts.
+ * ---------------------------------------------------------------------- */
+
+/* What a parser did: CONFIG SET applies a config only after a change. */
+enum class configSetResult { Error, Changed, Unchanged };
+/* Parses `args` (one word, or the words of a multi-word config) into the
+ * config's field; on Error, `err` says why, in Redis's words. */
+using configSetProc = configSetResult (*)(std::span<const std::string> args, std::string &err);
+/* The value as CONFIG GET prints it; the parser accepts it back. */
+using configGetProc = std::string (*)();
+/* Makes a CONFIG SET change take effect; false with *err (or null) refuses
+ * it, and every config of that CONFIG SET is restored. */
+using configApplyProc = bool (*)(const char **err);
+bool registerConfigApply(const char *name, configApplyProc apply);
+bool registerSpecialConfig(const char *name, configSetProc set, configGetProc get);
+
 /* Zeroes INFO's statistics (server.cpp). */
 extern void resetServerStats();

@@ -3,6 +3,7 @@
  * See notify.h for the invariants. */
 #include "notify.h"
 
+#include "config.h"
 #include "pubsub.h"
 #include "util.h"
 
@@ -83,3 +84,21 @@ void publishKeyspaceEvent(const char *event, std::string_view key, int dbid) {
         pubsubPublishMessage(channel, key);
     }
 }
+
+/* notify-keyspace-events, registered with the config table (config.h):
+ * config.cpp holds its row but sits below this file. */
+static configSetResult setNotifyKeyspaceEvents(std::span<const std::string> args, std::string &err) {
+    int flags = keyspaceEventsStringToFlags(args[0]);
+    if (flags == -1) {
+        err = "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.";
+        return configSetResult::Error;
+    }
+    if (flags == server.notify_keyspace_events) return configSetResult::Unchanged;
+    server.notify_keyspace_events = flags;
+    return configSetResult::Changed;
+}
+
+static std::string getNotifyKeyspaceEvents() { return keyspaceEventsFlagsToString(server.notify_keyspace_events); }
+
+[[maybe_unused]] static const bool config_registered =
+    registerSpecialConfig("notify-keyspace-events", setNotifyKeyspaceEvents, getNotifyKeyspaceEvents);

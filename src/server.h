@@ -523,7 +523,7 @@ long long mstime();
 void updateCachedTime();
 redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
-int processCommand(client *c);
+int processCommand(client *c); /* server_main.cpp; networking calls it */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
  * values of a script's redis.set_repl() flags). There are no replicas: the
  * AOF is the only target, and PROPAGATE_REPL alone reaches nobody. */
