@@ -54,11 +54,14 @@ void configHelpCommand(client *c);
  * tools/check_layers.sh: config may not include it). The config keeps its
  * row in config.cpp's table (name, flags, default, place in CONFIG GET's
  * order); the module fills in its functions by the config's name, from a
- * static initializer of its own file (always linked: the command table
- * names its commands), so they are there before the defaults are set. In
- * Redis, config.c names these functions itself.
- *   appendonly              apply: start or stop the AOF (aof.cpp)
- *   notify-keyspace-events  parser and printer of its letters (notify.cpp)
+ * static initializer of its own file, so they are there before the
+ * defaults are set. The file must be one every binary links (the command
+ * table names its commands, or the commands call it). In Redis, config.c
+ * names these functions itself.
+ *   appendonly              apply: start or stop the AOF (aof.cpp, whose
+ *                           BGREWRITEAOF is in the command table)
+ *   notify-keyspace-events  parser and printer of its letters (notify.cpp,
+ *                           which the commands that change keys call)
  * Both return true, for the static initializer; a name not in the table
  * aborts.
  * ---------------------------------------------------------------------- */
