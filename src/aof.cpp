@@ -41,37 +41,6 @@
 #include "util.h"
 
 /* ========================================================================
- * Serializing commands
- * ====================================================================== */
-
-/* "<prefix><n>\r\n": the header of a multibulk or of one bulk. */
-static void catLengthLine(std::string &dst, char prefix, size_t n) {
-    char buf[LONG_STR_SIZE + 3];
-    buf[0] = prefix;
-    int len = ull2string(buf + 1, sizeof(buf) - 1, n) + 1;
-    buf[len++] = '\r';
-    buf[len++] = '\n';
-    dst.append(buf, len);
-}
-
-static void catBulk(std::string &dst, std::string_view arg) {
-    catLengthLine(dst, '$', arg.size());
-    dst.append(arg);
-    dst.append("\r\n", 2);
-}
-
-void catAppendOnlyGenericCommand(std::string &dst, std::span<const std::string_view> argv) {
-    catLengthLine(dst, '*', argv.size());
-    for (std::string_view arg : argv) catBulk(dst, arg);
-}
-
-void catSelectCommand(std::string &dst, int dbid) {
-    char id[LONG_STR_SIZE];
-    std::string_view select[] = {"SELECT", std::string_view(id, ll2string(id, sizeof(id), dbid))};
-    catAppendOnlyGenericCommand(dst, select);
-}
-
-/* ========================================================================
  * Feeding the buffers
  * ====================================================================== */
 
@@ -91,6 +60,9 @@ void feedAppendOnlyFile(std::string_view unit, size_t first_op, int ops) {
     if (server.aof_state == AOF_ON) catExecutionUnit(server.aof_buf, unit, first_op, ops);
     if (server.child_type == CHILD_TYPE_AOF) catExecutionUnit(server.aof_rewrite_buf, unit, first_op, ops);
 }
+
+/* propagatePendingCommands (server.cpp) hands each unit here. */
+[[maybe_unused]] static const bool feed_registered = registerFeedAppendOnlyFile(feedAppendOnlyFile);
 
 /* ========================================================================
  * Writing and fsyncing
@@ -150,6 +122,22 @@ bool aofWritesDeniedByDiskError() {
     if (server.aof_bio_fsync_status != C_ERR) return false;
     server.aof_last_write_errno = server.aof_bio_fsync_errno; /* what MISCONF tells */
     return true;
+}
+
+/* In Redis, in server.c; here beside the AOF's half of the question, above
+ * the server (it asks rdb and aof), for processCommand and scripts. */
+const char *writeCommandsDeniedByDiskError() {
+    if (rdbWritesDeniedByBgsaveError())
+        return "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. "
+               "Commands that may modify the data set are disabled, because this instance is configured to report "
+               "errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check "
+               "the Redis logs for details about the RDB error.";
+    if (aofWritesDeniedByDiskError()) {
+        static std::string text;
+        text = std::string("-MISCONF Errors writing to the AOF file: ") + strerror(server.aof_last_write_errno);
+        return text.c_str();
+    }
+    return nullptr;
 }
 
 /* Called before the event loop sleeps, ahead of the replies, and wherever

@@ -29,7 +29,6 @@
 #pragma once
 
 #include <cstddef>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -39,11 +38,10 @@ struct client;
 /* Status of loadAppendOnlyFile (Redis 7's names). */
 constexpr int AOF_OK = 0, AOF_NOT_EXIST = 1, AOF_EMPTY = 2;
 
-/* Appends argv as a RESP multibulk, the format of the file. */
-void catAppendOnlyGenericCommand(std::string &dst, std::span<const std::string_view> argv);
-void catSelectCommand(std::string &dst, int dbid);
 /* Appends an execution unit (`ops` RESP commands; its first op starts at
- * `first_op`, after the SELECT it may need) to the AOF buffers. */
+ * `first_op`, after the SELECT it may need) to the AOF buffers. Commands are
+ * serialized by util.h's catAppendOnlyGenericCommand. Registered with
+ * propagation (registerFeedAppendOnlyFile, server.h) at start-up. */
 void feedAppendOnlyFile(std::string_view unit, size_t first_op, int ops);
 void flushAppendOnlyFile();
 
@@ -75,6 +73,10 @@ int aofPrepareForShutdown(bool force);
 /* The last write to the AOF, or its last background fsync, failed: writes
  * are refused (MISCONF, with aof_last_write_errno) until a retry succeeds. */
 bool aofWritesDeniedByDiskError();
+/* Why writes are refused now (Redis's writeCommandsDeniedByDiskError): a
+ * failed BGSAVE (stop-writes-on-bgsave-error) or a failed AOF write, as the
+ * -MISCONF error to answer; nullptr when they are not. */
+const char *writeCommandsDeniedByDiskError();
 
 /* DEBUG LOADAOF: flush the AOF, empty the dataset, load it again. */
 void debugLoadAof(client *c);

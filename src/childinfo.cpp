@@ -1,13 +1,18 @@
-/* childinfo.cpp — the child-info pipe; see childinfo.h. */
+/* childinfo.cpp — the child-info pipe, and forking and reaping the
+ * children that use it; see childinfo.h. */
 #include "childinfo.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <csignal>
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ae.h"
+#include "aof.h"
+#include "rdb.h"
 #include "server.h"
 #include "zmalloc.h"
 
@@ -130,4 +135,103 @@ void receiveChildInfo() {
     if (server.child_info_pipe[0] == -1) return;
     child_info_data d;
     while (readChildInfo(d)) updateChildInfo(d);
+}
+
+/* ========================================================================
+ * Background children: BGSAVE and BGREWRITEAOF fork the server and let the
+ * child write the snapshot of memory that fork() gave it, while the parent
+ * keeps serving. One child at a time (Redis's hasActiveChildProcess), so a
+ * rewrite and a save never compete for the disk or double the memory.
+ * In Redis these are in server.c; here they sit with the child-info pipe
+ * they open and close, in the layer of rdb and aof, the only ones to fork
+ * (tools/check_layers.sh: the server's layer may not call up to them).
+ * ====================================================================== */
+
+bool hasActiveChildProcess() { return server.child_pid != -1; }
+
+/* Returns the child's pid in the parent, 0 in the child, -1 if fork()
+ * failed. The child drops what belongs to the parent alone: it must not
+ * accept connections nor answer signals meant for the server. */
+pid_t redisFork(int child_type) {
+    if (hasActiveChildProcess()) {
+        errno = EEXIST;
+        return -1;
+    }
+    openChildInfoPipe();
+    long long start = ustime();
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        for (int fd : server.ipfd) close(fd);
+        /* If the parent dies, the child's next report fails and it exits. */
+        keepChildInfoPipeEnd(1);
+        return 0;
+    }
+    if (pid == -1) {
+        int fork_errno = errno;
+        closeChildInfoPipe();
+        errno = fork_errno;
+        return -1;
+    }
+    /* Without the write end, a SAVE run by the parent reports nothing. */
+    keepChildInfoPipeEnd(0);
+    server.stat_fork_time = ustime() - start;
+    server.stat_total_forks++;
+    server.child_pid = pid;
+    server.child_type = child_type;
+    /* The other current_* figures are zero: resetChildState cleared them
+     * when the previous child ended. */
+    server.stat_current_save_keys_total = dbTotalServerKeyCount();
+    return pid;
+}
+
+/* The child is gone (reaped, or killed and reaped): forget it, and what it
+ * reported about itself. */
+void resetChildState() {
+    server.child_type = CHILD_TYPE_NONE;
+    server.child_pid = -1;
+    server.stat_current_cow_peak = 0;
+    server.stat_current_cow_bytes = 0;
+    server.stat_current_cow_updated = 0;
+    server.stat_current_save_keys_processed = 0;
+    server.stat_current_save_keys_total = 0;
+    closeChildInfoPipe();
+}
+
+static const char *strChildType(int type) {
+    switch (type) {
+    case CHILD_TYPE_RDB: return "RDB";
+    case CHILD_TYPE_AOF: return "AOF";
+    default: return "Unknown";
+    }
+}
+
+void concludeChild(pid_t waited, int status) {
+    int exitcode = -1, bysignal = 0;
+    if (waited == -1) {
+        serverLog(LL_WARNING, "waitpid() returned an error: %s. child_type: %s, child_pid = %d", strerror(errno),
+                  strChildType(server.child_type), static_cast<int>(server.child_pid));
+    } else {
+        exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    }
+    /* The handlers still see the child's pid (its temp file is named after it). */
+    if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
+    else if (server.child_type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
+    /* A child that succeeded wrote its final CoW size before exiting. */
+    if (!bysignal && exitcode == 0) receiveChildInfo();
+    resetChildState();
+}
+
+/* serverCron: reaps a finished child and lets its subsystem conclude. */
+void checkChildrenDone() {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid == 0 || (pid == -1 && errno == EINTR)) return; /* still running; or try again next tick */
+    if (pid != -1 && pid != server.child_pid) {
+        serverLog(LL_WARNING, "Warning, detected child with unmatched pid: %ld", static_cast<long>(pid));
+        return;
+    }
+    concludeChild(pid, status);
 }

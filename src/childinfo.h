@@ -1,6 +1,8 @@
-/* childinfo.h — the child-info pipe (Redis's childinfo.c): how a BGSAVE or
- * BGREWRITEAOF child tells the parent how far it got and how much memory
- * copy-on-write has duplicated since the fork.
+/* childinfo.h — the background children and the child-info pipe (Redis's
+ * childinfo.c, plus redisFork and the reaping of children, which Redis
+ * keeps in server.c): how BGSAVE and BGREWRITEAOF fork, how a child tells
+ * the parent how far it got and how much memory copy-on-write has
+ * duplicated since the fork, and how serverCron reaps it.
  *
  * redisFork opens the pipe; the child keeps the write end, the parent the
  * read end. The child reports CHILD_INFO_TYPE_CURRENT_INFO about once a
@@ -12,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <sys/types.h>
 
 enum childInfoType {
     CHILD_INFO_TYPE_CURRENT_INFO,
@@ -38,3 +41,14 @@ void sendChildCowInfo(childInfoType info_type, const char *pname);
 
 /* In the parent: reads every complete message waiting in the pipe. */
 void receiveChildInfo();
+
+/* Background children: one at a time (server.child_pid / child_type),
+ * reaped by serverCron. */
+bool hasActiveChildProcess();
+pid_t redisFork(int child_type);
+void resetChildState();
+void checkChildrenDone();
+/* The child is gone: its subsystem concludes from the waitpid() status, or,
+ * when waitpid() failed (`waited` == -1, errno set: the child is lost and
+ * its outcome unknown), as failed; then a new child may start. */
+void concludeChild(pid_t waited, int status);

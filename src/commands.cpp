@@ -26,6 +26,7 @@
 #include "rdb.h"
 #include "scripting.h"
 #include "server.h"
+#include "server_main.h"
 #include "t_hash.h"
 #include "t_list.h"
 #include "t_set.h"

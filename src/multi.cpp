@@ -138,6 +138,10 @@ void execCommand(client *c) {
     unwatchAllKeys(c); /* the transaction's own writes must not abort it */
     execQueuedCommands(c);
     discardTransaction(c);
+    /* Its commands reached the AOF one by one, inside MULTI/EXEC (call()):
+     * EXEC itself is not propagated. Redis's call() tests for EXEC instead,
+     * which here would make the server layer call up into this one. */
+    preventCommandPropagation(c);
 }
 
 /* ========================================================================

@@ -1,50 +1,35 @@
-/* server.cpp — the server's life: start-up, the command dispatcher, the
- * periodic serverCron, beforeSleep, shutdown, and the INFO report
- * (Redis's server.c).
+/* server.cpp — the server's core, the part of Redis's server.c that the
+ * layers below the top need: the global `server`, the cached time, the
+ * command lookup, call() and the propagation of writes, the listening
+ * sockets and the file limit, the statistics, and the commands about the
+ * server itself (PING, ECHO, TIME, and CONFIG's replies).
  *
- * One thread runs everything: aeMain() loops over aeProcessEvents, which
- * calls beforeSleep (write the AOF, then the replies; free closed clients),
- * waits for file events or the next time event, and runs serverCron `hz`
- * times a second (which also reaps a BGSAVE or BGREWRITEAOF child and
- * starts the snapshots the save points ask for). call() is also where a
- * write is propagated to the AOF, one execution unit at a time (aof.h).
+ * Redis's server.c also holds serverLog (here log.cpp), the command table's
+ * indexing and COMMAND (commands.cpp, beside the table), and start-up,
+ * serverCron, beforeSleep, processCommand, SHUTDOWN and INFO. They call the mechanisms above this
+ * layer (persistence, transactions, blocking, scripting), so here they are
+ * in server_main.cpp, the top layer (tools/check_layers.sh). call() is
+ * where a write is propagated to the AOF, one execution unit at a time
+ * (aof.h), through the function the AOF registers
+ * (registerFeedAppendOnlyFile).
  * Invariants:
  *  - server.unixtime / mstime / ustime are refreshed once per iteration and
  *    per command; code that needs "now" reads them instead of the clock.
- *  - Signals only set server.shutdown_asap; the shutdown itself runs in
- *    serverCron, never inside a signal handler.
  */
 #include "server.h"
 
-#include <algorithm>
-#include <random>
 #include <bit>
 #include <cerrno>
-#include <csignal>
 #include <cstdarg>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/sysinfo.h>
 #include <sys/resource.h>
 #include <sys/time.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "anet.h"
-#include "aof.h"
-#include "blocked.h"
-#include "childinfo.h"
 #include "config.h"
-#include "commands.h"
-#include "config_table.h"
-#include "multi.h"
-#include "pubsub.h"
-#include "rdb.h"
-#include "scripting.h"
 #include "util.h"
-#include "version.h"
-#include "zmalloc.h"
 
 redisServer server;
 /* The layers below server.h see their part of it (log.h, networking.h). */
@@ -70,7 +55,7 @@ void updateCachedTime() {
 }
 
 /* ========================================================================
- * The command table and the dispatcher
+ * The command table
  * ====================================================================== */
 
 static redisCommand *lookupIn(const commandDict &dict, std::string_view name) {
@@ -94,139 +79,12 @@ redisCommand *lookupCommand(const std::vector<std::string_view> &argv) {
     return lookupIn(base->subcommands_dict, argv[1]);
 }
 
-/* A rejected command inside MULTI dooms the transaction; a rejected EXEC
- * ends it. */
-static void rejectCommand(client *c, const std::string &err) {
-    flagTransaction(c);
-    if (c->cmd) c->cmd->rejected_calls++;
-    if (c->cmd && c->cmd->proc == execCommand) execCommandAbort(c, err);
-    else addReplyError(c, err);
-}
-
-/* "'a' 'b' " — the first arguments, quoted, for the unknown-command error. */
-static std::string formatArgsBeginning(const client *c) {
-    std::string args;
-    for (size_t i = 1; i < c->argv.size() && args.size() < 128; i++) {
-        size_t room = 128 - args.size();
-        args += '\'';
-        args.append(c->argv[i].substr(0, room));
-        args += "' ";
-    }
-    return args;
-}
-
-static std::string upper(std::string_view s) {
-    std::string u(s);
-    std::transform(u.begin(), u.end(), u.begin(), ::toupper);
-    return u;
-}
-
 /* enable-debug-command "local" admits loopback connections only. */
 bool allowProtectedAction(int config, const client *c) {
     if (config == PROTECTED_ACTION_ALLOWED_YES) return true;
     if (config != PROTECTED_ACTION_ALLOWED_LOCAL) return false;
     return c->addr.starts_with("127.") || c->addr.starts_with("[::1]") || c->fd == -1;
 }
-
-/* A write, or an EXEC with a write among its queued commands. */
-static bool isWriteCommand(const client *c) {
-    if (c->cmd->flags & CMD_WRITE) return true;
-    if (c->cmd->proc != execCommand) return false;
-    const auto &queued = c->mstate.commands;
-    return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_WRITE; });
-}
-
-static bool isAllowedInPubsubContext(const redisCommand *cmd) {
-    return cmd->proc == pingCommand || cmd->proc == subscribeCommand || cmd->proc == unsubscribeCommand ||
-           cmd->proc == psubscribeCommand || cmd->proc == punsubscribeCommand || cmd->proc == quitCommand;
-}
-
-/* Why writes are refused now (Redis's writeCommandsDeniedByDiskError), as
- * the -MISCONF error to answer; nullptr when they are not. */
-const char *writeCommandsDeniedByDiskError() {
-    if (rdbWritesDeniedByBgsaveError())
-        return "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. "
-               "Commands that may modify the data set are disabled, because this instance is configured to report "
-               "errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check "
-               "the Redis logs for details about the RDB error.";
-    if (aofWritesDeniedByDiskError()) {
-        static std::string text;
-        text = std::string("-MISCONF Errors writing to the AOF file: ") + strerror(server.aof_last_write_errno);
-        return text.c_str();
-    }
-    return nullptr;
-}
-
-/* Runs the command in c->argv after the checks every command gets. */
-int processCommand(client *c) {
-    c->cmd = c->lastcmd = lookupCommand(c->argv);
-    if (!c->cmd) {
-        redisCommand *base = lookupCommandByName(c->argv[0]);
-        if (base && !base->subcommands.empty()) {
-            rejectCommand(c, "unknown subcommand '" + std::string(c->argv[1].substr(0, 128)) +
-                                 "'. Try " + upper(c->argv[0]) + " HELP.");
-        } else {
-            rejectCommand(c, "unknown command '" + std::string(c->argv[0].substr(0, 128)) +
-                                 "', with args beginning with: " + formatArgsBeginning(c));
-        }
-        return C_OK;
-    }
-    int argc = static_cast<int>(c->argv.size());
-    if ((c->cmd->arity > 0 && c->cmd->arity != argc) || argc < -c->cmd->arity) {
-        rejectCommand(c, "wrong number of arguments for '" + c->cmd->fullname + "' command");
-        return C_OK;
-    }
-    if ((c->cmd->flags & CMD_PROTECTED) && !allowProtectedAction(server.enable_debug_cmd, c)) {
-        rejectCommand(c, "DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
-                         "you can run it from a local connection, otherwise you need to set this option in the "
-                         "configuration file, and then restart the server.");
-        return C_OK;
-    }
-    if ((c->flags & CLIENT_MULTI) && (c->cmd->flags & CMD_NO_MULTI)) {
-        rejectCommand(c, "Command not allowed inside a transaction");
-        return C_OK;
-    }
-    /* A failed BGSAVE or AOF write: refuse what would change data that
-     * cannot reach the disk (PING too, so monitoring notices). */
-    if (const char *err = writeCommandsDeniedByDiskError();
-        err && (isWriteCommand(c) || c->cmd->proc == pingCommand)) {
-        rejectCommand(c, err);
-        return C_OK;
-    }
-    /* A RESP2 subscriber's connection carries pushed messages: only what
-     * manages subscriptions (or ends them) can be answered on it. */
-    if ((c->flags & CLIENT_PUBSUB) && c->resp == 2 && !isAllowedInPubsubContext(c->cmd)) {
-        rejectCommand(c, "Can't execute '" + c->cmd->fullname +
-                             "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
-                             "context");
-        return C_OK;
-    }
-    /* A script past busy-reply-threshold lets the event loop run: only the
-     * commands that may run beside it are answered (SCRIPT KILL ...). */
-    if (scriptIsTimedout() && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
-        rejectCommand(c, std::string(kBusyScriptError));
-        return C_OK;
-    }
-    /* Inside MULTI everything but the commands that end or manage the
-     * transaction (and QUIT) waits in the queue for EXEC. */
-    if ((c->flags & CLIENT_MULTI) && c->cmd->proc != execCommand && c->cmd->proc != discardCommand &&
-        c->cmd->proc != multiCommand && c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
-        queueMultiCommand(c);
-        addReply(c, shared::queued);
-        return C_OK;
-    }
-    call(c);
-    /* Here, not in call(): EXEC calls call() for each queued command, and
-     * its pushes must wake the blocked clients only once it is done (a push
-     * and a DEL of the key in one transaction wake nobody). The command's
-     * own reply is already queued, so LPUSH answers the length it made.
-     * Nor beside a busy script: its pushes count once it has ended. */
-    if (!server.ready_keys.empty() && !scriptIsTimedout()) handleClientsBlockedOnKeys();
-    return C_OK;
-}
-
-/* Networking runs each parsed request through here (networking.h). */
-[[maybe_unused]] static const bool process_command_registered = registerProcessCommand(processCommand);
 
 /* ========================================================================
  * Propagation: what a command did, as commands for the AOF (Redis 7's
@@ -244,9 +102,16 @@ static void catSelectIfNeeded(std::string &dst, int dbid) {
     server.aof_selected_db = dbid;
 }
 
+static feedAppendOnlyFileProc aof_feed = nullptr; /* aof.cpp's feedAppendOnlyFile */
+
+bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed) {
+    aof_feed = feed;
+    return true;
+}
+
 static void propagatePendingCommands() {
     if (!server.also_propagate_ops) return;
-    feedAppendOnlyFile(server.also_propagate, server.also_propagate_first_op, server.also_propagate_ops);
+    aof_feed(server.also_propagate, server.also_propagate_first_op, server.also_propagate_ops);
     server.also_propagate.clear();
     server.also_propagate_ops = 0;
 }
@@ -313,13 +178,13 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg) {
 }
 
 /* After the command ran: its argv joins the unit if it changed the dataset
- * and the caller lets it reach the AOF (EXEC never: its commands went one
- * by one), and the outermost call closes the unit. As in Redis, call_flags
+ * and the caller lets it reach the AOF (EXEC, whose commands went one by
+ * one, prevents its own), and the outermost call closes the unit. As in Redis, call_flags
  * rule only over the argv: what the command itself alsoPropagate()d (SPOP's
  * SREMs) is propagated even from a script whose set_repl() excludes it. */
-static void propagateCommand(client *c, const redisCommand *cmd, long long dirty, int call_flags) {
+static void propagateCommand(client *c, long long dirty, int call_flags) {
     if ((dirty > 0 || (c->flags & CLIENT_FORCE_AOF)) && !(c->flags & CLIENT_PREVENT_AOF_PROP) &&
-        (call_flags & CMD_CALL_PROPAGATE_AOF) && cmd->proc != execCommand)
+        (call_flags & CMD_CALL_PROPAGATE_AOF))
         alsoPropagate(c->db->id, c->argv);
     if (server.execution_nesting == 0) propagatePendingCommands();
 }
@@ -349,7 +214,7 @@ void call(client *c, int call_flags) {
         server.mstime = server.ustime / 1000;
         server.unixtime = static_cast<time_t>(server.mstime / 1000);
     }
-    if (server.aof_state != AOF_OFF) propagateCommand(c, real, server.dirty - dirty, call_flags);
+    if (server.aof_state != AOF_OFF) propagateCommand(c, server.dirty - dirty, call_flags);
     c->flags = (c->flags & ~prop_flags) | saved_prop_flags;
     real->microseconds += duration;
     real->calls++;
@@ -359,175 +224,13 @@ void call(client *c, int call_flags) {
 }
 
 /* ========================================================================
- * Background children: BGSAVE and BGREWRITEAOF fork the server and let the
- * child write the snapshot of memory that fork() gave it, while the parent
- * keeps serving. One child at a time (Redis's hasActiveChildProcess), so a
- * rewrite and a save never compete for the disk or double the memory.
- * ====================================================================== */
-
-bool hasActiveChildProcess() { return server.child_pid != -1; }
-
-/* Returns the child's pid in the parent, 0 in the child, -1 if fork()
- * failed. The child drops what belongs to the parent alone: it must not
- * accept connections nor answer signals meant for the server. */
-pid_t redisFork(int child_type) {
-    if (hasActiveChildProcess()) {
-        errno = EEXIST;
-        return -1;
-    }
-    openChildInfoPipe();
-    long long start = ustime();
-    pid_t pid = fork();
-    if (pid == 0) {
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGINT, SIG_DFL);
-        for (int fd : server.ipfd) close(fd);
-        /* If the parent dies, the child's next report fails and it exits. */
-        keepChildInfoPipeEnd(1);
-        return 0;
-    }
-    if (pid == -1) {
-        int fork_errno = errno;
-        closeChildInfoPipe();
-        errno = fork_errno;
-        return -1;
-    }
-    /* Without the write end, a SAVE run by the parent reports nothing. */
-    keepChildInfoPipeEnd(0);
-    server.stat_fork_time = ustime() - start;
-    server.stat_total_forks++;
-    server.child_pid = pid;
-    server.child_type = child_type;
-    /* The other current_* figures are zero: resetChildState cleared them
-     * when the previous child ended. */
-    server.stat_current_save_keys_total = dbTotalServerKeyCount();
-    return pid;
-}
-
-/* The child is gone (reaped, or killed and reaped): forget it, and what it
- * reported about itself. */
-void resetChildState() {
-    server.child_type = CHILD_TYPE_NONE;
-    server.child_pid = -1;
-    server.stat_current_cow_peak = 0;
-    server.stat_current_cow_bytes = 0;
-    server.stat_current_cow_updated = 0;
-    server.stat_current_save_keys_processed = 0;
-    server.stat_current_save_keys_total = 0;
-    closeChildInfoPipe();
-}
-
-static const char *strChildType(int type) {
-    switch (type) {
-    case CHILD_TYPE_RDB: return "RDB";
-    case CHILD_TYPE_AOF: return "AOF";
-    default: return "Unknown";
-    }
-}
-
-void concludeChild(pid_t waited, int status) {
-    int exitcode = -1, bysignal = 0;
-    if (waited == -1) {
-        serverLog(LL_WARNING, "waitpid() returned an error: %s. child_type: %s, child_pid = %d", strerror(errno),
-                  strChildType(server.child_type), static_cast<int>(server.child_pid));
-    } else {
-        exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    }
-    /* The handlers still see the child's pid (its temp file is named after it). */
-    if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);
-    else if (server.child_type == CHILD_TYPE_AOF) backgroundRewriteDoneHandler(exitcode, bysignal);
-    /* A child that succeeded wrote its final CoW size before exiting. */
-    if (!bysignal && exitcode == 0) receiveChildInfo();
-    resetChildState();
-}
-
-/* serverCron: reaps a finished child and lets its subsystem conclude. */
-void checkChildrenDone() {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid == 0 || (pid == -1 && errno == EINTR)) return; /* still running; or try again next tick */
-    if (pid != -1 && pid != server.child_pid) {
-        serverLog(LL_WARNING, "Warning, detected child with unmatched pid: %ld", static_cast<long>(pid));
-        return;
-    }
-    concludeChild(pid, status);
-}
-
-/* ========================================================================
- * serverCron and beforeSleep
- * ====================================================================== */
-
-/* Records ops/sec samples every 100 ms; the INFO figure is their mean. */
-static void trackInstantaneousMetric() {
-    long long now = server.mstime;
-    long long elapsed = now - server.inst_metric_last_sample_time;
-    if (elapsed <= 0) return;
-    long long ops = server.stat_numcommands - server.inst_metric_last_sample_count;
-    server.inst_metric_samples[server.inst_metric_idx] = ops * 1000 / elapsed;
-    server.inst_metric_idx = (server.inst_metric_idx + 1) % redisServer::STATS_METRIC_SAMPLES;
-    server.inst_metric_last_sample_time = now;
-    server.inst_metric_last_sample_count = server.stat_numcommands;
-}
-
-static long long getInstantaneousMetric() {
-    long long sum = 0;
-    for (long long s : server.inst_metric_samples) sum += s;
-    return sum / redisServer::STATS_METRIC_SAMPLES;
-}
-
-static bool runWithPeriod(int ms) { return ms <= 1000 / server.hz || server.cronloops % (ms / (1000 / server.hz)) == 0; }
-
-/* The peak is sampled here, each cron tick, and when INFO runs. Redis also
- * samples it after every command and in beforeSleep, where its count of used
- * memory is one atomic read; here it is jemalloc's stats.allocated, which
- * costs an epoch refresh of many microseconds: too much per command. */
-static void cronUpdateMemoryStats() {
-    server.stat_peak_memory = std::max(server.stat_peak_memory, zmalloc_used_memory());
-}
-
-static long long serverCron(aeEventLoop *, long long, void *) {
-    updateCachedTime();
-    if (runWithPeriod(100)) trackInstantaneousMetric();
-    if (server.shutdown_asap) {
-        if (prepareForShutdown(server.shutdown_flags) == C_OK) aeStop(server.el.get());
-        server.shutdown_asap = false;
-    }
-    cronUpdateMemoryStats();
-    clientsCron();
-    databasesCron();
-    if (hasActiveChildProcess()) {
-        if (runWithPeriod(1000)) receiveChildInfo();
-        checkChildrenDone();
-    } else {
-        rdbSaveCron();
-    }
-    aofCron();
-    server.cronloops++;
-    return 1000 / server.hz;
-}
-
-/* Runs before the loop sleeps: anything that must happen before the next
- * wait — chiefly flushing replies written during this iteration. */
-void beforeSleep(aeEventLoop *) {
-    /* First: the commands they pipelined while blocked add to the replies. */
-    if (!server.unblocked_clients.empty()) processUnblockedClients();
-    /* Before any reply leaves: a write is on disk before it is acknowledged
-     * (appendfsync always: fsynced too), and so is anything a reply shows. */
-    if (server.aof_state == AOF_ON) flushAppendOnlyFile();
-    handleClientsWithPendingWrites();
-    freeClientsInAsyncFreeQueue();
-}
-
-static void afterSleep(aeEventLoop *) { updateCachedTime(); }
-
-/* ========================================================================
- * Start-up: listening sockets, file limits, signals
+ * Listening sockets and the file limit: initServer (server_main.cpp) sets
+ * them up, CONFIG SET port / bind / maxclients changes them
  * ====================================================================== */
 
 /* Raises RLIMIT_NOFILE to fit maxclients plus the server's own descriptors;
  * if the system refuses, lowers maxclients to what fits, as Redis does. */
-static void adjustOpenFilesLimit() {
+void adjustOpenFilesLimit() {
     rlim_t maxfiles = server.maxclients + CONFIG_MIN_RESERVED_FDS;
     rlimit limit;
     if (getrlimit(RLIMIT_NOFILE, &limit) == -1) {
@@ -595,7 +298,7 @@ static void closeSocketListeners(std::vector<int> &fds) {
 /* Binds every `bind` address on `port` into `fds`; no address means no TCP
  * socket at all. An address written "-addr" is skipped when the system does
  * not have it (e.g. no IPv6). On C_ERR nothing stays open. */
-static int listenToPort(int port, std::vector<int> &fds) {
+int listenToPort(int port, std::vector<int> &fds) {
     for (const std::string &entry : server.bindaddr) {
         bool optional = !entry.empty() && entry[0] == '-';
         std::string addr = optional ? entry.substr(1) : entry;
@@ -617,7 +320,7 @@ static int listenToPort(int port, std::vector<int> &fds) {
 }
 
 /* Accepts on every listener, or on none. */
-static int createSocketAcceptHandler(const std::vector<int> &fds) {
+int createSocketAcceptHandler(const std::vector<int> &fds) {
     for (size_t j = 0; j < fds.size(); j++) {
         if (aeCreateFileEvent(server.el.get(), fds[j], AE_READABLE, acceptTcpHandler, nullptr) == AE_ERR) {
             while (j--) aeDeleteFileEvent(server.el.get(), fds[j], AE_READABLE);
@@ -657,78 +360,6 @@ int changeBindAddr() {
     return C_OK;
 }
 
-/* Logs from a signal handler with async-signal-safe calls only: no stdio,
- * no allocation (Redis's serverLogFromHandler). */
-static void serverLogFromHandler(const char *msg) {
-    if (server.verbosity > LL_WARNING) return;
-    int fd = server.logfile.empty() ? STDOUT_FILENO : open(server.logfile.c_str(), O_APPEND | O_CREAT | O_WRONLY, 0644);
-    if (fd == -1) return;
-    char buf[64];
-    auto put = [fd](const char *s, size_t n) { return write(fd, s, n) == static_cast<ssize_t>(n); };
-    bool ok = put(buf, ll2string(buf, sizeof(buf), getpid())) && put(":signal-handler (", 17) &&
-              put(buf, ll2string(buf, sizeof(buf), time(nullptr))) && put(") ", 2) && put(msg, strlen(msg)) &&
-              put("\n", 1);
-    (void)ok;
-    if (fd != STDOUT_FILENO) close(fd);
-}
-
-static void sigShutdownHandler(int sig) {
-    /* A second SIGINT while shutting down means "now", as in Redis. */
-    if (server.shutdown_asap && sig == SIGINT) {
-        serverLogFromHandler("You insist... exiting now.");
-        _exit(1);
-    }
-    serverLogFromHandler(sig == SIGINT ? "Received SIGINT scheduling shutdown..."
-                                       : "Received SIGTERM scheduling shutdown...");
-    server.shutdown_asap = true;
-}
-
-static void setupSignalHandlers() {
-    struct sigaction act {};
-    act.sa_handler = sigShutdownHandler;
-    sigemptyset(&act.sa_mask);
-    sigaction(SIGTERM, &act, nullptr);
-    sigaction(SIGINT, &act, nullptr);
-    signal(SIGPIPE, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
-}
-
-void initServer() {
-    server.pid = getpid();
-    setupSignalHandlers();
-    adjustOpenFilesLimit();
-    server.el = aeCreateEventLoop(static_cast<int>(server.maxclients) + CONFIG_FDSET_INCR);
-    if (!server.el) {
-        serverLog(LL_WARNING, "Failed creating the event loop. Error message: '%s'", strerror(errno));
-        exit(1);
-    }
-    if (server.port != 0 && listenToPort(server.port, server.ipfd) == C_ERR) {
-        serverLog(LL_WARNING, "Failed listening on port %u (tcp), aborting.", server.port);
-        exit(1);
-    }
-    /* No unix socket yet: without TCP nobody could ever connect. */
-    if (server.ipfd.empty()) {
-        serverLog(LL_WARNING, "Configured to not listen anywhere, exiting.");
-        exit(1);
-    }
-    initDatabases();
-    set_jemalloc_bg_thread(server.jemalloc_bg_thread);
-    updateCachedTime();
-    server.stat_starttime = server.unixtime;
-    server.lastsave = time(nullptr); /* at start-up the dataset counts as saved */
-    server.inst_metric_last_sample_time = server.mstime;
-    if (aeCreateTimeEvent(server.el.get(), 1, serverCron, nullptr, nullptr) == AE_ERR) {
-        serverLog(LL_WARNING, "Can't create event loop timers.");
-        exit(1);
-    }
-    if (createSocketAcceptHandler(server.ipfd) != C_OK) {
-        serverLog(LL_WARNING, "Unrecoverable error creating server.ipfd file event.");
-        exit(1);
-    }
-    aeSetBeforeSleepProc(server.el.get(), beforeSleep);
-    aeSetAfterSleepProc(server.el.get(), afterSleep);
-}
-
 void resetServerStats() {
     server.stat_numcommands = 0;
     server.stat_numconnections = 0;
@@ -751,159 +382,8 @@ void resetServerStats() {
     }
 }
 
-/* The final RDB snapshot: SHUTDOWN SAVE, or save points set and no NOSAVE. */
-static int rdbSaveOnShutdown(int flags) {
-    if (!(flags & SHUTDOWN_SAVE) && (server.saveparams.empty() || (flags & SHUTDOWN_NOSAVE))) return C_OK;
-    serverLog(LL_NOTICE, "Saving the final RDB snapshot before exiting.");
-    if (rdbSave(server.rdb_filename.c_str()) == C_OK) return C_OK;
-    if (flags & SHUTDOWN_FORCE) {
-        serverLog(LL_WARNING, "Error trying to save the DB. Exit anyway.");
-        return C_OK;
-    }
-    serverLog(LL_WARNING, "Error trying to save the DB, can't exit.");
-    return C_ERR;
-}
-
-/* Everything to do before exiting: stop the background children, make the
- * AOF and the snapshot complete on disk, close the listeners so no new
- * client arrives, and say goodbye in the log. On C_ERR the server keeps
- * running: exiting would lose data (SHUTDOWN_FORCE exits anyway).
- *
- * Redis 7.0 first lets lagging replicas catch up (unless SHUTDOWN_NOW),
- * which makes a shutdown "in progress" for a while; with no replication
- * there is never anything to wait for, so the shutdown completes (or
- * fails) here at once, as in a Redis without replicas. */
-int prepareForShutdown(int flags) {
-    serverLog(LL_WARNING, "User requested shutdown...");
-    if (server.child_type == CHILD_TYPE_RDB) {
-        serverLog(LL_WARNING, "There is a child saving an .rdb. Killing it!");
-        killRDBChild();
-    }
-    if (aofPrepareForShutdown(flags & SHUTDOWN_FORCE) == C_ERR || rdbSaveOnShutdown(flags) == C_ERR) {
-        serverLog(LL_WARNING, "Errors trying to shut down the server. Check the logs for more information.");
-        return C_ERR;
-    }
-    for (int fd : server.ipfd) close(fd);
-    server.ipfd.clear();
-    /* Only our own file: unlinking a path we never wrote (its creation failed,
-     * or another process wrote it since) would remove someone else's. */
-    if (server.pidfile_written) {
-        serverLog(LL_NOTICE, "Removing the pid file.");
-        unlink(server.pidfile.c_str());
-    }
-    serverLog(LL_WARNING, "Redis is now ready to exit, bye bye...");
-    return C_OK;
-}
-
 /* ========================================================================
- * main
- * ====================================================================== */
-
-/* With appendonly yes the AOF, which has every write, is the dataset;
- * otherwise the RDB snapshot is. */
-void loadDataFromDisk() {
-    long long start = ustime();
-    if (server.aof_enabled) {
-        if (loadAppendOnlyFile(server.aof_filename) != AOF_NOT_EXIST)
-            serverLog(LL_NOTICE, "DB loaded from append only file: %.3f seconds",
-                      static_cast<double>(ustime() - start) / 1000000);
-    } else if (rdbLoad(server.rdb_filename.c_str(), RDBFLAGS_NONE) == C_OK) {
-        serverLog(LL_NOTICE, "DB loaded from disk: %.3f seconds", static_cast<double>(ustime() - start) / 1000000);
-    } else if (errno != ENOENT) {
-        /* Nothing may save over a file that did not load. */
-        serverLog(LL_WARNING, "Fatal error loading the DB: %s. Exiting.", strerror(errno));
-        exit(1);
-    }
-}
-
-/* Best effort, as Redis: a server that cannot write its pid file still
- * serves; it then must not remove that path at shutdown. */
-static void createPidFile() {
-    if (server.pidfile.empty()) server.pidfile = CONFIG_DEFAULT_PID_FILE;
-    FILE *fp = fopen(server.pidfile.c_str(), "w");
-    if (!fp) {
-        serverLog(LL_WARNING, "Failed to write PID file: %s", strerror(errno));
-        return;
-    }
-    server.pidfile_written = true; /* created or truncated: the file is ours now */
-    bool written = fprintf(fp, "%d\n", static_cast<int>(getpid())) > 0;
-    if (fclose(fp) != 0 || !written) serverLog(LL_WARNING, "Failed to write PID file: %s", strerror(errno));
-}
-
-/* The parent returns to the shell at once; the child leaves the terminal's
- * session and writes nothing to it (without a logfile it logs nowhere). */
-static void daemonize() {
-    pid_t pid = fork();
-    if (pid == -1) {
-        fprintf(stderr, "Can't fork to run in the background: %s\n", strerror(errno));
-        exit(1);
-    }
-    if (pid != 0) exit(0);
-    setsid();
-    int fd = open("/dev/null", O_RDWR, 0);
-    if (fd != -1) {
-        dup2(fd, STDIN_FILENO);
-        dup2(fd, STDOUT_FILENO);
-        dup2(fd, STDERR_FILENO);
-        if (fd > STDERR_FILENO) close(fd);
-    }
-}
-
-static void usage() {
-    fprintf(stderr, "Usage: ./cppredis-server [/path/to/redis.conf] [options] [-]\n"
-                    "       ./cppredis-server - (read config from stdin)\n"
-                    "       ./cppredis-server -v or --version\n"
-                    "       ./cppredis-server -h or --help\n\n"
-                    "Examples:\n"
-                    "       ./cppredis-server (run the server with default conf)\n"
-                    "       ./cppredis-server /etc/redis/6379.conf\n"
-                    "       ./cppredis-server --port 7777\n"
-                    "       ./cppredis-server /etc/myredis.conf --loglevel verbose\n");
-    exit(1);
-}
-
-int serverMain(int argc, char **argv) {
-    if (argc >= 2) {
-        std::string_view a1 = argv[1];
-        if (a1 == "-v" || a1 == "--version") {
-            printf("cppredis server v=%s (Redis %s compatible)\n", CPPREDIS_VERSION, REDIS_COMPAT_VERSION);
-            return 0;
-        }
-        if (a1 == "-h" || a1 == "--help") usage();
-    }
-    server.executable = argv[0];
-    /* A secret hash seed makes the bucket of a key unpredictable, so no
-     * client can send keys that all collide (hash flooding). */
-    uint8_t hashseed[16];
-    std::random_device rd;
-    for (uint8_t &b : hashseed) b = static_cast<uint8_t>(rd());
-    dictSetHashFunctionSeed(hashseed);
-    populateCommandTable();
-    initConfigValues(standardConfigs());
-    std::string configfile, options;
-    parseCommandLine(argc, argv, configfile, options);
-    server.configfile = configfile;
-    loadServerConfig(configfile.empty() ? nullptr : configfile.c_str(), options);
-    bool background = server.daemonize;
-    if (background) daemonize();
-    serverLog(LL_WARNING, "oO0OoO0OoO0Oo cppredis is starting oO0OoO0OoO0Oo");
-    serverLog(LL_WARNING, "cppredis version=%s (Redis %s compatible), bits=64, pid=%d, just started",
-              CPPREDIS_VERSION, REDIS_COMPAT_VERSION, static_cast<int>(getpid()));
-    serverLog(LL_WARNING, configfile.empty() ? "Warning: no config file specified, using the default config."
-                                             : "Configuration loaded");
-    initServer();
-    if (background || !server.pidfile.empty()) createPidFile();
-    serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
-    serverLog(LL_NOTICE, "Server initialized");
-    loadDataFromDisk();
-    aofOpenIfNeededOnServerStart();
-    serverLog(LL_NOTICE, "Ready to accept connections tcp");
-    aeMain(server.el.get());
-    return 0;
-}
-
-/* ========================================================================
- * Commands: PING, ECHO, TIME, SHUTDOWN
+ * Commands: PING, ECHO, TIME
  * ====================================================================== */
 
 /* A RESP2 subscriber gets the pong as a push-like array: ["pong", message]. */
@@ -926,258 +406,6 @@ void timeCommand(client *c) {
     addReplyArrayLen(c, 2);
     addReplyBulkLongLong(c, now / 1000000);
     addReplyBulkLongLong(c, now % 1000000);
-}
-
-/* A signal asked for a shutdown that serverCron has not run yet (a busy
- * script holds the loop): SHUTDOWN ABORT withdraws it. C_ERR when there is
- * none. */
-static int abortShutdown() {
-    if (!server.shutdown_asap) return C_ERR;
-    server.shutdown_asap = false;
-    serverLog(LL_NOTICE, "Shutdown manually aborted.");
-    return C_OK;
-}
-
-/* SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: on success nothing is
- * replied — the connection just closes as the process exits. NOW skips
- * the wait for lagging replicas, of which there are none (prepareForShutdown). */
-void shutdownCommand(client *c) {
-    int flags = SHUTDOWN_NOFLAGS;
-    bool abort = false;
-    for (size_t i = 1; i < c->argv.size(); i++) {
-        std::string_view a = c->argv[i];
-        if (strEqualNoCase(a, "nosave")) flags |= SHUTDOWN_NOSAVE;
-        else if (strEqualNoCase(a, "save")) flags |= SHUTDOWN_SAVE;
-        else if (strEqualNoCase(a, "now")) flags |= SHUTDOWN_NOW;
-        else if (strEqualNoCase(a, "force")) flags |= SHUTDOWN_FORCE;
-        else if (strEqualNoCase(a, "abort")) abort = true;
-        else return addReplyErrorObject(c, shared::syntaxerr);
-    }
-    if ((abort && flags != SHUTDOWN_NOFLAGS) || ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE)))
-        return addReplyErrorObject(c, shared::syntaxerr);
-    if (abort) {
-        if (abortShutdown() == C_OK) addReply(c, shared::ok);
-        else addReplyError(c, "No shutdown in progress.");
-        return;
-    }
-    /* Beside a busy script only NOSAVE: what it wrote so far is no state
-     * to save. (The script stops at its next check: scriptInterrupt.) */
-    if (scriptIsTimedout() && !(flags & SHUTDOWN_NOSAVE)) return addReplyError(c, kBusyScriptError);
-    if (prepareForShutdown(flags) == C_OK) aeStop(server.el.get());
-    else addReplyError(c, "Errors trying to SHUTDOWN. Check logs.");
-}
-
-/* ========================================================================
- * INFO
- * ====================================================================== */
-
-static std::string bytesToHuman(unsigned long long n) {
-    char buf[64];
-    double d = static_cast<double>(n);
-    if (n < 1024) snprintf(buf, sizeof(buf), "%lluB", n);
-    else if (n < 1024ULL * 1024) snprintf(buf, sizeof(buf), "%.2fK", d / 1024);
-    else if (n < 1024ULL * 1024 * 1024) snprintf(buf, sizeof(buf), "%.2fM", d / (1024 * 1024));
-    else snprintf(buf, sizeof(buf), "%.2fG", d / (1024.0 * 1024 * 1024));
-    return buf;
-}
-
-
-static void infoServer(std::string &out) {
-    static std::string run_id = [] {
-        char id[41] = {};
-        getRandomHexChars(id, 40);
-        return std::string(id);
-    }();
-    static std::string os = [] {
-        utsname u;
-        uname(&u);
-        return std::string(u.sysname) + " " + u.release + " " + u.machine;
-    }();
-    long long uptime = server.unixtime - server.stat_starttime;
-    InfoSection(out, "Server")
-        .field("redis_version", REDIS_COMPAT_VERSION)
-        .field("cppredis_version", CPPREDIS_VERSION)
-        .field("redis_git_sha1", "00000000")
-        .field("redis_git_dirty", 0)
-        .field("redis_build_id", "0")
-        .field("redis_mode", "standalone")
-        .field("os", os)
-        .field("arch_bits", 64)
-        .field("monotonic_clock", "POSIX clock_gettime")
-        .field("multiplexing_api", aeGetApiName())
-        .field("atomicvar_api", "c11-builtin")
-        .field("gcc_version", __VERSION__)
-        .field("process_id", static_cast<long long>(server.pid))
-        .field("process_supervised", "no")
-        .field("run_id", run_id)
-        .field("tcp_port", server.port)
-        .field("server_time_usec", server.ustime)
-        .field("uptime_in_seconds", uptime)
-        .field("uptime_in_days", uptime / 86400)
-        .field("hz", server.hz)
-        .field("configured_hz", server.config_hz)
-        .field("lru_clock", (server.mstime / 1000) & ((1 << 24) - 1))
-        .field("executable", server.executable)
-        .field("config_file", server.configfile)
-        .field("io_threads_active", 0);
-}
-
-static void infoClients(std::string &out) {
-    size_t maxin, maxout;
-    getExpansiveClientsInfo(&maxin, &maxout);
-    InfoSection(out, "Clients")
-        .field("connected_clients", static_cast<long long>(server.clients.size()))
-        .field("cluster_connections", 0)
-        .field("maxclients", server.maxclients)
-        .field("client_recent_max_input_buffer", maxin)
-        .field("client_recent_max_output_buffer", maxout)
-        .field("blocked_clients", server.blocked_clients)
-        .field("tracking_clients", 0)
-        .field("clients_in_timeout_table", static_cast<long long>(server.clients_timeout_table.size()));
-}
-
-static void infoMemory(std::string &out) {
-    size_t used = zmalloc_used_memory();
-    server.stat_peak_memory = std::max(server.stat_peak_memory, used);
-    size_t rss = zmalloc_get_rss();
-    struct sysinfo si {};
-    sysinfo(&si);
-    unsigned long long total = static_cast<unsigned long long>(si.totalram) * si.mem_unit;
-    char perc[32], frag[32];
-    snprintf(perc, sizeof(perc), "%.2f%%", 100.0 * used / std::max<size_t>(server.stat_peak_memory, 1));
-    snprintf(frag, sizeof(frag), "%.2f", used ? static_cast<double>(rss) / used : 0.0);
-    InfoSection(out, "Memory")
-        .field("used_memory", used)
-        .field("used_memory_human", bytesToHuman(used))
-        .field("used_memory_rss", rss)
-        .field("used_memory_rss_human", bytesToHuman(rss))
-        .field("used_memory_peak", server.stat_peak_memory)
-        .field("used_memory_peak_human", bytesToHuman(server.stat_peak_memory))
-        .field("used_memory_peak_perc", std::string(perc))
-        .field("total_system_memory", total)
-        .field("total_system_memory_human", bytesToHuman(total))
-        .field("maxmemory", 0)
-        .field("maxmemory_human", "0B")
-        .field("maxmemory_policy", "noeviction")
-        .field("mem_fragmentation_ratio", std::string(frag))
-        .field("mem_allocator", zmalloc_lib())
-        /* No lazyfree thread: FLUSHALL ASYNC and UNLINK free before they
-         * reply (db.cpp), so nothing pends and nothing was freed lazily. */
-        .field("lazyfree_pending_objects", 0)
-        .field("lazyfreed_objects", 0);
-}
-
-static void infoStats(std::string &out) {
-    char stale_perc[32];
-    snprintf(stale_perc, sizeof(stale_perc), "%.2f", server.stat_expired_stale_perc * 100);
-    InfoSection(out, "Stats")
-        .field("total_connections_received", server.stat_numconnections)
-        .field("total_commands_processed", server.stat_numcommands)
-        .field("instantaneous_ops_per_sec", getInstantaneousMetric())
-        .field("total_net_input_bytes", server.stat_net_input_bytes)
-        .field("total_net_output_bytes", server.stat_net_output_bytes)
-        .field("rejected_connections", server.stat_rejected_conn)
-        .field("expired_keys", server.stat_expiredkeys)
-        .field("expired_stale_perc", std::string(stale_perc))
-        .field("expired_time_cap_reached_count", server.stat_expired_time_cap_reached_count)
-        .field("keyspace_hits", server.stat_keyspace_hits)
-        .field("keyspace_misses", server.stat_keyspace_misses)
-        .field("pubsub_channels", server.pubsub_channels.size())
-        .field("pubsub_patterns", server.pubsub_patterns.size())
-        .field("latest_fork_usec", server.stat_fork_time)
-        .field("total_forks", server.stat_total_forks)
-        .field("unexpected_error_replies", server.stat_unexpected_error_replies)
-        .field("total_error_replies", server.stat_total_error_replies)
-        .field("total_reads_processed", server.stat_total_reads_processed)
-        .field("total_writes_processed", server.stat_total_writes_processed);
-}
-
-static void infoReplication(std::string &out) {
-    InfoSection(out, "Replication")
-        .field("role", "master")
-        .field("connected_slaves", 0)
-        .field("master_failover_state", "no-failover")
-        .field("master_repl_offset", 0);
-}
-
-static void infoCpu(std::string &out) {
-    rusage self {};
-    getrusage(RUSAGE_SELF, &self);
-    auto secs = [](const timeval &tv) {
-        char buf[32];
-        snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(tv.tv_sec), static_cast<long>(tv.tv_usec));
-        return std::string(buf);
-    };
-    InfoSection(out, "CPU")
-        .field("used_cpu_sys", secs(self.ru_stime))
-        .field("used_cpu_user", secs(self.ru_utime));
-}
-
-static void infoCommandStats(std::string &out) {
-    InfoSection section(out, "Commandstats");
-    auto one = [&](const redisCommand &cmd) {
-        if (!cmd.calls && !cmd.rejected_calls && !cmd.failed_calls) return;
-        char buf[256];
-        snprintf(buf, sizeof(buf), "calls=%lld,usec=%lld,usec_per_call=%.2f,rejected_calls=%lld,failed_calls=%lld",
-                 cmd.calls, cmd.microseconds, cmd.calls ? static_cast<double>(cmd.microseconds) / cmd.calls : 0.0,
-                 cmd.rejected_calls, cmd.failed_calls);
-        section.field(("cmdstat_" + cmd.fullname).c_str(), std::string(buf));
-    };
-    for (const redisCommand &cmd : *server.command_table) {
-        one(cmd);
-        for (const redisCommand &sub : cmd.subcommands) one(sub);
-    }
-}
-
-/* One line per non-empty database. */
-static void infoKeyspace(std::string &out) {
-    InfoSection section(out, "Keyspace");
-    for (int j = 0; j < server.dbnum; j++) {
-        const redisDb &db = server.db[j];
-        if (db.dict.size() == 0 && db.expires.size() == 0) continue;
-        char name[16], buf[96];
-        snprintf(name, sizeof(name), "db%d", j);
-        snprintf(buf, sizeof(buf), "keys=%zu,expires=%zu,avg_ttl=%lld", db.dict.size(), db.expires.size(),
-                 db.avg_ttl);
-        section.field(name, std::string(buf));
-    }
-}
-
-struct InfoSectionDef {
-    const char *name;
-    void (*gen)(std::string &);
-    bool in_default;
-};
-
-static const InfoSectionDef kInfoSections[] = {
-    {"server", infoServer, true},         {"clients", infoClients, true},
-    {"memory", infoMemory, true},         {"persistence", infoPersistence, true},
-    {"stats", infoStats, true},
-    {"replication", infoReplication, true}, {"cpu", infoCpu, true},
-    {"commandstats", infoCommandStats, false}, {"keyspace", infoKeyspace, true},
-};
-
-/* No section names: the default sections; "all"/"everything": all of them;
- * otherwise the named ones, in the server's order. */
-std::string genRedisInfoString(const std::vector<std::string_view> &sections) {
-    bool all = false, dflt = sections.empty();
-    for (std::string_view s : sections) {
-        if (strEqualNoCase(s, "all") || strEqualNoCase(s, "everything")) all = true;
-        if (strEqualNoCase(s, "default")) dflt = true;
-    }
-    std::string out;
-    for (const InfoSectionDef &def : kInfoSections) {
-        bool wanted = all || (dflt && def.in_default) ||
-                      std::any_of(sections.begin(), sections.end(),
-                                  [&](std::string_view s) { return strEqualNoCase(s, def.name); });
-        if (wanted) def.gen(out);
-    }
-    return out;
-}
-
-void infoCommand(client *c) {
-    std::vector<std::string_view> sections(c->argv.begin() + 1, c->argv.end());
-    addReplyVerbatim(c, genRedisInfoString(sections));
 }
 
 /* ========================================================================

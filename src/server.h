@@ -275,8 +275,6 @@ void updateCachedTime();
 redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
 redisCommand *lookupCommandByName(std::string_view name);
 redisCommand *lookupCommandBySdsFullname(std::string_view name); /* "get" or "config|get" */
-int processCommand(client *c);
-const char *writeCommandsDeniedByDiskError(); /* -MISCONF text, or nullptr */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
  * values of a script's redis.set_repl() flags). There are no replicas: the
  * AOF is the only target, and PROPAGATE_REPL alone reaches nobody. */
@@ -286,6 +284,14 @@ constexpr int PROPAGATE_NONE = 0, PROPAGATE_AOF = 1, PROPAGATE_REPL = 2;
 constexpr int CMD_CALL_NONE = 0, CMD_CALL_PROPAGATE_AOF = 1 << 2;
 void call(client *c, int call_flags = CMD_CALL_PROPAGATE_AOF);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
+/* The AOF, a layer above (tools/check_layers.sh), receives each execution
+ * unit propagation closes: aof.cpp registers its feedAppendOnlyFile here
+ * from a static initializer (aof.o is always linked: the command table
+ * names BGREWRITEAOF). Units are built only while the AOF is on, so it is
+ * set whenever it is called. Redis's propagation calls feedAppendOnlyFile
+ * directly. */
+using feedAppendOnlyFileProc = void (*)(std::string_view unit, size_t first_op, int ops);
+bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed);
 void alsoPropagate(int dbid, std::span<const std::string_view> argv);
 void alsoPropagate(int dbid, std::initializer_list<std::string_view> argv);
 void preventCommandPropagation(client *c);
@@ -302,11 +308,6 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
  * blocked client served after another's write, outside any call(), it is an
  * op of its own (alsoPropagate). */
 void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv);
-int prepareForShutdown(int flags);
-void initServer();
-void loadDataFromDisk(); /* at start-up: the AOF if appendonly, else the RDB */
-void beforeSleep(aeEventLoop *el);
-int serverMain(int argc, char **argv);
 constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2, SHUTDOWN_NOW = 4, SHUTDOWN_FORCE = 8;
 void resetServerStats();
 /* enable-debug-command / enable-protected-configs: may client c do it? */
@@ -316,17 +317,13 @@ bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
  * TCP listener, for CONFIG SET to restore the old value and call again. */
 int changeListenPort(int port);
 int changeBindAddr();
-std::string genRedisInfoString(const std::vector<std::string_view> &sections);
-
-/* Background children (server.cpp): one at a time, reaped by serverCron. */
-bool hasActiveChildProcess();
-pid_t redisFork(int child_type);
-void resetChildState();
-void checkChildrenDone();
-/* The child is gone: its subsystem concludes from the waitpid() status, or,
- * when waitpid() failed (`waited` == -1, errno set: the child is lost and
- * its outcome unknown), as failed; then a new child may start. */
-void concludeChild(pid_t waited, int status);
+/* What initServer (server_main.cpp) sets up with: the file limit fitted
+ * to maxclients (or maxclients to the limit), every `bind` address
+ * listened to on `port` into `fds` (nothing left open on C_ERR), and their
+ * accept handlers (on all of them or none). */
+void adjustOpenFilesLimit();
+int listenToPort(int port, std::vector<int> &fds);
+int createSocketAcceptHandler(const std::vector<int> &fds);
 
 /* Builds one INFO section: a "# Title" line, then "name:value" lines. */
 class InfoSection {
@@ -351,13 +348,11 @@ private:
     std::string &out_;
 };
 
-/* server.cpp's commands: PING, ECHO, TIME, INFO, SHUTDOWN, CONFIG
+/* server.cpp's commands: PING, ECHO, TIME, CONFIG
  * (the command table is in commands.cpp). */
 void pingCommand(client *c);
 void echoCommand(client *c);
 void timeCommand(client *c);
-void infoCommand(client *c);
-void shutdownCommand(client *c);
 void configGetCommand(client *c);
 void configSetCommand(client *c);
 void configResetStatCommand(client *c);

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <span>
 
 #include <fcntl.h>
 #include <libgen.h>
@@ -524,4 +525,30 @@ int fsyncFileDir(const char *filename) {
     }
     close(dir_fd);
     return 0;
+}
+
+void catLengthLine(std::string &dst, char prefix, size_t n) {
+    char buf[LONG_STR_SIZE + 3];
+    buf[0] = prefix;
+    int len = ull2string(buf + 1, sizeof(buf) - 1, n) + 1;
+    buf[len++] = '\r';
+    buf[len++] = '\n';
+    dst.append(buf, len);
+}
+
+void catBulk(std::string &dst, std::string_view arg) {
+    catLengthLine(dst, '$', arg.size());
+    dst.append(arg);
+    dst.append("\r\n", 2);
+}
+
+void catAppendOnlyGenericCommand(std::string &dst, std::span<const std::string_view> argv) {
+    catLengthLine(dst, '*', argv.size());
+    for (std::string_view arg : argv) catBulk(dst, arg);
+}
+
+void catSelectCommand(std::string &dst, int dbid) {
+    char id[LONG_STR_SIZE];
+    std::string_view select[] = {"SELECT", std::string_view(id, ll2string(id, sizeof(id), dbid))};
+    catAppendOnlyGenericCommand(dst, select);
 }

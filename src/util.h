@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -85,6 +86,15 @@ bool splitArgs(std::string_view line, std::vector<std::string> &out);
 /* Appends `s` quoted and escaped as Redis's sdscatrepr: \n \r \t \a \b \\ \"
  * and \xHH for other non-printable bytes. splitArgs reads it back. */
 void catRepr(std::string &dst, std::string_view s);
+
+/* Commands as RESP multibulks, the AOF's format: what call() serializes as
+ * it propagates (server.cpp) and what a rewrite writes (aof.cpp). In Redis
+ * these are in aof.c; here they sit below both users. */
+/* "<prefix><n>\r\n": the header of a multibulk ('*') or of one bulk ('$'). */
+void catLengthLine(std::string &dst, char prefix, size_t n);
+void catBulk(std::string &dst, std::string_view arg);
+void catAppendOnlyGenericCommand(std::string &dst, std::span<const std::string_view> argv);
+void catSelectCommand(std::string &dst, int dbid);
 
 std::string toLower(std::string_view s);
 bool strEqualNoCase(std::string_view a, std::string_view b);

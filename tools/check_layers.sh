@@ -12,7 +12,8 @@
 #   4  the data types, t_*
 #   5  the mechanisms built on the types: blocking, transactions, pub/sub,
 #      scripting, persistence, the background thread, DEBUG
-#   6  the wiring: the command table and main()
+#   6  the wiring: the command table, start-up and the event loop's hooks
+#      (server_main), main()
 # Where a lower layer must call up, it goes through an interface defined
 # below it (a table of function pointers, a hook), never an include.
 #
@@ -31,7 +32,7 @@ assign 2 networking config log
 assign 3 server db object notify expire
 assign 4 t_hash t_list t_set t_string t_zset
 assign 5 aof bio blocked childinfo debug multi pubsub rdb script_lua scripting
-assign 6 commands config_table keyspecs main
+assign 6 commands config_table keyspecs main server_main
 
 module_of() {  # src/ae_epoll.h -> ae
     local m=${1##*/}

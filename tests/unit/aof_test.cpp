@@ -22,6 +22,8 @@
 
 #include "aof.h"
 #include "server.h"
+#include "server_main.h"
+#include "util.h"
 #include "command_test.h"
 
 namespace {

@@ -40,6 +40,7 @@
 
 #include "aof.h"
 #include "bio.h"
+#include "childinfo.h"
 #include "rdb.h"
 #include "server.h"
 #include "util.h"

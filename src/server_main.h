@@ -1,0 +1,21 @@
+/* server_main.h — the top of the server (server_main.cpp): start-up, the
+ * event loop's hooks, processCommand, shutdown and INFO. Redis keeps them
+ * in server.c; they sit in the top layer here because they call the
+ * mechanisms (tools/check_layers.sh). Networking reaches processCommand
+ * through the function it registers (networking.h). */
+#pragma once
+
+#include "ae.h"
+
+struct client;
+
+/* The process's life: configuration, start-up, loading, then the event
+ * loop until a shutdown; main() calls it. */
+int serverMain(int argc, char **argv);
+
+/* Runs before the event loop sleeps (aeSetBeforeSleepProc). */
+void beforeSleep(aeEventLoop *el);
+
+/* SHUTDOWN and INFO (the command table is in commands.cpp). */
+void shutdownCommand(client *c);
+void infoCommand(client *c);
