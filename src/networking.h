@@ -201,7 +201,7 @@ struct blockPos {
 
 /* What a blocked client waits for (Redis's blockingState, client::bpop). */
 struct blockingState {
-    mstime_t timeout = 0;        /* deadline, monotonic ms; 0 = wait forever */
+    monotime timeout = 0;        /* deadline, getMonotonicUs; 0 = wait forever */
     std::vector<bkinfo> keys;    /* each key once, in the command's order */
     std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
     blockPos blockpos;

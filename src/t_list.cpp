@@ -709,7 +709,7 @@ void blmpopCommand(client *c) {
 
 /* BRPOPLPUSH and BLMOVE block on their source only; the destination's type
  * is checked when an element moves. */
-static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t timeout) {
+static void blmoveGenericCommand(client *c, int wherefrom, int whereto, monotime timeout) {
     robj *src = lookupKeyWrite(c->db, c->argv[1]);
     if (checkType(c, src, OBJ_LIST)) return;
     if (src) {
@@ -726,7 +726,7 @@ static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t
 
 /* BRPOPLPUSH source destination timeout */
 void brpoplpushCommand(client *c) {
-    mstime_t timeout;
+    monotime timeout;
     if (!getTimeoutFromObjectOrReply(c, c->argv[3], &timeout)) return;
     blmoveGenericCommand(c, LIST_TAIL, LIST_HEAD, timeout);
 }
@@ -734,7 +734,7 @@ void brpoplpushCommand(client *c) {
 /* BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout */
 void blmoveCommand(client *c) {
     int wherefrom, whereto;
-    mstime_t timeout;
+    monotime timeout;
     if (!getListPositionFromObjectOrReply(c, c->argv[3], &wherefrom) ||
         !getListPositionFromObjectOrReply(c, c->argv[4], &whereto) ||
         !getTimeoutFromObjectOrReply(c, c->argv[5], &timeout))
