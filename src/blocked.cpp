@@ -19,6 +19,7 @@
  */
 #include "blocked.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -35,8 +36,8 @@
  * wall-clock milliseconds, mstime_t, checked before each sleep, which may
  * last until the next cron tick.) */
 
-/* The clock truncates to the microsecond, so the true "now" may be up to
- * 1 us later than it reads: the +1 makes the deadline at least `ms` after
+/* The clock truncates to the microsecond, so the true "now" is up to 999 ns
+ * later than it reads: the +1 makes the deadline at least `ms` and 1 ns after
  * the command ran. A timeout of millions of years saturates at LLONG_MAX
  * (as a monotime, so usable anywhere a deadline is) instead of wrapping. */
 static monotime blockingDeadlineAfterMs(monotime ms) {
@@ -53,15 +54,22 @@ bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, monotime *time
     }
     /* Rounded up to the millisecond, as Redis 7.0.8 fixed it: truncated,
      * 0.0001 became 0, which means "forever". */
-    ftval = ceill(ftval * 1000.0L);
+    long double ms = ceill(ftval * 1000.0L);
     /* Redis converts to long long unchecked, and on x86 anything beyond
      * LLONG_MAX (1e20, inf) comes out as LLONG_MIN: "negative" too. */
-    if (ftval < 0 || !(ftval < 0x1p63L)) {
+    if (ms < 0 || !(ms < 0x1p63L)) {
         addReplyError(c, "timeout is negative");
         return false;
     }
-    auto ms = static_cast<monotime>(ftval);
-    *timeout = ms == 0 ? 0 : blockingDeadlineAfterMs(ms);
+    /* A decimal fraction is rarely exact in binary: "2.026" times 1000 comes
+     * out a hair above 2026, and ceill made it 2027 ms (Redis too), so one
+     * timeout in a hundred with three decimals came a millisecond late.
+     * Taking a picosecond off first keeps a whole number of milliseconds
+     * whole and still rounds anything truly above it up; the picosecond is
+     * less than the nanosecond the deadline adds (blockingDeadlineAfterMs),
+     * so nobody is answered early. Any positive timeout still waits 1 ms. */
+    if (ms > 0) ms = std::max(1.0L, ceill(ftval * 1000.0L - 1e-9L));
+    *timeout = ms == 0 ? 0 : blockingDeadlineAfterMs(static_cast<monotime>(ms));
     return true;
 }
 

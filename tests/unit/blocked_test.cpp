@@ -67,8 +67,24 @@ TEST_F(Blocked, TimeoutIsADeadlineInMonotonicMicrosecondsNeverEarly) {
     EXPECT_GE(t, before + 1'500'001);
     EXPECT_LE(t, after + 1'500'001);
 
+    /* A whole number of milliseconds stays whole, though "2.026" is a hair
+     * above 2026 ms in binary; anything truly above rounds up. */
+    for (int ms = 1000; ms < 3000; ms++) {
+        std::string arg = std::to_string(ms / 1000) + "." + std::to_string(1000 + ms % 1000).substr(1);
+        before = getMonotonicUs();
+        ASSERT_TRUE(getTimeoutFromObjectOrReply(c, arg, &t)) << arg;
+        after = getMonotonicUs();
+        ASSERT_GE(t, before + 1 + ms * 1000ull) << arg;
+        ASSERT_LE(t, after + 1 + ms * 1000ull) << arg << " rounded up a whole millisecond";
+    }
+    for (const char *above : {"2.0265", "2.02600000001"}) { /* the second: 10 ps above */
+        before = getMonotonicUs();
+        ASSERT_TRUE(getTimeoutFromObjectOrReply(c, above, &t)) << above;
+        EXPECT_GE(t, before + 1 + 2'027'000) << above;
+    }
+
     /* Any positive fraction waits at least a millisecond: 0 would be forever. */
-    for (const char *tiny : {"0.001", "0.0001", "1e-10", "0x1p-20"}) {
+    for (const char *tiny : {"0.001", "0.0001", "1e-10", "0x1p-20", "1e-300"}) {
         before = getMonotonicUs();
         ASSERT_TRUE(getTimeoutFromObjectOrReply(c, tiny, &t)) << tiny;
         EXPECT_GE(t, before + 1001) << tiny;
