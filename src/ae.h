@@ -15,7 +15,7 @@
 //    neither fire a timer early nor starve it. Timers may run late, never early.
 //    The backend sleeps until the nearest deadline to the microsecond (epoll
 //    through epoll_pwait2, kqueue) or rounded up to the next millisecond
-//    (poll, and epoll on kernels before 5.11).
+//    (poll, and epoll without epoll_pwait2: Linux < 5.11 or glibc < 2.35).
 //  * For one fd ready both ways the read handler runs first, unless the
 //    registration carries AE_BARRIER, in which case the write handler does.
 #pragma once

@@ -129,7 +129,8 @@ static int aeApiPoll(aeEventLoop *el, struct timeval *tvp) {
     int retval = aeApiWait(state, tvp);
     if (retval == -1) {
         if (errno == EINTR) return 0;
-        perror("aeApiPoll: epoll_wait");  // a bug in the loop, not a load problem
+        // A bug in the loop, not a load problem.
+        perror(state->pwait2 ? "aeApiPoll: epoll_pwait2" : "aeApiPoll: epoll_wait");
         abort();
     }
     for (int j = 0; j < retval; j++) {
