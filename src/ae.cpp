@@ -206,9 +206,14 @@ static monotime aeDeadlineAfterMs(long long ms) {
 
 long long aeCreateTimeEvent(aeEventLoop *el, long long milliseconds, aeTimeProc proc,
                             void *clientData, aeEventFinalizerProc finalizer) {
+    return aeCreateTimeEventAt(el, aeDeadlineAfterMs(milliseconds), proc, clientData, finalizer);
+}
+
+long long aeCreateTimeEventAt(aeEventLoop *el, monotime when, aeTimeProc proc,
+                              void *clientData, aeEventFinalizerProc finalizer) {
     auto te = std::make_unique<aeTimeEvent>();
     te->id = el->timeEventNextId++;
-    te->when = aeDeadlineAfterMs(milliseconds);
+    te->when = when;
     te->timeProc = proc;
     te->finalizerProc = finalizer;
     te->clientData = clientData;

@@ -13,6 +13,9 @@
 //    itself.
 //  * Deadlines (`when`) are CLOCK_MONOTONIC microseconds: a wall-clock jump can
 //    neither fire a timer early nor starve it. Timers may run late, never early.
+//    The backend sleeps until the nearest deadline to the microsecond (epoll
+//    through epoll_pwait2, kqueue) or rounded up to the next millisecond
+//    (poll, and epoll without epoll_pwait2: Linux < 5.11 or glibc < 2.35).
 //  * For one fd ready both ways the read handler runs first, unless the
 //    registration carries AE_BARRIER, in which case the write handler does.
 #pragma once
@@ -103,6 +106,11 @@ int aeGetFileEvents(aeEventLoop *el, int fd);
 void *aeGetFileClientData(aeEventLoop *el, int fd);
 long long aeCreateTimeEvent(aeEventLoop *el, long long milliseconds, aeTimeProc proc,
                             void *clientData, aeEventFinalizerProc finalizer);
+// The same, due at `when` (getMonotonicUs's clock) rather than after a number
+// of milliseconds: for a deadline that is not a whole number of milliseconds
+// from now. Not in Redis, whose timers are all relative.
+long long aeCreateTimeEventAt(aeEventLoop *el, monotime when, aeTimeProc proc,
+                              void *clientData, aeEventFinalizerProc finalizer);
 int aeDeleteTimeEvent(aeEventLoop *el, long long id);
 int aeProcessEvents(aeEventLoop *el, int flags);  // number of events processed
 void aeMain(aeEventLoop *el);

@@ -10,6 +10,7 @@
 
 #include <sys/epoll.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,9 +21,22 @@
 
 #include "ae.h"
 
+// epoll_pwait2 (Linux 5.11, glibc 2.35) takes its timeout as a timespec, so
+// the loop can sleep until a timer's deadline to the microsecond; epoll_wait
+// takes whole milliseconds, and rounding up to the next one makes every timer
+// up to a millisecond late. Without the declaration, epoll_wait alone.
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#define AE_HAVE_EPOLL_PWAIT2 true
+#else
+#define AE_HAVE_EPOLL_PWAIT2 false
+#endif
+
 struct aeApiState {
     int epfd = -1;
     std::vector<epoll_event> events;  // epoll_wait's output buffer, setsize long
+    // Whether epoll_pwait2 may be tried; cleared the first time the kernel
+    // says it does not have it, so the check costs one failed call per loop.
+    bool pwait2 = AE_HAVE_EPOLL_PWAIT2;
 
     aeApiState() = default;
     aeApiState(const aeApiState &) = delete;
@@ -87,13 +101,36 @@ static int aeApiTimeoutMs(const struct timeval *tvp) {
     return ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
+// Waits as long as tvp says, to the microsecond where the kernel can. A
+// kernel older than 5.11 answers ENOSYS; a seccomp filter that does not know
+// the call (older container runtimes) may answer EPERM instead. Either way
+// epoll_pwait2 is not tried again and this wait, like all later ones, goes
+// through epoll_wait.
+static int aeApiWait(aeApiState *state, const struct timeval *tvp) {
+    int maxevents = (int)state->events.size();
+#if AE_HAVE_EPOLL_PWAIT2
+    if (state->pwait2) {
+        struct timespec ts;
+        if (tvp != nullptr) {
+            ts.tv_sec = tvp->tv_sec;
+            ts.tv_nsec = (long)tvp->tv_usec * 1000;
+        }
+        int retval = epoll_pwait2(state->epfd, state->events.data(), maxevents,
+                                  tvp != nullptr ? &ts : nullptr, nullptr);
+        if (retval != -1 || (errno != ENOSYS && errno != EPERM)) return retval;
+        state->pwait2 = false;
+    }
+#endif
+    return epoll_wait(state->epfd, state->events.data(), maxevents, aeApiTimeoutMs(tvp));
+}
+
 static int aeApiPoll(aeEventLoop *el, struct timeval *tvp) {
     aeApiState *state = el->apidata.get();
-    int retval = epoll_wait(state->epfd, state->events.data(), (int)state->events.size(),
-                            aeApiTimeoutMs(tvp));
+    int retval = aeApiWait(state, tvp);
     if (retval == -1) {
         if (errno == EINTR) return 0;
-        perror("aeApiPoll: epoll_wait");  // a bug in the loop, not a load problem
+        // A bug in the loop, not a load problem.
+        perror(state->pwait2 ? "aeApiPoll: epoll_pwait2" : "aeApiPoll: epoll_wait");
         abort();
     }
     for (int j = 0; j < retval; j++) {

@@ -21,6 +21,7 @@
  */
 #include "blocked.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -33,69 +34,85 @@
  * Timeouts
  * ====================================================================== */
 
-/* Deadlines use ae's monotonic clock: a wall-clock step can neither time a
- * client out early nor keep it waiting. */
-mstime_t blockingClockMs() { return static_cast<mstime_t>(getMonotonicUs() / 1000); }
+/* Deadlines are ae's monotonic clock, in microseconds: a wall-clock step can
+ * neither time a client out early nor keep it waiting, and no rounding to a
+ * whole millisecond makes it wait longer than it asked. (In Redis they are
+ * wall-clock milliseconds, mstime_t, checked before each sleep, which may
+ * last until the next cron tick.) */
 
-bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, mstime_t *timeout) {
+/* The clock truncates to the microsecond, so the true "now" is up to 999 ns
+ * later than it reads: the +1 makes the deadline at least `ms` and 1 ns after
+ * the command ran. A timeout of millions of years saturates at LLONG_MAX
+ * (as a monotime, so usable anywhere a deadline is) instead of wrapping. */
+static monotime blockingDeadlineAfterMs(monotime ms) {
+    constexpr auto max = static_cast<monotime>(LLONG_MAX);
+    monotime now = getMonotonicUs() + 1;
+    return ms > (max - now) / 1000 ? max : now + ms * 1000;
+}
+
+bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, monotime *timeout) {
     long double ftval;
     if (!string2ld(arg, &ftval)) {
         addReplyError(c, "timeout is not a float or out of range");
         return false;
     }
-    /* Rounded up, as Redis 7.0.8 fixed it: truncated, 0.0001 became 0, which
-     * means "forever". */
-    ftval = ceill(ftval * 1000.0L);
+    /* Rounded up to the millisecond, as Redis 7.0.8 fixed it: truncated,
+     * 0.0001 became 0, which means "forever". */
+    long double ms = ceill(ftval * 1000.0L);
     /* Redis converts to long long unchecked, and on x86 anything beyond
      * LLONG_MAX (1e20, inf) comes out as LLONG_MIN: "negative" too. */
-    if (ftval < 0 || !(ftval < 0x1p63L)) {
+    if (ms < 0 || !(ms < 0x1p63L)) {
         addReplyError(c, "timeout is negative");
         return false;
     }
-    auto tval = static_cast<long long>(ftval);
-    if (tval > 0) {
-        /* From now rounded up, so the deadline never comes early; a timeout
-         * of millions of years saturates instead of wrapping around. */
-        auto now = static_cast<mstime_t>((getMonotonicUs() + 999) / 1000);
-        tval = tval > LLONG_MAX - now ? LLONG_MAX : now + tval;
-    }
-    *timeout = tval;
+    /* A decimal fraction is rarely exact in binary: "2.026" times 1000 comes
+     * out a hair above 2026, and ceill made it 2027 ms (Redis too), so one
+     * timeout in a hundred with three decimals came a millisecond late.
+     * Taking a picosecond off first keeps a whole number of milliseconds
+     * whole and still rounds anything truly above it up; the picosecond is
+     * less than the nanosecond the deadline adds (blockingDeadlineAfterMs),
+     * so nobody is answered early. Any positive timeout still waits 1 ms. */
+    if (ms > 0) ms = std::max(1.0L, ceill(ftval * 1000.0L - 1e-9L));
+    *timeout = ms == 0 ? 0 : blockingDeadlineAfterMs(static_cast<monotime>(ms));
     return true;
 }
 
-/* Milliseconds from now until the deadline `when`, rounded up. */
-static long long msUntil(mstime_t when) {
-    if (when > LLONG_MAX / 1000) return LLONG_MAX; /* ae caps it */
-    auto at = static_cast<monotime>(when) * 1000;
-    monotime now = getMonotonicUs();
-    return at <= now ? 0 : static_cast<long long>((at - now + 999) / 1000);
-}
+/* After a pass over the due clients, the next one comes this much later at
+ * the soonest. With deadlines far apart each is met to the microsecond; when
+ * they crowd (10,000 waiters timing out over 2 s: one every 0.2 ms) the
+ * loop wakes at most once a millisecond and answers all that came due
+ * meanwhile, instead of once for each: a timeout is then up to 1 ms late,
+ * and the wake-ups cost what they cost when deadlines were whole
+ * milliseconds. */
+constexpr monotime BLOCKED_TIMEOUT_MIN_INTERVAL_US = 1000;
+
+static void updateBlockedTimeoutTimer(monotime not_before = 0);
 
 /* The one time event of the timeout table: answers the clients whose
- * deadline has come, then re-arms itself at the next deadline. */
+ * deadline has come, then arms a new event at the next deadline (a time
+ * proc can only re-arm itself a whole number of milliseconds later). */
 static long long blockedClientsTimeoutProc(aeEventLoop *, long long, void *) {
     handleBlockedClientsTimeout();
-    if (server.clients_timeout_table.empty()) {
-        server.blocked_timeout_te = -1;
-        return AE_NOMORE;
-    }
-    server.blocked_timeout_te_when = server.clients_timeout_table.begin()->first;
-    return msUntil(server.blocked_timeout_te_when);
+    server.blocked_timeout_te = -1;
+    if (!server.clients_timeout_table.empty())
+        updateBlockedTimeoutTimer(getMonotonicUs() + BLOCKED_TIMEOUT_MIN_INTERVAL_US);
+    return AE_NOMORE;
 }
 
 /* Moves the timer earlier if the table's earliest deadline now comes before
- * it. A timer left later is never a problem: when clients leave the table it
- * is not moved, and if it fires with nothing due it just re-arms. So it is
- * recreated only when a client blocks with the nearest deadline of all —
- * rarely, when deadlines are spread or all use the same timeout. */
-static void updateBlockedTimeoutTimer() {
-    mstime_t earliest = server.clients_timeout_table.begin()->first;
+ * it (but not before `not_before`). A timer left later is never a problem:
+ * when clients leave the table it is not moved, and if it fires with nothing
+ * due it just re-arms. So it is recreated only when a client blocks with the
+ * nearest deadline of all — rarely, when deadlines are spread or all use the
+ * same timeout. */
+static void updateBlockedTimeoutTimer(monotime not_before) {
+    monotime earliest = std::max(server.clients_timeout_table.begin()->first, not_before);
     if (server.blocked_timeout_te != -1) {
         if (server.blocked_timeout_te_when <= earliest) return;
         aeDeleteTimeEvent(server.el.get(), server.blocked_timeout_te);
     }
     server.blocked_timeout_te =
-        aeCreateTimeEvent(server.el.get(), msUntil(earliest), blockedClientsTimeoutProc, nullptr, nullptr);
+        aeCreateTimeEventAt(server.el.get(), earliest, blockedClientsTimeoutProc, nullptr, nullptr);
     server.blocked_timeout_te_when = earliest;
 }
 
@@ -112,7 +129,7 @@ void removeClientFromTimeoutTable(client *c) {
 
 /* Only the clients due are visited: the table is ordered by deadline. */
 void handleBlockedClientsTimeout() {
-    mstime_t now = blockingClockMs();
+    monotime now = getMonotonicUs();
     clientsTimeoutTable &table = server.clients_timeout_table;
     while (!table.empty() && table.begin()->first <= now) {
         client *c = table.begin()->second;
@@ -138,7 +155,7 @@ void blockClient(client *c, int btype) {
  * it), the target into c->bpop. */
 void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, unsigned type, int btype,
                                int where, size_t timeout_idx, long count, popAndReplyProc pop) {
-    mstime_t timeout;
+    monotime timeout;
     if (!getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)) return;
     for (std::string_view key : keys) {
         robj *o = lookupKeyWrite(c->db, key);
@@ -151,7 +168,7 @@ void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys
 }
 
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
-                  mstime_t timeout, std::optional<std::string_view> target, blockPos blockpos) {
+                  monotime timeout, std::optional<std::string_view> target, blockPos blockpos) {
     blockingState &bpop = c->bpop;
     bpop.timeout = timeout;
     bpop.count = count;
@@ -376,7 +393,7 @@ void blmpopCommand(client *c) {
 /* BRPOPLPUSH and BLMOVE block on their source only; the destination's type
  * is checked when an element moves. `twin` is the non-blocking command the
  * AOF gets for a move done at once. */
-static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t timeout, std::string_view twin) {
+static void blmoveGenericCommand(client *c, int wherefrom, int whereto, monotime timeout, std::string_view twin) {
     robj *src = lookupKeyWrite(c->db, c->argv[1]);
     if (checkType(c, src, OBJ_LIST)) return;
     if (src) {
@@ -393,7 +410,7 @@ static void blmoveGenericCommand(client *c, int wherefrom, int whereto, mstime_t
 
 /* BRPOPLPUSH source destination timeout */
 void brpoplpushCommand(client *c) {
-    mstime_t timeout;
+    monotime timeout;
     if (!getTimeoutFromObjectOrReply(c, c->argv[3], &timeout)) return;
     blmoveGenericCommand(c, LIST_TAIL, LIST_HEAD, timeout, "RPOPLPUSH");
 }
@@ -401,7 +418,7 @@ void brpoplpushCommand(client *c) {
 /* BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout */
 void blmoveCommand(client *c) {
     int wherefrom, whereto;
-    mstime_t timeout;
+    monotime timeout;
     if (!getListPositionFromObjectOrReply(c, c->argv[3], &wherefrom) ||
         !getListPositionFromObjectOrReply(c, c->argv[4], &whereto) ||
         !getTimeoutFromObjectOrReply(c, c->argv[5], &timeout))

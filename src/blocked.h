@@ -48,11 +48,13 @@
  *    empty; the entry owns the key's name, which the waiters' bkinfo share.
  *  - A key is in db->ready_keys exactly while a readyList for it is queued
  *    in server.ready_keys.
- *  - Deadlines are monotonic milliseconds (ae's clock), rounded so that a
- *    timeout is never answered early. The timeout table is ordered by
- *    deadline and one time event is armed at its earliest deadline, so a
- *    timeout is answered within a millisecond or two of it, whatever hz is,
- *    and waiting clients cost nothing per cron tick.
+ *  - Deadlines are monotonic microseconds (ae's clock), never earlier than
+ *    the timeout after the command ran. The timeout table is ordered by
+ *    deadline and one time event is armed at its earliest deadline, which
+ *    ae sleeps until (to the microsecond where the backend can: ae.h), so a
+ *    timeout is answered a fraction of a millisecond after it, whatever hz
+ *    is (within a millisecond when deadlines crowd: the timer fires at most
+ *    once a millisecond), and waiting clients cost nothing per cron tick.
  */
 #pragma once
 
@@ -70,12 +72,11 @@
 struct client;
 
 /* ---- the clock and the timeout argument --------------------------------- */
-/* Now, in the clock deadlines use (monotonic milliseconds). */
-mstime_t blockingClockMs();
 /* Parses a timeout in seconds (fractions allowed, as Redis 6+) into a
- * deadline, or 0 for "forever"; replies Redis 7.0's error otherwise. Any
- * positive timeout waits at least 1 ms: 0.0001 must not become 0. */
-bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, mstime_t *timeout);
+ * deadline (getMonotonicUs's clock), or 0 for "forever"; replies Redis 7.0's
+ * error otherwise. The timeout is rounded up to the millisecond, as Redis
+ * does: any positive one waits at least 1 ms, 0.0001 must not become 0. */
+bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, monotime *timeout);
 
 /* ---- blocking and unblocking -------------------------------------------- */
 /* Pops from `o`, the value at `key`, in the command's reply shape (count
@@ -90,7 +91,7 @@ using popAndReplyProc = void (*)(client *c, robj *o, std::string_view key, int w
 void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, unsigned type, int btype,
                                int where, size_t timeout_idx, long count, popAndReplyProc pop);
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
-                  mstime_t timeout, std::optional<std::string_view> target, blockPos blockpos);
+                  monotime timeout, std::optional<std::string_view> target, blockPos blockpos);
 void blockClient(client *c, int btype);
 void unblockClient(client *c);
 void replyToBlockedClientTimedOut(client *c);

@@ -170,7 +170,6 @@ struct watchedKey {
 };
 
 /* Blocking (blocked.cpp). */
-using mstime_t = long long;
 
 /* Block types (client::btype), Redis 5.0's numbers. BLOCKED_LIST and
  * BLOCKED_ZSET are used; the others keep Redis's numbering. */
@@ -201,7 +200,7 @@ struct blockPos {
 
 /* What a blocked client waits for (Redis's blockingState, client::bpop). */
 struct blockingState {
-    mstime_t timeout = 0;        /* deadline, monotonic ms; 0 = wait forever */
+    monotime timeout = 0;        /* deadline, getMonotonicUs; 0 = wait forever */
     std::vector<bkinfo> keys;    /* each key once, in the command's order */
     std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
     blockPos blockpos;

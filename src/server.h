@@ -101,7 +101,7 @@ struct readyList {
 };
 
 /* Redis 6's clients_timeout_table: blocked clients by deadline. */
-using clientsTimeoutTable = std::set<std::pair<mstime_t, client *>>;
+using clientsTimeoutTable = std::set<std::pair<monotime, client *>>;
 
 /* Pub/sub (pubsub.cpp). */
 /* Channel (or pattern) -> its subscribers, in the order they subscribed:
@@ -136,7 +136,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     std::vector<readyList> ready_keys;                 /* keys signalled since the last handling */
     clientsTimeoutTable clients_timeout_table;         /* blocked clients with a deadline, earliest first */
     long long blocked_timeout_te = -1;                 /* time event armed at... */
-    mstime_t blocked_timeout_te_when = 0;              /* ... this deadline (-1 id: none) */
+    monotime blocked_timeout_te_when = 0;              /* ... this deadline (-1 id: none) */
 
     /* Process. */
     bool daemonize = false;

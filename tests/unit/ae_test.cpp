@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstring>
 #include <set>
 #include <string>
@@ -636,6 +637,64 @@ TEST_F(AeTest, WaitsAtMostUntilNearestTimerWithAnIdleFd) {
     aeCreateFileEvent(el.get(), sp.fd[0], AE_READABLE, onRead, &s);
     expectWaitsForNearestTimer(el.get());
     EXPECT_EQ(s.log, "");
+}
+
+// The loop sleeps until a timer's deadline, not until the next whole
+// millisecond after it. Each round creates a 2 ms timer and lets 0.7 ms pass
+// before the loop sleeps, as when other work runs between the arming and the
+// wait: a backend that rounds the remaining 1.3 ms up to 2 ms fires at
+// 2.7 ms, 0.7 ms late. The median of 21 rounds rides out a noisy machine's
+// occasional late wake-up. poll(2) takes whole milliseconds: it is checked
+// for never firing early only.
+TEST_F(AeTest, TimerIsNotRoundedUpToTheNextMillisecond) {
+    constexpr auto kDelay = std::chrono::milliseconds(2);
+    std::vector<double> lateMs;
+    for (int round = 0; round < 21; round++) {
+        Counts c;
+        Clock::time_point t0 = Clock::now();
+        aeCreateTimeEvent(el.get(), 2, countRun, &c, nullptr);
+        while (msSince(t0) < 0.7) {
+        }
+        ASSERT_TRUE(runUntil(el.get(), [&] { return c.runs == 1; }));
+        EXPECT_GE(c.at[0], t0 + kDelay) << "round " << round << ": fired early";
+        lateMs.push_back(std::chrono::duration<double, std::milli>(c.at[0] - (t0 + kDelay)).count());
+    }
+    std::sort(lateMs.begin(), lateMs.end());
+    double median = lateMs[lateMs.size() / 2];
+    if (std::string(kBackend) == "poll") GTEST_SKIP() << "poll(2) rounds up to 1 ms; median " << median << " ms late";
+    EXPECT_LT(median, 0.4) << "median lateness of a 2 ms timer, in ms";
+}
+
+// A deadline given as a point in time (getMonotonicUs's clock) is kept to
+// the microsecond: never before it.
+TEST_F(AeTest, TimeEventAtADeadlineFiresThenNotBefore) {
+    for (monotime offsetUs : {0, 1, 1500, 2500}) {
+        Counts c;
+        monotime when = getMonotonicUs() + offsetUs;
+        aeCreateTimeEventAt(el.get(), when, countRun, &c, nullptr);
+        ASSERT_TRUE(runUntil(el.get(), [&] { return c.runs == 1; }));
+        EXPECT_GE(getMonotonicUs(), when) << offsetUs << " us ahead";
+    }
+    // One already past runs on the next walk, without waiting.
+    Counts past;
+    aeCreateTimeEventAt(el.get(), getMonotonicUs() - 1000, countRun, &past, nullptr);
+    EXPECT_EQ(aeProcessEvents(el.get(), AE_TIME_EVENTS | AE_DONT_WAIT), 1);
+    EXPECT_EQ(past.runs, 1);
+}
+
+// A deadline at the end of time (a blocked client's absurd timeout saturates
+// to LLONG_MAX) is a long wait, not an invalid one: the backend must accept
+// the huge timeout and still return when an fd is ready.
+TEST_F(AeTest, AFarDeadlineIsALongWaitNotAnError) {
+    SocketPair sp;
+    IoState s;
+    Counts far;
+    aeCreateFileEvent(el.get(), sp.fd[0], AE_READABLE, onRead, &s);
+    aeCreateTimeEventAt(el.get(), (monotime)LLONG_MAX, countRun, &far, nullptr);
+    sp.send();
+    EXPECT_EQ(aeProcessEvents(el.get(), AE_ALL_EVENTS), 1);
+    EXPECT_EQ(s.log, "r");
+    EXPECT_EQ(far.runs, 0);
 }
 
 TEST_F(AeTest, DontWaitReturnsImmediately) {

@@ -7,9 +7,11 @@
  * and freeing. */
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <string>
+#include <vector>
 
 #include "command_test.h"
 #include "blocked.h"
@@ -48,29 +50,50 @@ protected:
  * The timeout argument
  * ====================================================================== */
 
-TEST_F(Blocked, TimeoutIsADeadlineInMonotonicMillisecondsNeverEarly) {
+TEST_F(Blocked, TimeoutIsADeadlineInMonotonicMicrosecondsNeverEarly) {
     client *c = newClient();
-    mstime_t t = -1;
+    monotime t = 1;
     ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "0", &t));
-    EXPECT_EQ(t, 0);
+    EXPECT_EQ(t, 0u);
     ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "-0", &t));
-    EXPECT_EQ(t, 0);
+    EXPECT_EQ(t, 0u);
 
-    mstime_t before = blockingClockMs();
+    /* The clock reads whole microseconds, truncated: the deadline is one
+     * more than the reading plus the timeout, so the full timeout after the
+     * true "now". */
+    monotime before = getMonotonicUs();
     ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "1.5", &t));
-    mstime_t after = blockingClockMs();
-    EXPECT_GE(t, before + 1500);
-    EXPECT_LE(t, after + 1501);
+    monotime after = getMonotonicUs();
+    EXPECT_GE(t, before + 1'500'001);
+    EXPECT_LE(t, after + 1'500'001);
+
+    /* A whole number of milliseconds stays whole, though "2.026" is a hair
+     * above 2026 ms in binary; anything truly above rounds up. */
+    for (int ms = 1000; ms < 3000; ms++) {
+        std::string arg = std::to_string(ms / 1000) + "." + std::to_string(1000 + ms % 1000).substr(1);
+        before = getMonotonicUs();
+        ASSERT_TRUE(getTimeoutFromObjectOrReply(c, arg, &t)) << arg;
+        after = getMonotonicUs();
+        ASSERT_GE(t, before + 1 + ms * 1000ull) << arg;
+        ASSERT_LE(t, after + 1 + ms * 1000ull) << arg << " rounded up a whole millisecond";
+    }
+    for (const char *above : {"2.0265", "2.02600000001"}) { /* the second: 10 ps above */
+        before = getMonotonicUs();
+        ASSERT_TRUE(getTimeoutFromObjectOrReply(c, above, &t)) << above;
+        EXPECT_GE(t, before + 1 + 2'027'000) << above;
+    }
 
     /* Any positive fraction waits at least a millisecond: 0 would be forever. */
-    for (const char *tiny : {"0.001", "0.0001", "1e-10", "0x1p-20"}) {
-        before = blockingClockMs();
+    for (const char *tiny : {"0.001", "0.0001", "1e-10", "0x1p-20", "1e-300"}) {
+        before = getMonotonicUs();
         ASSERT_TRUE(getTimeoutFromObjectOrReply(c, tiny, &t)) << tiny;
-        EXPECT_GE(t, before + 1) << tiny;
+        EXPECT_GE(t, before + 1001) << tiny;
     }
     /* Absurdly long saturates rather than wrapping into the past. */
     ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "9223372036854775", &t));
-    EXPECT_EQ(t, LLONG_MAX);
+    EXPECT_EQ(t, static_cast<monotime>(LLONG_MAX));
+    ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "9223372036855", &t)); /* just past LLONG_MAX in us */
+    EXPECT_EQ(t, static_cast<monotime>(LLONG_MAX));
     EXPECT_EQ(takeOutput(c), "");
 
     EXPECT_FALSE(getTimeoutFromObjectOrReply(c, "1.5s", &t));
@@ -78,7 +101,7 @@ TEST_F(Blocked, TimeoutIsADeadlineInMonotonicMillisecondsNeverEarly) {
     /* Rounding up makes -0.001 (-0.99999999999999999995 ms in long
      * double) 0, forever: Redis 7.0.15 does the same. */
     ASSERT_TRUE(getTimeoutFromObjectOrReply(c, "-0.001", &t));
-    EXPECT_EQ(t, 0);
+    EXPECT_EQ(t, 0u);
     for (const char *bad : {"-0.002", "inf", "1e19"}) {
         EXPECT_FALSE(getTimeoutFromObjectOrReply(c, bad, &t)) << bad;
         EXPECT_EQ(takeOutput(c), "-ERR timeout is negative\r\n") << bad;
@@ -101,7 +124,7 @@ TEST_F(Blocked, BlockForKeysRecordsTheStateAndUnblockClientUndoesIt) {
     EXPECT_FALSE(c->bpop.target.has_value());
     EXPECT_EQ(c->bpop.blockpos.wherefrom, LIST_HEAD);
     EXPECT_EQ(c->bpop.count, -1);
-    EXPECT_GT(c->bpop.timeout, blockingClockMs() + 4000);
+    EXPECT_GT(c->bpop.timeout, getMonotonicUs() + 4'000'000);
     ASSERT_NE(waitersOf("a"), nullptr);
     EXPECT_EQ(*waitersOf("a"), std::list<client *>{c});
     EXPECT_EQ(*waitersOf("b"), std::list<client *>{c});
@@ -134,7 +157,7 @@ TEST_F(Blocked, BrpoplpushAndBlmoveRecordTheirTargetAndDirections) {
     EXPECT_EQ(c->bpop.target->view(), "dst");
     EXPECT_EQ(c->bpop.blockpos.wherefrom, LIST_TAIL);
     EXPECT_EQ(c->bpop.blockpos.whereto, LIST_HEAD);
-    EXPECT_EQ(c->bpop.timeout, 0);
+    EXPECT_EQ(c->bpop.timeout, 0u);
     EXPECT_TRUE(server.clients_timeout_table.empty()); /* 0: forever, no deadline to keep */
     EXPECT_EQ(waitersOf("dst"), nullptr);               /* it waits on its source only */
     unblockClient(c);
@@ -268,7 +291,7 @@ TEST_F(Blocked, TheTimerFollowsTheEarliestDeadline) {
     client *slow = newClient(), *fast = newClient();
     monotime t0 = getMonotonicUs();
     run(slow, "BLPOP k 0.2\r\n");
-    mstime_t slowDeadline = slow->bpop.timeout;
+    monotime slowDeadline = slow->bpop.timeout;
     EXPECT_EQ(server.blocked_timeout_te_when, slowDeadline);
     run(fast, "BRPOP k 0.03\r\n");
     EXPECT_EQ(server.blocked_timeout_te_when, fast->bpop.timeout); /* moved earlier */
@@ -282,6 +305,31 @@ TEST_F(Blocked, TheTimerFollowsTheEarliestDeadline) {
     EXPECT_GE(getMonotonicUs() - t0, 200000u);
     EXPECT_EQ(server.blocked_timeout_te, -1); /* nothing left to wait for: the event is gone */
     processUnblockedClients();
+}
+
+/* Answered at the deadline, never before, and not up to a millisecond or
+ * two after it as when deadlines, the timer and the loop's sleep were each
+ * rounded up to whole milliseconds. 0.7 ms pass between the command and the
+ * loop's sleep, as when other clients' work runs in between, so a sleep
+ * rounded up to whole milliseconds would also end 0.7 ms late. The median
+ * of 21 rides out a noisy machine's late wake-ups. */
+TEST_F(Blocked, ATimeoutIsAnsweredWithinAFractionOfAMillisecondNeverEarly) {
+    constexpr auto kTimeout = std::chrono::milliseconds(2);
+    client *c = newClient();
+    std::vector<double> lateMs;
+    for (int i = 0; i < 21; i++) {
+        auto sent = std::chrono::steady_clock::now();
+        run(c, "BLPOP k 0.002\r\n");
+        while (std::chrono::steady_clock::now() - sent < std::chrono::microseconds(700)) {
+        }
+        ASSERT_EQ(waitForTimeout(c), "*-1\r\n");
+        auto answered = std::chrono::steady_clock::now();
+        EXPECT_GE(answered, sent + kTimeout) << "answered early, round " << i;
+        lateMs.push_back(std::chrono::duration<double, std::milli>(answered - (sent + kTimeout)).count());
+        processUnblockedClients();
+    }
+    std::sort(lateMs.begin(), lateMs.end());
+    EXPECT_LT(lateMs[lateMs.size() / 2], 0.4) << "median lateness in ms";
 }
 
 TEST_F(Blocked, AClientThatLeftBeforeItsDeadlineLeavesTheTimerHarmless) {
