@@ -119,6 +119,18 @@ TEST(ListpackWriter, StringsAsRedisEncodesThem) {
     EXPECT_EQ(decoded(lp), values);
 }
 
+/* The backlen of an entry of 16383 bytes takes 3 bytes, one of 16382 bytes 2:
+ * Redis's threshold, which a reader could not tell from the other choice. */
+TEST(ListpackWriter, BacklenBoundaryAsRedis) {
+    /* HSET bl a <16377 x> b <16378 y> */
+    listpack lp = lpNew();
+    for (const std::string &s : {std::string("a"), std::string(16377, 'x'), std::string("b"), std::string(16378, 'y')})
+        lpAppend(lp, s);
+    EXPECT_EQ(bytesOf(lp), hex("0f 80 00 00 04 00 81 61 02 f0 f9 3f 00 00") + std::string(16377, 'x') +
+                               hex("7f fe 81 62 02 f0 fa 3f 00 00") + std::string(16378, 'y') + hex("00 ff ff ff"));
+    EXPECT_EQ(lpGet(lp, lpPrev(lp, lpLast(lp))).sval, "b");
+}
+
 /* Replacing with a smaller and a larger entry, then deleting, as HSET and
  * HDEL do to a hash. */
 TEST(ListpackWriter, ReplaceAndDeleteAsRedis) {
