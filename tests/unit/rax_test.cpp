@@ -27,10 +27,10 @@ namespace {
 
 using Map = std::map<std::string, void *>;
 
-/* Distinct fake values, never dereferenced; sometimes null, a value too. */
-void *valueFor(std::mt19937 &rng, uintptr_t serial) {
+/* Fake values, never dereferenced; sometimes null, a value too. */
+void *randomValue(std::mt19937 &rng) {
     if (rng() % 10 == 0) return nullptr;
-    return reinterpret_cast<void *>((serial + 1) * 16);
+    return reinterpret_cast<void *>((uintptr_t{rng()} + 1) * 16);
 }
 
 /* A stream ID as streams key the rax: ms then seq, 8 bytes each, big-endian. */
@@ -134,7 +134,6 @@ void checkSeekAndWalk(rax &rt, const Map &m, const std::string &op, const std::s
 
 /* The same operations on a rax and a map. */
 void applyRandomOps(rax &rt, Map &m, std::mt19937 &rng, std::vector<std::string> &seen, int count) {
-    static uintptr_t serial = 0;
     for (int i = 0; i < count; i++) {
         unsigned op = rng() % 100;
         std::string key = (op >= 45 && !seen.empty() && rng() % 10 < 7) ? seen[rng() % seen.size()] : randomKey(rng);
@@ -142,13 +141,15 @@ void applyRandomOps(rax &rt, Map &m, std::mt19937 &rng, std::vector<std::string>
         bool present = found != m.end();
         void *old = reinterpret_cast<void *>(1);
         if (op < 35) {
-            void *v = valueFor(rng, serial++);
+            void *v = randomValue(rng);
             ASSERT_EQ(raxInsert(&rt, key, v, &old), !present);
-            if (present) ASSERT_EQ(old, found->second);
+            if (present) {
+                ASSERT_EQ(old, found->second);
+            }
             m[key] = v;
             seen.push_back(key);
         } else if (op < 45) {
-            void *v = valueFor(rng, serial++);
+            void *v = randomValue(rng);
             ASSERT_EQ(raxTryInsert(&rt, key, v, &old), !present);
             if (present) {
                 ASSERT_EQ(old, found->second);
