@@ -86,7 +86,6 @@ static bool raxGenericInsert(rax *rt, std::string_view s, void *data, void **old
             n->children.insert(n->children.begin() + static_cast<std::ptrdiff_t>(i), std::move(leaf));
             rt->numnodes++;
             n = n->children[i].get();
-            pos = s.size();
             break;
         }
         std::unique_ptr<raxNode> &slot = n->children[i];
