@@ -428,14 +428,22 @@ void onAlarm(int) {}
 TEST_F(Children, KillRDBChildWaitsThroughSignals) {
     struct sigaction usr1 {}, old_usr1 {}, alarm {}, old_alarm {};
     usr1.sa_handler = onUsr1;
-    sigaction(SIGUSR1, &usr1, &old_usr1); /* inherited: the child cannot miss it */
+    sigaction(SIGUSR1, &usr1, &old_usr1); /* inherited by the child */
+    /* Blocked until the child waits for it in sigsuspend(), which unblocks
+     * and sleeps in one step: a SIGUSR1 arriving between a check of
+     * got_usr1 and pause() would be lost, and the child would never exit. */
+    sigset_t block_usr1, old_mask;
+    sigemptyset(&block_usr1);
+    sigaddset(&block_usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &block_usr1, &old_mask);
     pid_t pid = fork();
     ASSERT_NE(pid, -1);
     if (pid == 0) {
-        while (!got_usr1) pause();
+        while (!got_usr1) sigsuspend(&old_mask);
         usleep(300 * 1000);
         _exit(0);
     }
+    sigprocmask(SIG_SETMASK, &old_mask, nullptr);
     sigaction(SIGUSR1, &old_usr1, nullptr);
     alarm.sa_handler = onAlarm; /* no SA_RESTART: waitpid() returns EINTR */
     sigaction(SIGALRM, &alarm, &old_alarm);
