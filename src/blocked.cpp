@@ -89,8 +89,10 @@ constexpr monotime BLOCKED_TIMEOUT_MIN_INTERVAL_US = 1000;
 static void updateBlockedTimeoutTimer(monotime not_before = 0);
 
 /* The one time event of the timeout table: answers the clients whose
- * deadline has come, then arms a new event at the next deadline (a time
- * proc can only re-arm itself a whole number of milliseconds later). */
+ * deadline has come, then arms a new event at the next deadline, or
+ * BLOCKED_TIMEOUT_MIN_INTERVAL_US from now if that is later (a time proc
+ * can only re-arm itself a whole number of milliseconds later, so it ends
+ * and a new event is created at the microsecond). */
 static long long blockedClientsTimeoutProc(aeEventLoop *, long long, void *) {
     handleBlockedClientsTimeout();
     server.blocked_timeout_te = -1;
