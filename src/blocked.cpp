@@ -1,16 +1,22 @@
 /* blocked.cpp — blocking operations (Redis 5.0–7.0's blocked.c and Redis 6's
  * timeout.c): blocking a client on keys, waking it when one of them gets a
- * list or a sorted set, timing it out, and running what it pipelined once it
- * is free, and the blocking commands themselves. blocked.h tells the whole
- * story step by step and lists the invariants. What depends on the type of
- * value — the pop, and serving one woken waiter (what a woken BLPOP, BLMOVE
- * or BZPOPMIN does) — lives with the type, in t_list.cpp and t_zset.cpp,
- * which know nothing of blocking; the serving is registered below
- * (registerBlockedType), so that handleClientsBlockedOnKeys calls it
- * without knowing the types.
+ * list, a sorted set or new stream entries, timing it out, and running what
+ * it pipelined once it is free, and the blocking commands themselves.
+ * blocked.h tells the whole story step by step and lists the invariants.
+ * What depends on the type of value — the pop, and serving one woken
+ * waiter (what a woken BLPOP, BLMOVE, BZPOPMIN or XREAD does) — lives with
+ * the type, in t_list.cpp, t_zset.cpp and t_stream.cpp, which know nothing
+ * of blocking; the serving is registered below (registerBlockedType), so
+ * that handleClientsBlockedOnKeys calls it without knowing the types.
  *
- * Why only dbAdd signals: a client blocks only when all its keys are missing
- * (no list or sorted set in the keyspace is ever empty), and
+ * Streams are the exception to what follows: a stream stays in the
+ * keyspace however empty, so XREAD waits on keys that exist, and XADD
+ * signals every entry it adds; a stream leaving the keyspace is signalled
+ * too, for its XREADGROUP waiters (db.cpp).
+ *
+ * Why only dbAdd signals for lists and sorted sets: a client blocks only
+ * when all its keys are missing (no list or sorted set in the keyspace is
+ * ever empty), and
  * handleClientsBlockedOnKeys runs after every command that created one of
  * them, leaving it either empty (so deleted) or with nobody of its type left
  * waiting. So a push onto a list (a ZADD to a sorted set) that already
@@ -27,6 +33,7 @@
 
 #include "server.h"
 #include "t_list.h"
+#include "t_stream.h"
 #include "t_zset.h"
 #include "util.h"
 
@@ -170,14 +177,16 @@ void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys
 }
 
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
-                  monotime timeout, std::optional<std::string_view> target, blockPos blockpos) {
+                  monotime timeout, std::optional<std::string_view> target, blockPos blockpos,
+                  std::span<const streamID> ids) {
     blockingState &bpop = c->bpop;
     bpop.timeout = timeout;
     bpop.count = count;
     bpop.blockpos = blockpos;
     if (target) bpop.target.emplace(*target);
 
-    for (std::string_view key : keys) {
+    for (size_t j = 0; j < keys.size(); j++) {
+        std::string_view key = keys[j];
         blockingKeysDict::entry *de = c->db->blocking_keys.find(key);
         if (!de) de = c->db->blocking_keys.addRaw(sds(key));
         std::list<client *> &waiters = de->val;
@@ -185,7 +194,7 @@ void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, 
          * mention already made c the last waiter of this very list. */
         if (!waiters.empty() && waiters.back() == c) continue;
         waiters.push_back(c);
-        bpop.keys.push_back({de, std::prev(waiters.end())});
+        bpop.keys.push_back({de, std::prev(waiters.end()), ids.empty() ? streamID{} : ids[j]});
     }
     blockClient(c, btype);
 }
@@ -199,6 +208,8 @@ static void unblockClientWaitingData(client *c) {
     }
     c->bpop.keys.clear(); /* keeps its capacity for the next block */
     c->bpop.target.reset();
+    c->bpop.xread_group.reset();
+    c->bpop.xread_consumer.reset();
 }
 
 /* Every way out of CLIENT_BLOCKED ends here; the caller has replied (or,
@@ -267,6 +278,8 @@ bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc ser
     registerBlockedType(BLOCKED_LIST, OBJ_LIST, serveClientBlockedOnList);
 [[maybe_unused]] static const bool zset_waiters_registered =
     registerBlockedType(BLOCKED_ZSET, OBJ_ZSET, serveClientBlockedOnSortedSet);
+[[maybe_unused]] static const bool stream_waiters_registered =
+    registerBlockedType(BLOCKED_STREAM, OBJ_STREAM, serveClientBlockedOnStream);
 
 /* The block type waiting for a value of `objtype`, or BLOCKED_NONE. */
 static int blockedTypeOf(unsigned objtype) {
@@ -293,9 +306,29 @@ static void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key,
         /* Decided now: unblocking the last waiter frees `waiters` itself. */
         last = it == waiters.end();
         if (receiver->btype != btype) continue;
-        bool emptied = serve(receiver, o, key);
+        blockedServe served = serve(receiver, o, key);
+        if (served == blockedServe::not_ready) continue;
         unblockClient(receiver);
-        if (emptied) break;
+        if (served == blockedServe::served_emptied) break;
+    }
+}
+
+/* The XREADGROUP waiters of a key that no longer holds a stream (deleted,
+ * overwritten, flushed): their group is gone with it, so they are told at
+ * once rather than left waiting (Redis 7.0's
+ * unblockDeletedStreamReadgroupClients). */
+static void unblockDeletedStreamReadgroupClients(redisDb *db, std::string_view key) {
+    if (!server.blocked_clients_by_type[BLOCKED_STREAM]) return;
+    blockingKeysDict::entry *de = db->blocking_keys.find(key);
+    if (!de) return;
+    std::list<client *> &waiters = de->val;
+    auto it = waiters.begin();
+    for (bool last = false; !last;) {
+        client *receiver = *it++;
+        last = it == waiters.end(); /* unblocking the last waiter frees `waiters` */
+        if (receiver->btype != BLOCKED_STREAM || !receiver->bpop.xread_group) continue;
+        addReplyError(receiver, "-UNBLOCKED the stream key no longer exists");
+        unblockClient(receiver);
     }
 }
 
@@ -311,8 +344,10 @@ void handleClientsBlockedOnKeys() {
             /* First, so that serving may signal this same key again. */
             rl.db->ready_keys.erase(rl.key.view());
             /* Gone again, or re-created as another type: the waiters go on
-             * waiting. */
+             * waiting, but for XREADGROUP's, whose group went with the
+             * stream. */
             robj *o = lookupKeyWrite(rl.db, rl.key.view());
+            if (!o || o->type != OBJ_STREAM) unblockDeletedStreamReadgroupClients(rl.db, rl.key.view());
             if (!o) continue;
             int btype = blockedTypeOf(o->type);
             if (btype != BLOCKED_NONE) serveClientsBlockedOnKey(o, rl.db, rl.key.view(), btype);
@@ -452,4 +487,20 @@ void bzmpopCommand(client *c) {
     zmpopGenericCommand(c, 2, [](client *c, std::span<const std::string_view> keys, int where, long count) {
         blockingGenericZpopCommand(c, keys, where, 1, count);
     });
+}
+
+/* XREAD [COUNT count] [BLOCK ms] STREAMS key [key ...] id [id ...]
+ * XREADGROUP GROUP group consumer [COUNT count] [BLOCK ms] [NOACK]
+ *            STREAMS key [key ...] id [id ...]
+ * All but the waiting is the stream's (xreadGenericCommand, t_stream.h). */
+void xreadCommand(client *c) {
+    xreadBlockArgs block;
+    if (xreadGenericCommand(c, &block)) return;
+    monotime timeout = block.timeout_ms == 0 ? 0 : blockingDeadlineAfterMs(block.timeout_ms);
+    if (block.group) {
+        c->bpop.xread_group.emplace(*block.group);
+        c->bpop.xread_consumer.emplace(block.consumer);
+        c->bpop.xread_group_noack = block.noack;
+    }
+    blockForKeys(c, BLOCKED_STREAM, block.keys, block.count, timeout, std::nullopt, {}, block.ids);
 }

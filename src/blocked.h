@@ -1,7 +1,8 @@
 /* blocked.h — blocking operations (Redis 5.0–7.0's blocked.c, with Redis 6's
  * timeout.c): how a client running BLPOP, BRPOP, BRPOPLPUSH, BLMOVE or BLMPOP
- * on missing lists, or BZPOPMIN, BZPOPMAX or BZMPOP on missing sorted sets,
- * waits without blocking the server, and the three ways it stops waiting.
+ * on missing lists, BZPOPMIN, BZPOPMAX or BZMPOP on missing sorted sets, or
+ * XREAD/XREADGROUP BLOCK on streams with nothing new, waits without
+ * blocking the server, and the three ways it stops waiting.
  *
  * The life of a blocked client, step by step, under its Redis names:
  *
@@ -13,21 +14,25 @@
  *                        replied; the socket stays open and is still read
  *                        (EOF is noticed at once), but processInputBuffer runs
  *                        nothing while the flag is set.
- *   signalKeyAsReady     a list or a sorted set entered the keyspace (dbAdd)
- *                        under a key somebody waits on: queue {db, key} in
- *                        server.ready_keys, once (db->ready_keys dedupes).
- *                        The keyspace does it itself (db.h).
+ *   signalKeyAsReady     a list, a sorted set or a stream entered the
+ *                        keyspace (dbAdd), a stream got an entry (XADD) or
+ *                        left the keyspace, under a key somebody waits on:
+ *                        queue {db, key} in server.ready_keys, once
+ *                        (db->ready_keys dedupes). The keyspace does it
+ *                        itself (db.h), XADD and XGROUP DESTROY too.
  *   handleClientsBlockedOnKeys
  *                        after the command (processCommand, so after EXEC for
  *                        a transaction): serve each ready key's waiters of the
  *                        key's type (BLOCKED_LIST for a list, BLOCKED_ZSET for
- *                        a sorted set; the others go on waiting, in place)
- *                        first-block-first-serve, one pop each by the
- *                        type's serve function (registerBlockedType),
+ *                        a sorted set, BLOCKED_STREAM for a stream; the
+ *                        others go on waiting, in place)
+ *                        first-block-first-serve, one pop (or read) each by
+ *                        the type's serve function (registerBlockedType),
  *                        then unblockClient, until the key is empty or nobody
  *                        waits; repeat while serving signalled more keys
  *                        (BLMOVE pushing to a key others wait on: the chained
- *                        wake).
+ *                        wake). An XREADGROUP waiter whose stream is gone
+ *                        (or is no longer a stream) gets an error instead.
  *   replyToBlockedClientTimedOut
  *                        the deadline passed: a null reply.
  *   unblockClient        every way out (served, timed out, CLIENT UNBLOCK,
@@ -90,8 +95,10 @@ using popAndReplyProc = void (*)(client *c, robj *o, std::string_view key, int w
  * otherwise the client blocks (`btype`) on all of the keys. */
 void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys, unsigned type, int btype,
                                int where, size_t timeout_idx, long count, popAndReplyProc pop);
+/* `ids` (BLOCKED_STREAM only): per key, the ID its entries must pass. */
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
-                  monotime timeout, std::optional<std::string_view> target, blockPos blockpos);
+                  monotime timeout, std::optional<std::string_view> target, blockPos blockpos,
+                  std::span<const streamID> ids = {});
 void blockClient(client *c, int btype);
 void unblockClient(client *c);
 void replyToBlockedClientTimedOut(client *c);
@@ -103,9 +110,10 @@ void handleClientsBlockedOnKeys();
 /* A blocking type's one part of serving (its "serve one waiter"): gives
  * `receiver` what its command asked for from `o`, the value under `key`,
  * replies, and propagates what it did (rewriteOrAlsoPropagate, server.h);
- * returns whether that emptied (so deleted) the key. It does not unblock:
- * handleClientsBlockedOnKeys does, after it. */
-using serveClientBlockedProc = bool (*)(client *receiver, robj *o, std::string_view key);
+ * says whether it served and whether that emptied (so deleted) the key, or
+ * that nothing is there for this waiter yet (blockedServe, networking.h).
+ * It does not unblock: handleClientsBlockedOnKeys does, after it. */
+using serveClientBlockedProc = blockedServe (*)(client *receiver, robj *o, std::string_view key);
 /* Files `serve` as the way waiters of `btype` are served from a key holding
  * a value of `objtype`; always returns true, so that it can be called from
  * a static initializer (blocked.cpp registers lists and sorted sets so). */
@@ -136,9 +144,8 @@ bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc ser
  *       signalKeyAsReady (db.h) itself;
  *    5. unblockClient and replyToBlockedClientTimedOut already treat
  *       BLOCKED_STREAM as a key waiter.
- *    handleClientsBlockedOnKeys unblocks every waiter it hands to `serve`:
- *    a type whose waiters may have to go on waiting (XREAD's id not reached
- *    yet) needs `serve` to be able to say so first.
+ *    handleClientsBlockedOnKeys unblocks every waiter `serve` served; one
+ *    it says is not_ready (XREAD's ID not passed yet) goes on waiting.
  *  - Waiting on something else (BLOCKED_WAIT: replicas' acknowledgements):
  *    no registration; the command calls blockClient, its own event serves
  *    the client and calls unblockClient, and the type's timeout reply is
@@ -163,3 +170,4 @@ void blmpopCommand(client *c);
 void bzpopminCommand(client *c);
 void bzpopmaxCommand(client *c);
 void bzmpopCommand(client *c);
+void xreadCommand(client *c); /* XREAD and XREADGROUP: the stream half is t_stream.h's */

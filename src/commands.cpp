@@ -30,6 +30,7 @@
 #include "t_hash.h"
 #include "t_list.h"
 #include "t_set.h"
+#include "t_stream.h"
 #include "t_string.h"
 #include "t_zset.h"
 
@@ -328,6 +329,49 @@ std::vector<redisCommand> buildCommandTable() {
             .acl(ACL_CATEGORY_SORTEDSET),
         cmd("bzmpop", bzmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Remove and return members with scores in a sorted set or block until one is available", "7.0.0")
             .acl(ACL_CATEGORY_SORTEDSET),
+        /* streams (t_stream.cpp; XREAD/XREADGROUP block through blocked.cpp) */
+        cmd("xadd", xaddCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "stream", "Appends a new entry to a stream", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+        cmd("xrange", xrangeCommand, -4, CMD_READONLY, 1, 1, 1, "stream", "Return a range of elements in a stream, with IDs matching the specified IDs interval", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xrevrange", xrevrangeCommand, -4, CMD_READONLY, 1, 1, 1, "stream", "Return a range of elements in a stream, with IDs matching the specified IDs interval, in reverse order (from greater to smaller IDs) compared to XRANGE", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xlen", xlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "stream", "Return the number of entries in a stream", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xdel", xdelCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1, "stream", "Removes the specified entries from the stream. Returns the number of items actually deleted, that may be different from the number of IDs passed in case certain IDs do not exist.", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xtrim", xtrimCommand, -4, CMD_WRITE, 1, 1, 1, "stream", "Trims the stream to (approximately if '~' is passed) a certain size", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+        cmd("xsetid", xsetidCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "stream", "An internal command for replicating stream values", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xread", xreadCommand, -4, CMD_READONLY | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "stream", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller for each stream. Can block.", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xreadgroup", xreadCommand, -7, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "stream", "Return new entries from a stream using a consumer group, or access the history of the pending entries for a given consumer. Can block.", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xack", xackCommand, -4, CMD_WRITE | CMD_FAST, 1, 1, 1, "stream", "Marks a pending message as correctly processed, effectively removing it from the pending entries list of the consumer group. Return value of the command is the number of messages successfully acknowledged, that is, the IDs we were actually able to resolve in the PEL.", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM),
+        cmd("xpending", xpendingCommand, -3, CMD_READONLY, 1, 1, 1, "stream", "Return information and entries from a stream consumer group pending entries list, that are messages fetched but never acknowledged.", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+        cmd("xclaim", xclaimCommand, -6, CMD_WRITE | CMD_FAST, 1, 1, 1, "stream", "Changes (or acquires) ownership of a message in a consumer group, as if the message was delivered to the specified consumer.", "5.0.0")
+            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+        cmd("xautoclaim", xautoclaimCommand, -6, CMD_WRITE | CMD_FAST, 1, 1, 1, "stream", "Changes (or acquires) ownership of messages in a consumer group, as if the messages were delivered to the specified consumer.", "6.2.0")
+            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+        cmd("xgroup", nullptr, -2, 0, 0, 0, 0, "stream", "A container for consumer groups commands", "5.0.0")
+            .subcommands({
+                cmd("create", xgroupCommand, -5, CMD_WRITE | CMD_DENYOOM, 2, 2, 1, "stream", "Create a consumer group.", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("setid", xgroupCommand, -5, CMD_WRITE, 2, 2, 1, "stream", "Set a consumer group to an arbitrary last delivered ID value.", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("destroy", xgroupCommand, 4, CMD_WRITE, 2, 2, 1, "stream", "Destroy a consumer group.", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("createconsumer", xgroupCommand, 5, CMD_WRITE | CMD_DENYOOM, 2, 2, 1, "stream", "Create a consumer in a consumer group.", "6.2.0").acl(ACL_CATEGORY_STREAM),
+                cmd("delconsumer", xgroupCommand, 5, CMD_WRITE, 2, 2, 1, "stream", "Delete a consumer from a consumer group.", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("help", xgroupCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "stream", "Show helpful text about the different subcommands", "5.0.0").acl(ACL_CATEGORY_STREAM),
+            }),
+        cmd("xinfo", nullptr, -2, 0, 0, 0, 0, "stream", "A container for stream introspection commands", "5.0.0")
+            .subcommands({
+                cmd("stream", xinfoCommand, -3, CMD_READONLY, 2, 2, 1, "stream", "Get information about a stream", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("groups", xinfoCommand, 3, CMD_READONLY, 2, 2, 1, "stream", "List the consumer groups of a stream", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("consumers", xinfoCommand, 4, CMD_READONLY, 2, 2, 1, "stream", "List the consumers in a consumer group", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("help", xinfoCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "stream", "Show helpful text about the different subcommands", "5.0.0").acl(ACL_CATEGORY_STREAM),
+            }),
         /* keyspace (db.cpp) */
         cmd("del", delCommand, -2, CMD_WRITE, 1, -1, 1, "generic", "Delete a key", "1.0.0")
             .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),

@@ -96,11 +96,13 @@ bool checkType(client *c, const robj *o, unsigned type) {
  * Adding, overwriting, deleting
  * ====================================================================== */
 
-/* The one door through which keys enter a database. A list (or, later, a
- * sorted set) entering it may be what blocked clients wait for: the only
- * signal they need, since they block only on missing keys (blocked.cpp). */
+/* The one door through which keys enter a database. A list or a sorted set
+ * entering it may be what blocked clients wait for: the only signal they
+ * need, since they block only on missing keys (blocked.cpp). A stream's
+ * waiters may block on a missing key too (XREAD); an existing stream
+ * signals its own new entries (XADD). */
 void dbAdd(redisDb *db, std::string_view key, ObjRef val) {
-    bool mayUnblock = val->type == OBJ_LIST || val->type == OBJ_ZSET;
+    bool mayUnblock = val->type == OBJ_LIST || val->type == OBJ_ZSET || val->type == OBJ_STREAM;
     auto *de = db->dict.add(sds(key), std::move(val));
     (void)de; /* the caller checked the key was absent */
     if (mayUnblock) signalKeyAsReady(db, key);
@@ -132,16 +134,37 @@ void signalModifiedKey(client *, redisDb *db, std::string_view key) {
     touch_watched_key(db, key);
 }
 
+/* A stream leaving the keyspace (deleted, overwritten, flushed) is
+ * signalled: its XREADGROUP waiters are then told it is gone, as Redis 7.0
+ * tells them, rather than left waiting for a group that cannot come back. */
+static void signalDeletedKeyAsReady(redisDb *db, std::string_view key, const robj *val) {
+    if (val->type == OBJ_STREAM && server.blocked_clients_by_type[BLOCKED_STREAM]) signalKeyAsReady(db, key);
+}
+
+/* The streams a flush is about to remove, for their XREADGROUP waiters
+ * (Redis 7.0's scanDatabaseForDeletedStreams): only keys somebody waits on
+ * are looked at. */
+static void scanDatabaseForDeletedStreams(redisDb *db) {
+    if (!server.blocked_clients_by_type[BLOCKED_STREAM]) return;
+    for (auto &bk : db->blocking_keys) {
+        if (auto *de = db->dict.find(bk.key.view())) signalDeletedKeyAsReady(db, bk.key.view(), de->val.get());
+    }
+}
+
 /* Called while the keys are still there (WATCH counts only keys the flush
  * really removes). */
 void signalFlushedDb(int dbid) {
     int start = dbid == -1 ? 0 : dbid, end = dbid == -1 ? server.dbnum - 1 : dbid;
-    for (int j = start; j <= end; j++) touch_all_watched_keys_in_db(&server.db[j]);
+    for (int j = start; j <= end; j++) {
+        scanDatabaseForDeletedStreams(&server.db[j]);
+        touch_all_watched_keys_in_db(&server.db[j]);
+    }
 }
 
 /* Replaces the value of an existing key, keeping its TTL. */
 void dbOverwrite(redisDb *db, std::string_view key, ObjRef val) {
     auto *de = db->dict.find(key);
+    signalDeletedKeyAsReady(db, key, de->val.get());
     de->val = std::move(val);
 }
 
@@ -190,6 +213,9 @@ void removeElementsGenericCommand(client *c, unsigned type, bool (*remove)(robj 
 }
 
 bool dbDelete(redisDb *db, std::string_view key) {
+    if (server.blocked_clients_by_type[BLOCKED_STREAM]) {
+        if (auto *de = db->dict.find(key)) signalDeletedKeyAsReady(db, key, de->val.get());
+    }
     db->expires.erase(key); /* first: its key points into the dict entry */
     return db->dict.erase(key);
 }

@@ -37,6 +37,7 @@
 #include "dict.h"
 #include "resp_parser.h"
 #include "sds.h"
+#include "stream.h" /* streamID: what an XREAD waiter waits past */
 
 struct redisCommand;
 struct redisDb;
@@ -171,13 +172,14 @@ struct watchedKey {
 
 /* Blocking (blocked.cpp). */
 
-/* Block types (client::btype), Redis 5.0's numbers. BLOCKED_LIST and
- * BLOCKED_ZSET are used; the others keep Redis's numbering. */
+/* Block types (client::btype), Redis 5.0's numbers. BLOCKED_LIST,
+ * BLOCKED_STREAM and BLOCKED_ZSET are used; the others keep Redis's
+ * numbering. */
 constexpr int BLOCKED_NONE = 0,   /* not blocked */
               BLOCKED_LIST = 1,   /* BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP */
               BLOCKED_WAIT = 2,   /* WAIT (replication) */
               BLOCKED_MODULE = 3, /* a module's blocking command */
-              BLOCKED_STREAM = 4, /* XREAD BLOCK */
+              BLOCKED_STREAM = 4, /* XREAD BLOCK, XREADGROUP BLOCK */
               BLOCKED_ZSET = 5,   /* BZPOPMIN, BZPOPMAX, BZMPOP */
               BLOCKED_NUM = 6;
 
@@ -188,7 +190,18 @@ constexpr int BLOCKED_NONE = 0,   /* not blocked */
 struct bkinfo {
     blockingKeysDict::entry *de;
     std::list<client *>::iterator listnode;
+    streamID stream_id; /* BLOCKED_STREAM: entries after this one serve it */
 };
+
+/* What serving one blocked client did (blocked.h's serveClientBlockedProc). */
+enum class blockedServe {
+    served,         /* replied: the client is to be unblocked */
+    served_emptied, /* replied, and that emptied (so deleted) the key */
+    not_ready,      /* nothing for it yet (XREAD's ID not passed): it waits on */
+};
+inline blockedServe blockedServed(bool emptied) {
+    return emptied ? blockedServe::served_emptied : blockedServe::served;
+}
 
 /* Where BRPOPLPUSH/BLMOVE pop and push, where BLPOP/BRPOP/BLMPOP pop
  * (LIST_HEAD or LIST_TAIL), and which end BZPOPMIN/BZPOPMAX/BZMPOP pop
@@ -204,7 +217,11 @@ struct blockingState {
     std::vector<bkinfo> keys;    /* each key once, in the command's order */
     std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
     blockPos blockpos;
-    long count = -1;             /* BLMPOP's/BZMPOP's COUNT; -1 for the others */
+    long count = -1;             /* BLMPOP's/BZMPOP's COUNT, XREAD's (0: no limit); -1 for the others */
+    /* XREADGROUP: the group and consumer to read as (copies), and NOACK. */
+    std::optional<sds> xread_group;
+    std::optional<sds> xread_consumer;
+    bool xread_group_noack = false;
 };
 
 /* Pub/sub (pubsub.cpp) and output buffer limits. */

@@ -10,7 +10,7 @@
  *   OBJ_ENCODING_RAW     ptr *is* an sds (the sds object lives in the slot)
  *   OBJ_ENCODING_ZIPLIST ptr *is* a ziplist, likewise (t_list.h, t_hash.h)
  *   OBJ_ENCODING_INTSET  ptr *is* an intset, likewise (t_set.h)
- *   other encodings      ptr owns the structure (list, dict...)
+ *   other encodings      ptr owns the structure (list, dict, stream...)
  * Invariants:
  *  - Only ObjRef handles own references: copying one is incrRefCount,
  *    destroying one is decrRefCount; the object frees itself at zero.
@@ -32,10 +32,11 @@
 struct client;
 
 /* Types (TYPE command) and encodings (OBJECT ENCODING), Redis's numbers. */
-constexpr unsigned OBJ_STRING = 0, OBJ_LIST = 1, OBJ_SET = 2, OBJ_ZSET = 3, OBJ_HASH = 4;
+constexpr unsigned OBJ_STRING = 0, OBJ_LIST = 1, OBJ_SET = 2, OBJ_ZSET = 3, OBJ_HASH = 4, OBJ_STREAM = 6;
 constexpr unsigned OBJ_ENCODING_RAW = 0, OBJ_ENCODING_INT = 1, OBJ_ENCODING_HT = 2,
                    OBJ_ENCODING_LINKEDLIST = 4, OBJ_ENCODING_ZIPLIST = 5, OBJ_ENCODING_INTSET = 6,
-                   OBJ_ENCODING_SKIPLIST = 7, OBJ_ENCODING_EMBSTR = 8;
+                   OBJ_ENCODING_SKIPLIST = 7, OBJ_ENCODING_EMBSTR = 8,
+                   OBJ_ENCODING_STREAM = 10;
 
 constexpr size_t OBJ_ENCODING_EMBSTR_SIZE_LIMIT = 44;
 constexpr long long OBJ_SHARED_INTEGERS = 10000;

@@ -723,13 +723,14 @@ static void propagateServedMove(client *receiver, std::string_view src, std::str
 
 /* A BRPOPLPUSH/BLMOVE whose destination now holds another type gets
  * WRONGTYPE and the element stays in the source, for the next waiter. */
-bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key) {
+blockedServe serveClientBlockedOnList(client *receiver, robj *o, std::string_view key) {
     const blockingState &bpop = receiver->bpop;
-    if (!bpop.target) return listPopWithKeyAndReply(receiver, o, key, bpop.blockpos.wherefrom, bpop.count);
+    if (!bpop.target)
+        return blockedServed(listPopWithKeyAndReply(receiver, o, key, bpop.blockpos.wherefrom, bpop.count));
 
     std::string_view dstkey = *bpop.target;
     robj *dstobj = lookupKeyWrite(receiver->db, dstkey);
-    if (checkType(receiver, dstobj, OBJ_LIST)) return false;
+    if (checkType(receiver, dstobj, OBJ_LIST)) return blockedServe::served;
     sds value = listTypePop(o, bpop.blockpos.wherefrom);
     /* A new destination enters through dbAdd, which signals it: the
      * clients waiting there are served in handleClientsBlockedOnKeys's next
@@ -738,5 +739,5 @@ bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key) {
     propagateServedMove(receiver, key, dstkey, bpop.blockpos);
     bool emptied = listTypeLength(o) == 0;
     listElementsRemoved(receiver, key, o, 1, listPopEvent(bpop.blockpos.wherefrom));
-    return emptied;
+    return blockedServed(emptied);
 }

@@ -25,6 +25,7 @@
 #include <string_view>
 
 #include "adlist.h"
+#include "networking.h" /* blockedServe */
 #include "object.h"
 #include "sds.h"
 #include "util.h"
@@ -116,9 +117,9 @@ bool listPopWithKeyAndReply(client *c, robj *o, std::string_view key, int where,
 /* The list's serveClientBlockedProc (blocked.h): gives one BLOCKED_LIST
  * waiter what its command asked for from `o`, the list under `key` — the
  * pop of its BLPOP, BRPOP or BLMPOP, or the move of its BRPOPLPUSH or
- * BLMOVE — replies and propagates it. Returns whether that emptied the list
- * (and so deleted it). */
-bool serveClientBlockedOnList(client *receiver, robj *o, std::string_view key);
+ * BLMOVE — replies and propagates it, and says whether that emptied the
+ * list (and so deleted it). */
+blockedServe serveClientBlockedOnList(client *receiver, robj *o, std::string_view key);
 
 /* The list commands (the command table is in commands.cpp). */
 void lpushCommand(client *c);

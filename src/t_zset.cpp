@@ -1435,8 +1435,8 @@ void zpopWithKeyAndReply(client *c, std::string_view key, int where, long count,
     genericZpopCommand(c, std::span(&key, 1), where, true, count, bzmpop, bzmpop, deleted);
 }
 
-bool serveClientBlockedOnSortedSet(client *receiver, robj *, std::string_view key) {
+blockedServe serveClientBlockedOnSortedSet(client *receiver, robj *, std::string_view key) {
     bool deleted;
     zpopWithKeyAndReply(receiver, key, receiver->bpop.blockpos.wherefrom, receiver->bpop.count, &deleted);
-    return deleted;
+    return blockedServed(deleted);
 }

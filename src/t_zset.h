@@ -37,6 +37,7 @@
 #include <span>
 #include <string_view>
 
+#include "networking.h" /* blockedServe */
 #include "object.h"
 #include "skiplist.h"
 #include "ziplist.h"
@@ -102,9 +103,9 @@ void zmpopGenericCommand(client *c, size_t numkeys_idx, zmpopProc pop);
 void zpopWithKeyAndReply(client *c, std::string_view key, int where, long count, bool *deleted = nullptr);
 /* The sorted set's serveClientBlockedProc (blocked.h): gives one
  * BLOCKED_ZSET waiter the pop its command asked for from the sorted set
- * under `key`, replies and propagates it. Returns whether that emptied the
- * key (and so deleted it). */
-bool serveClientBlockedOnSortedSet(client *receiver, robj *o, std::string_view key);
+ * under `key`, replies and propagates it, and says whether that emptied
+ * the key (and so deleted it). */
+blockedServe serveClientBlockedOnSortedSet(client *receiver, robj *o, std::string_view key);
 
 /* The sorted-set commands (the command table is in commands.cpp). */
 void zaddCommand(client *c);
