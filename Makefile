@@ -2,6 +2,7 @@
 #   make            release server: build/cppredis-server (-O2)
 #   make run        build, then start it with ./redis.conf
 #   make test       check the layer rule, build and run every GoogleTest suite, then again under ASan+UBSan
+#                   (first installing BullMQ from npm for the client end-to-end test, tests/clients)
 #   make check-layers   only the layer rule of src/ (tools/check_layers.sh)
 #   make bench      build and run the Google Benchmark micro-benchmarks
 #   make AE_BACKEND=poll   choose the event-loop backend (epoll | poll | kqueue)
@@ -132,7 +133,15 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-layers:
 	@tools/check_layers.sh
 
-test: check-layers
+# The queue libraries clients_test drives end to end (tests/clients): BullMQ
+# from npm, pinned by its package-lock.json. Without npm or its registry the
+# install fails, said here, and that test skips.
+CLIENTS_NPM := tests/clients/node_modules/.package-lock.json
+$(CLIENTS_NPM): tests/clients/package-lock.json
+	@cd tests/clients && npm ci --silent --no-audit --no-fund >/dev/null 2>&1 \
+	  && echo "tests/clients: BullMQ installed" || echo "tests/clients: npm ci failed, BullMQ's test will skip"
+
+test: check-layers $(CLIENTS_NPM)
 	$(MAKE) -j$(JOBS) DEBUG=-g1 test-release
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) -j$(JOBS) DEBUG=-g1 test-asan
 	@echo "all test suites passed (release and ASan+UBSan)"
