@@ -15,6 +15,8 @@
 #               has no listpack sets)
 #   zset        N sorted sets of 10 ten-byte members with integer scores
 #               (ZADD): ziplist / listpack
+#   stream      one stream of BIG entries of one small field, `XADD stream *
+#               f v%09d` (issue 15): a rax of listpacks in both
 # and reports how much the process grew per element: from its resident set
 # (VmRSS in /proc/PID/status, what the machine pays) and from INFO's
 # used_memory (what the allocator hands out). Each key and its dict entry are
@@ -28,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-LOADS=${LOADS:-list-small list-big hash set-int set-str zset}
+LOADS=${LOADS:-list-small list-big hash set-int set-str zset stream}
 N=${N:-100000}
 BIG=${BIG:-1000000}
 bench_init
@@ -63,6 +65,8 @@ for load in loads:
         small(load, "SADD", "sset", lambda i: tens(i, "mem:%06d"))
     elif load == "zset":
         small(load, "ZADD", "zset", lambda i: pairs([str(j) for j in range(10)], tens(i, "mem:%06d")))
+    elif load == "stream":
+        write(load, big, [cmd("XADD", "stream", "*", "f", "v%09d" % k) for k in range(big)], "stream")
     else:
         sys.exit("unknown load " + load)
 EOF
@@ -111,7 +115,7 @@ done
 echo
 machine_line
 servers_lines
-echo "$N keys of 10 elements each (list-big: one list of $BIG); ten-byte values"
+echo "$N keys of 10 elements each (list-big: one list of $BIG, stream: one stream of $BIG entries); ten-byte values"
 echo
 printf "%-28s %10s %10s %7s   %s\n" "bytes per element" cppredis redis ratio "encodings (cppredis / redis)"
 for load in $LOADS; do

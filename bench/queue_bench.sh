@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/queue_bench.sh — a LPUSH / BRPOP work queue on cppredis and Redis 7,
-# in alternation, in two modes:
+# in alternation (or, with KIND=stream, a stream work queue: XADD producers,
+# XREADGROUP BLOCK consumers that XACK each message), in two modes:
 #
 #   rate        RATE msgs/s offered over PRODUCERS connections for RATE_SECS
 #               seconds: the consumers are mostly blocked, each message
@@ -23,8 +24,9 @@
 # target fails. Every run is saved to bench/results/queue-<timestamp>.txt.
 #
 # Usage: bench/queue_bench.sh
+#        KIND=stream bench/queue_bench.sh     (the targets of issue 15)
 # Environment (defaults in brackets):
-#   ROUNDS [5]  MODES ["rate saturation"]
+#   ROUNDS [5]  MODES ["rate saturation"]  KIND [list] (list or stream)
 #   PRODUCERS [4]  CONSUMERS [8]  KEYS [4]  TIMEOUT [1] (BRPOP's, seconds)
 #   RATE [5000]  RATE_SECS [6]  SAT_MSGS [200000]  SAT_DEPTH [16]  SAT_WINDOW [64]
 #   CPPREDIS_BIN [build/cppredis-server]  REDIS_BIN [redis-server]
@@ -44,6 +46,12 @@ RATE_SECS=${RATE_SECS:-6}
 SAT_MSGS=${SAT_MSGS:-200000}
 SAT_DEPTH=${SAT_DEPTH:-16}
 SAT_WINDOW=${SAT_WINDOW:-64}
+KIND=${KIND:-list}
+case $KIND in
+list) KIND_ARGS=() ;;
+stream) KIND_ARGS=(--stream 1) ;;
+*) echo "unknown KIND $KIND (list, stream)" >&2; exit 2 ;;
+esac
 TOOL=build/bench/queue_bench
 bench_init "$TOOL"
 
@@ -57,18 +65,18 @@ queue_run() {  # ROUND MODE NAME
     saturation) args=(-r 0 -n "$SAT_MSGS" -d "$SAT_DEPTH" -w "$SAT_WINDOW") ;;
     *) echo "unknown mode $2 (rate, saturation)" >&2; exit 2 ;;
     esac
-    run_tool "$1" "$2" "$3" -P "$PRODUCERS" -C "$CONSUMERS" -K "$KEYS" -t "$TIMEOUT" "${args[@]}"
+    run_tool "$1" "$2" "$3" -P "$PRODUCERS" -C "$CONSUMERS" -K "$KEYS" -t "$TIMEOUT" "${args[@]}" "${KIND_ARGS[@]}"
 }
 for_each_run queue_run $MODES
 
 echo
 machine_line
 servers_lines
-echo "$ROUNDS rounds; $PRODUCERS producers, $CONSUMERS consumers, $KEYS keys, BRPOP timeout $TIMEOUT s;" \
+echo "$ROUNDS rounds; $KIND queue: $PRODUCERS producers, $CONSUMERS consumers, $KEYS keys, blocking timeout $TIMEOUT s;" \
     "rate: $RATE msgs/s for $RATE_SECS s; saturation: $SAT_MSGS msgs, depth $SAT_DEPTH, window $SAT_WINDOW"
 echo "raw runs: $RESULTS; every run: 0 lost, 0 duplicated"
 echo
-python3 - "$RESULTS" <<'EOF'
+python3 - "$RESULTS" "$KIND" <<'EOF'
 import statistics, sys
 from collections import defaultdict
 sys.dont_write_bytecode = True  # no bench/__pycache__
@@ -103,16 +111,20 @@ print("\nmedians over %d rounds; CPU ratio = cppredis / Redis of the medians, mi
 loads = [float(f["load1"]) for rounds in runs.values() for r in rounds.values() for f in r.values()]
 print("load average (1 min) at the end of the runs: %.2f-%.2f" % (min(loads), max(loads)))
 
-# The targets of bench/README.md ("Issue 5: blocking pops"), on the medians
-# above, for the modes this run measured: (what, cppredis's figure, limit).
+# The targets of bench/README.md ("Issue 5: blocking pops", "Issue 15:
+# streams"), on the medians above, for the modes this run measured: (what,
+# cppredis's figure, limit).
 targets = []
-if "rate" in runs:
+if sys.argv[2] == "stream":
+    for mode in runs:
+        targets.append(("stream %s: CPU per message, cppredis / Redis <= 1.0 (issue 15)" % mode, cpu_ratio[mode], 1.0))
+elif "rate" in runs:
     r = runs["rate"]
     targets.append(("rate: CPU per message, cppredis / Redis <= 1.0 (issue 5, as decided)", cpu_ratio["rate"], 1.0))
     for p in ("p50", "p90"):
         targets.append(("rate: latency %s ms, cppredis <= Redis's %.3f (issue 14)" % (p, med(r, "redis", p + "_ms")),
                         med(r, "cppredis", p + "_ms"), med(r, "redis", p + "_ms")))
-if "saturation" in runs:
+if "saturation" in runs and sys.argv[2] == "list":
     targets.append(("saturation: CPU per message, cppredis / Redis <= 0.9 (issue 5)", cpu_ratio["saturation"], 0.9))
 sys.exit(report(targets))
 EOF

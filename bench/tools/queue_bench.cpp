@@ -1,4 +1,5 @@
-/* queue_bench.cpp — a work queue on LPUSH / BRPOP, checked and timed.
+/* queue_bench.cpp — a work queue on LPUSH / BRPOP, or on streams with a
+ * consumer group (--stream), checked and timed.
  *
  * P producer connections LPUSH numbered messages onto K list keys; C consumer
  * connections loop `BRPOP key1 ... keyK timeout`. Every message is checked to
@@ -7,9 +8,16 @@
  * (each message carries the monotonic time its producer sent it) and, with
  * --server-pid, the server's CPU time per message.
  *
+ * With --stream the K keys are streams, each with the consumer group "g":
+ * producers `XADD key * m VALUE`, consumers loop
+ * `XREADGROUP GROUP g cN COUNT 1 BLOCK ms STREAMS key1 ... keyK > ... >`
+ * and acknowledge each message with `XACK key g id`, sent together with
+ * their next XREADGROUP (the reliable queue of issue 15). At the end no
+ * message may be left pending.
+ *
  *   build/bench/queue_bench -p PORT [-h 127.0.0.1] [-P 4] [-C 8] [-K 4] [-n 50000]
  *                           [-r RATE | -r 0] [-d 16] [-w 0] [-t 1] [--server-pid PID]
- *                           [--prefix KEYPREFIX] [--stall 10]
+ *                           [--prefix KEYPREFIX] [--stall 10] [--stream 1]
  *
  * Two modes:
  *   -r RATE > 0  fixed offered rate: message j (over all producers) is sent
@@ -77,13 +85,14 @@ struct Options : bench::ServerAddress {
     long server_pid = 0;
     std::string prefix;  // key prefix, unique per run by default
     double stall_s = 10; // give up when nothing is consumed for this long
+    bool stream = false; // XADD / XREADGROUP / XACK instead of LPUSH / BRPOP
 };
 
 void usage() {
     fprintf(stderr,
             "usage: queue_bench -p PORT [-h HOST] [-P producers] [-C consumers] [-K keys] [-n messages]\n"
             "                   [-r rate|0] [-d depth] [-w window] [-t brpop_timeout] [--server-pid PID]\n"
-            "                   [--prefix KEYPREFIX] [--stall SECONDS]\n");
+            "                   [--prefix KEYPREFIX] [--stall SECONDS] [--stream 1]\n");
     exit(2);
 }
 
@@ -101,6 +110,7 @@ Options parseOptions(int argc, char **argv) {
         else if (a == "--server-pid") o.server_pid = atol(v);
         else if (a == "--prefix") o.prefix = v;
         else if (a == "--stall") o.stall_s = atof(v);
+        else if (a == "--stream") o.stream = v != nullptr && std::string_view(v) == "1";
         else return false;
         return true;
     });
@@ -114,14 +124,18 @@ Options parseOptions(int argc, char **argv) {
 
 /* ---- RESP ------------------------------------------------------------- */
 
-/* One reply: a simple string, error, integer, bulk (or null), or a flat array
- * of bulks (or null). Views point into the read buffer. */
+/* One reply: a simple string, error, integer, bulk (or null), or an array
+ * (or null), whose bulks are in elems (a null bulk as an empty view) and
+ * whose other elements in items (XREADGROUP's nested arrays, XPENDING's
+ * count), each list in the array's order. Views point into the read
+ * buffer. */
 struct Reply {
     char type = 0;  // '+', '-', ':', '$', '*'
     bool null = false;
     long long integer = 0;
     std::string_view str;
     std::vector<std::string_view> elems;
+    std::vector<Reply> items;
 };
 
 bool parseInt(std::string_view s, long long &v) {
@@ -166,6 +180,7 @@ size_t parseReply(std::string_view buf, size_t pos, Reply &r) {
     r.type = l[0];
     r.null = false;
     r.elems.clear();
+    r.items.clear();
     switch (r.type) {
     case '+':
     case '-':
@@ -185,11 +200,11 @@ size_t parseReply(std::string_view buf, size_t pos, Reply &r) {
             return p;
         }
         for (long long i = 0; i < n; i++) {
-            std::string_view h, e;
-            bool isnull;
-            if (!line(p, h)) return npos;
-            if (!bulk(p, h, e, isnull)) return npos;
-            r.elems.push_back(e);
+            Reply item;
+            p = parseReply(buf, p, item);
+            if (p == npos) return npos;
+            if (item.type == '$') r.elems.push_back(item.str);
+            else r.items.push_back(std::move(item));
         }
         return p;
     }
@@ -216,7 +231,8 @@ public:
             in.append(buf, static_cast<size_t>(n));
         }
         if (r.type == '-') die("error reply to " + args[0] + ": " + std::string(r.str));
-        if (integer) *integer = r.integer;
+        /* An integer reply, or an array's first integer (XPENDING's count). */
+        if (integer) *integer = r.type == '*' && !r.items.empty() ? r.items[0].integer : r.integer;
         return std::string(r.str);
     }
 
@@ -254,6 +270,9 @@ private:
     void onReply(Conn &c, const Reply &r, int64_t now);
     void sendLpush(Conn &c, int64_t now);
     void sendBrpop(Conn &c);
+    void onBrpopReply(Conn &c, const Reply &r, int64_t now);
+    void onXreadgroupReply(Conn &c, const Reply &r, int64_t now);
+    void onMessage(std::string_view key, std::string_view val, int64_t now);
     void markDirty(Conn &c);
     void flush(Conn &c);
     void updateEvents(Conn &c);
@@ -266,7 +285,8 @@ private:
     std::vector<Conn *> producers_, consumers_;
     std::vector<Conn *> dirty_;
     std::vector<std::string> keys_;
-    std::string brpop_;  // the consumers' command, the same for all
+    std::string brpop_;  // the consumers' command (BRPOP, or XREADGROUP but for the consumer's name)
+    std::vector<std::string> xreadgroup_;  // --stream: each consumer's XREADGROUP
     std::vector<std::vector<uint8_t>> seen_;  // [producer][seq]
     std::vector<int64_t> latencies_;          // ns
     long sent_ = 0, acked_ = 0, consumed_ = 0;
@@ -284,11 +304,21 @@ void Bench::setup() {
         std::vector<std::string> del = {"DEL"};
         del.insert(del.end(), keys_.begin(), keys_.end());
         ctl.call(del);
+        if (o_.stream)
+            for (const auto &k : keys_) ctl.call({"XGROUP", "CREATE", k, "g", "$", "MKSTREAM"});
     }
     std::vector<std::string> brpop = {"BRPOP"};
     brpop.insert(brpop.end(), keys_.begin(), keys_.end());
     brpop.push_back(o_.timeout);
     brpop_ = command(brpop);
+    for (int i = 0; o_.stream && i < o_.consumers; i++) {
+        std::vector<std::string> xrg = {"XREADGROUP", "GROUP", "g",      "c" + std::to_string(i),
+                                        "COUNT",      "1",     "BLOCK",  std::to_string(static_cast<long>(atof(o_.timeout.c_str()) * 1000)),
+                                        "STREAMS"};
+        xrg.insert(xrg.end(), keys_.begin(), keys_.end());
+        xrg.insert(xrg.end(), keys_.size(), ">");
+        xreadgroup_.push_back(command(xrg));
+    }
 
     ep_ = epoll_create1(0);
     if (ep_ < 0) die(std::string("epoll_create1: ") + strerror(errno));
@@ -322,8 +352,9 @@ void Bench::markDirty(Conn &c) {
     }
 }
 
+/* The consumer's next read: BRPOP, or its XREADGROUP. */
 void Bench::sendBrpop(Conn &c) {
-    c.out += brpop_;
+    c.out += o_.stream ? xreadgroup_[static_cast<size_t>(c.index)] : brpop_;
     markDirty(c);
 }
 
@@ -333,8 +364,14 @@ void Bench::sendLpush(Conn &c, int64_t now) {
     const std::string &key = keys_[static_cast<size_t>((c.index + seq) % o_.keys)];
     char val[64];
     int vlen = snprintf(val, sizeof(val), "%lld:%" PRId64, id, now);
-    c.out += "*3\r\n$5\r\nLPUSH\r\n";
-    appendBulk(c.out, key);
+    if (o_.stream) {
+        c.out += "*5\r\n$4\r\nXADD\r\n";
+        appendBulk(c.out, key);
+        c.out += "$1\r\n*\r\n$1\r\nm\r\n";
+    } else {
+        c.out += "*3\r\n$5\r\nLPUSH\r\n";
+        appendBulk(c.out, key);
+    }
     appendBulk(c.out, std::string_view(val, static_cast<size_t>(vlen)));
     c.in_flight++;
     sent_++;
@@ -374,11 +411,17 @@ void Bench::onReply(Conn &c, const Reply &r, int64_t now) {
     if (r.type == '-') die("error reply on " + std::string(c.producer ? "producer" : "consumer") + " " +
                            std::to_string(c.index) + ": " + std::string(r.str));
     if (c.producer) {
-        if (r.type != ':') die("LPUSH answered with something else than an integer");
+        if (r.type != (o_.stream ? '$' : ':'))
+            die(o_.stream ? "XADD answered with something else than an ID" : "LPUSH answered with something else than an integer");
         c.in_flight--;
         acked_++;
         return;
     }
+    if (o_.stream) return onXreadgroupReply(c, r, now);
+    onBrpopReply(c, r, now);
+}
+
+void Bench::onBrpopReply(Conn &c, const Reply &r, int64_t now) {
     if (r.type != '*') die("BRPOP answered with something else than an array");
     if (r.null) {
         timeouts_++;
@@ -386,7 +429,38 @@ void Bench::onReply(Conn &c, const Reply &r, int64_t now) {
         return;
     }
     if (r.elems.size() != 2) die("BRPOP answered with an array of " + std::to_string(r.elems.size()) + " elements");
-    std::string_view key = r.elems[0], val = r.elems[1];
+    onMessage(r.elems[0], r.elems[1], now);
+    sendBrpop(c);
+}
+
+/* XACK's reply (:1), or XREADGROUP's: [[key, [[id, [m, value]]...]]...];
+ * each message read is acknowledged in the same write as the next read. */
+void Bench::onXreadgroupReply(Conn &c, const Reply &r, int64_t now) {
+    if (r.type == ':') {
+        if (r.integer != 1) die("XACK acknowledged " + std::to_string(r.integer) + " messages instead of 1");
+        return;
+    }
+    if (r.type != '*') die("XREADGROUP answered with something else than an array");
+    if (r.null) {
+        timeouts_++;
+        sendBrpop(c);
+        return;
+    }
+    for (const Reply &stream : r.items) {
+        if (stream.elems.size() != 1 || stream.items.size() != 1) die("XREADGROUP answered a malformed stream");
+        std::string_view key = stream.elems[0];
+        for (const Reply &entry : stream.items[0].items) {
+            if (entry.elems.size() != 1 || entry.items.size() != 1 || entry.items[0].elems.size() != 2)
+                die("XREADGROUP answered a malformed entry");
+            onMessage(key, entry.items[0].elems[1], now);
+            c.out += command({"XACK", std::string(key), "g", std::string(entry.elems[0])});
+        }
+    }
+    sendBrpop(c);
+}
+
+/* A message consumed from `key`: checked against what was sent. */
+void Bench::onMessage(std::string_view key, std::string_view val, int64_t now) {
     size_t colon = val.find(':');
     long long id, ts;
     if (colon == std::string_view::npos || !parseInt(val.substr(0, colon), id) || !parseInt(val.substr(colon + 1), ts))
@@ -403,7 +477,6 @@ void Bench::onReply(Conn &c, const Reply &r, int64_t now) {
         if (key != keys_[static_cast<size_t>((p + seq) % o_.keys)] && wrong_key_++ < 5)
             fprintf(stderr, "queue_bench: message %lld popped from %.*s\n", id, static_cast<int>(key.size()), key.data());
     }
-    sendBrpop(c);
 }
 
 void Bench::onReadable(Conn &c, int64_t now) {
@@ -514,13 +587,15 @@ void Bench::loop() {
 }
 
 int Bench::report() {
-    /* Whatever is still in the lists was pushed and never consumed. */
+    /* Whatever is still in the lists was pushed and never consumed; in a
+     * stream, what is still pending was read and never acknowledged. */
     long long left = 0;
     {
         ControlConn ctl(o_.host, o_.port);
         for (const auto &k : keys_) {
             long long len = 0;
-            ctl.call({"LLEN", k}, &len);
+            if (o_.stream) ctl.call({"XPENDING", k, "g"}, &len);
+            else ctl.call({"LLEN", k}, &len);
             left += len;
         }
         std::vector<std::string> del = {"DEL"};
