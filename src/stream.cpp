@@ -246,7 +246,10 @@ streamAppendResult streamAppendItem(stream *s, std::span<const std::string_view>
     for (std::string_view ele : fields_values) totelelen += ele.size();
     if (totelelen > STREAM_LISTPACK_MAX_SIZE) return streamAppendResult::too_large;
 
-    raxIterator ri;
+    /* The tail node. The iterator outlives the call so that its key and
+     * path keep their capacity: an XADD allocates nothing to seek it (the
+     * server is single-threaded; raxStart forgets the previous tree). */
+    static raxIterator ri;
     raxStart(&ri, &s->tree);
     raxSeek(&ri, "$");
     listpack *lp = raxNext(&ri) ? static_cast<listpack *>(ri.data) : nullptr;
