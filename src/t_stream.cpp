@@ -1,10 +1,37 @@
-/* t_stream.cpp — the stream type's commands (Redis 5+'s t_stream.c, its
- * command half; the data structure is stream.cpp).
- * SKELETON: each section below is filled by one helper; the header comment
- * is rewritten when the file is complete.
+/* t_stream.cpp — the stream type's commands: Redis 5+'s t_stream.c, its
+ * command half (the data structure, nodes, iterators and groups, is
+ * stream.cpp), serving Redis 7.0's stream commands with their options,
+ * replies and error texts.
+ *
+ * Section 1 is the type and its plain commands: the stream value (its row
+ * of the types' operations: free, COPY, MEMORY USAGE), IDs as arguments
+ * and replies, streamReplyWithRange (which XREADGROUP and XCLAIM share),
+ * XADD, XRANGE, XREVRANGE, XLEN, XDEL, XTRIM, XSETID, and XREAD/XREADGROUP
+ * up to the waiting (blocked.cpp's xreadCommand blocks, and wakes through
+ * serveClientBlockedOnStream). Section 2 is consumer groups' commands and
+ * XINFO.
+ *
+ * Invariants kept here (t_stream.h has the type's own):
+ *  - A stream stays in the keyspace however empty: XDEL, XTRIM and XADD
+ *    MAXLEN 0 leave it, with its last ID, counters and groups.
+ *  - What a replay must reproduce exactly is propagated exactly: XADD with
+ *    the ID it produced, an approximate trim as the exact one it turned
+ *    out to be, XREADGROUP as XCLAIMs and XGROUP SETID/CREATECONSUMER
+ *    (XREAD and XREADGROUP never as themselves).
+ *  - A group's last ID only moves forward through a read; each entry
+ *    delivered without NOACK is pending in the group's pel and in exactly
+ *    the reading consumer's.
  */
 #include "t_stream.h"
 
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "notify.h"
 #include "server.h"
 
 /* ========================================================================
@@ -13,27 +40,866 @@
  * ====================================================================== */
 /* ---- section 1 (helper "xcmds") begins ---- */
 
-ObjRef createStreamObject() { return ObjRef(); }
+/* ---- the stream value ----------------------------------------------------- */
+
+ObjRef createStreamObject() { return createObject(OBJ_STREAM, OBJ_ENCODING_STREAM, new stream()); }
+
 unsigned long streamLength(const robj *o) { return objectStream(o).length; }
-streamNodeLimits streamServerNodeLimits() { return {}; }
-bool streamParseIDOrReply(client *, std::string_view, streamID *, uint64_t, bool *) { return false; }
-void addReplyStreamID(client *, const streamID &) {}
-size_t streamReplyWithRange(client *, stream *, const streamID *, const streamID *, size_t, bool, streamCG *,
-                            streamConsumer *, int, const streamPropInfo *) {
-    return 0;
+
+streamNodeLimits streamServerNodeLimits() {
+    return {static_cast<size_t>(server.stream_node_max_bytes), server.stream_node_max_entries};
 }
-bool xreadGenericCommand(client *c, xreadBlockArgs *) {
-    addReplyError(c, "not implemented yet");
+
+static void freeStreamObject(robj *o) { delete &objectStream(o); }
+
+static ObjRef streamDupObject(const robj *o) {
+    return createObject(OBJ_STREAM, OBJ_ENCODING_STREAM, streamDup(objectStream(o)).release());
+}
+
+/* The bytes a rax's nodes hold: each node's block, its label when longer
+ * than the string's inline buffer, its vector of children. Redis estimates
+ * its own rax from a node count; this one is measured, walking the tree
+ * with a stack of its own (a tree is as deep as its longest key, a
+ * consumer's name, say). */
+static size_t raxAllocatedSize(const rax &r) {
+    static const size_t inline_capacity = std::string().capacity();
+    size_t size = 0;
+    std::vector<const raxNode *> todo{r.head.get()};
+    while (!todo.empty()) {
+        const raxNode *n = todo.back();
+        todo.pop_back();
+        size += malloc_usable_size(const_cast<raxNode *>(n));
+        if (n->label.capacity() > inline_capacity) size += malloc_usable_size(const_cast<char *>(n->label.data()));
+        if (n->children.capacity()) size += malloc_usable_size(const_cast<std::unique_ptr<raxNode> *>(n->children.data()));
+        for (const auto &child : n->children) todo.push_back(child.get());
+    }
+    return size;
+}
+
+/* One node of the stream: the listpack object and its buffer. */
+static size_t streamNodeAllocatedSize(void *node) {
+    auto *lp = static_cast<listpack *>(node);
+    return malloc_usable_size(lp) + malloc_usable_size(const_cast<unsigned char *>(lp->data()));
+}
+
+/* A group: its block, its pel (the NACKs are all one size: one is
+ * measured), its consumers with their names and pels. */
+static size_t streamCGAllocatedSize(streamCG *cg) {
+    size_t size = malloc_usable_size(cg) + raxAllocatedSize(cg->pel) + raxAllocatedSize(cg->consumers);
+    raxIterator ri;
+    raxStart(&ri, &cg->pel);
+    if (raxSeek(&ri, "^") && raxNext(&ri)) size += malloc_usable_size(ri.data) * raxSize(&cg->pel);
+    raxStart(&ri, &cg->consumers);
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) {
+        auto *consumer = static_cast<streamConsumer *>(ri.data);
+        size += malloc_usable_size(consumer) + consumer->name.allocSize() + raxAllocatedSize(consumer->pel);
+    }
+    return size;
+}
+
+/* MEMORY USAGE of a stream, as Redis's objectComputeSize measures one,
+ * over what cppredis allocates: the stream, its tree, `samples` nodes
+ * whose average stands for all but the last one (often not full, so
+ * measured itself; 0 measures every node), and every group. */
+static size_t streamObjectComputeSize(const robj *o, size_t samples) {
+    stream &s = objectStream(o);
+    size_t size = malloc_usable_size(&s) + raxAllocatedSize(s.tree);
+    raxIterator ri;
+    raxStart(&ri, &s.tree);
+    raxSeek(&ri, "^");
+    size_t nodes = 0, measured = 0;
+    while ((samples == 0 || measured < samples) && raxNext(&ri)) {
+        nodes += streamNodeAllocatedSize(ri.data);
+        measured++;
+    }
+    if (s.tree.numele <= measured) {
+        size += nodes;
+    } else {
+        size += nodes / measured * (s.tree.numele - 1);
+        raxSeek(&ri, "$");
+        raxNext(&ri);
+        size += streamNodeAllocatedSize(ri.data);
+    }
+    if (s.cgroups) {
+        size += malloc_usable_size(s.cgroups.get()) + raxAllocatedSize(*s.cgroups);
+        raxStart(&ri, s.cgroups.get());
+        raxSeek(&ri, "^");
+        while (raxNext(&ri)) size += streamCGAllocatedSize(static_cast<streamCG *>(ri.data));
+    }
+    return size;
+}
+
+[[maybe_unused]] static const bool stream_type_registered =
+    registerObjectType(OBJ_STREAM, {.free = freeStreamObject,
+                                    .dup = streamDupObject,
+                                    .computeSize = streamObjectComputeSize,
+                                    .scan = nullptr, /* no XSCAN */
+                                    .scan_pairs = false});
+
+/* ---- IDs as arguments and replies ------------------------------------------ */
+
+/* "ms-seq": two 20-digit numbers and the dash fit. */
+constexpr size_t STREAM_ID_STR_LEN = 44;
+
+static std::string_view streamIDString(const streamID &id, char (&buf)[STREAM_ID_STR_LEN]) {
+    int len = ull2string(buf, sizeof(buf), id.ms);
+    buf[len++] = '-';
+    len += ull2string(buf + len, sizeof(buf) - len, id.seq);
+    return {buf, static_cast<size_t>(len)};
+}
+
+void addReplyStreamID(client *c, const streamID &id) {
+    char buf[STREAM_ID_STR_LEN];
+    addReplyBulk(c, streamIDString(id, buf));
+}
+
+/* Redis's streamGenericParseIDOrReply, with no reply when `c` is null.
+ * Redis reads the argument as a C string: it ends at a NUL byte. */
+static bool streamGenericParseIDOrReply(client *c, std::string_view arg, streamID *id, uint64_t missing_seq,
+                                        bool strict, bool *seq_given) {
+    auto invalid = [c] {
+        if (c) addReplyError(c, "Invalid stream ID specified as stream command argument");
+        return false;
+    };
+    if (arg.size() > 127) return invalid();
+    arg = arg.substr(0, arg.find('\0'));
+    if (strict && (arg == "-" || arg == "+")) return invalid();
+    if (seq_given) *seq_given = true;
+    if (arg == "-") {
+        *id = {0, 0};
+        return true;
+    }
+    if (arg == "+") {
+        *id = {UINT64_MAX, UINT64_MAX};
+        return true;
+    }
+    size_t dash = arg.find('-');
+    unsigned long long ms, seq = missing_seq;
+    if (!string2ull(arg.substr(0, dash), &ms)) return invalid();
+    if (dash != std::string_view::npos) {
+        std::string_view rest = arg.substr(dash + 1);
+        if (seq_given && rest == "*") {
+            seq = 0;
+            *seq_given = false;
+        } else if (!string2ull(rest, &seq)) {
+            return invalid();
+        }
+    }
+    *id = {ms, seq};
     return true;
 }
-blockedServe serveClientBlockedOnStream(client *, robj *, std::string_view) { return blockedServe::not_ready; }
-void xaddCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xrangeCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xrevrangeCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xlenCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xdelCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xtrimCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xsetidCommand(client *c) { addReplyError(c, "not implemented yet"); }
+
+bool streamParseIDOrReply(client *c, std::string_view arg, streamID *id, uint64_t missing_seq, bool *seq_given) {
+    return streamGenericParseIDOrReply(c, arg, id, missing_seq, false, seq_given);
+}
+
+bool streamParseStrictIDOrReply(client *c, std::string_view arg, streamID *id, uint64_t missing_seq,
+                                bool *seq_given) {
+    return streamGenericParseIDOrReply(c, arg, id, missing_seq, true, seq_given);
+}
+
+bool streamParseIntervalIDOrReply(client *c, std::string_view arg, streamID *id, bool *exclude,
+                                  uint64_t missing_seq) {
+    if (exclude) *exclude = arg.size() > 1 && arg[0] == '(';
+    if (exclude && *exclude) return streamParseStrictIDOrReply(c, arg.substr(1), id, missing_seq);
+    return streamParseIDOrReply(c, arg, id, missing_seq);
+}
+
+/* ---- consumer groups: what the commands add to stream.h's --------------------- */
+
+bool streamRangeHasTombstones(stream *s, const streamID *start, const streamID *end) {
+    if (!s->length || s->max_deleted_entry_id == streamID{}) return false;
+    /* The latest tombstone is before the first entry. */
+    if (s->first_id > s->max_deleted_entry_id) return false;
+    streamID start_id = start ? *start : streamID{};
+    streamID end_id = end ? *end : streamID{UINT64_MAX, UINT64_MAX};
+    return start_id <= s->max_deleted_entry_id && s->max_deleted_entry_id <= end_id;
+}
+
+streamConsumer *streamCreateConsumer(streamCG *cg, std::string_view name, std::string_view key, int dbid,
+                                     int flags) {
+    streamConsumer *consumer = streamCreateConsumer(cg, name, mstime());
+    if (!consumer) return nullptr;
+    if (!(flags & SCC_NO_DIRTIFY)) server.dirty++;
+    if (!(flags & SCC_NO_NOTIFY)) notifyKeyspaceEvent(NOTIFY_STREAM, "xgroup-createconsumer", key, dbid);
+    return consumer;
+}
+
+streamConsumer *streamLookupConsumer(streamCG *cg, std::string_view name, int flags) {
+    streamConsumer *consumer = streamLookupConsumer(cg, name);
+    if (consumer && !(flags & SLC_NO_REFRESH)) consumer->seen_time = mstime();
+    return consumer;
+}
+
+void streamPropagateXCLAIM(client *c, std::string_view key, const streamCG *group, std::string_view groupname,
+                           const streamID &id, const streamNACK *nack) {
+    char idbuf[STREAM_ID_STR_LEN], lastidbuf[STREAM_ID_STR_LEN], timebuf[LONG_STR_SIZE], countbuf[LONG_STR_SIZE];
+    std::string_view time(timebuf, ll2string(timebuf, sizeof(timebuf), nack->delivery_time));
+    std::string_view count(countbuf, ull2string(countbuf, sizeof(countbuf), nack->delivery_count));
+    /* Idempotent, whatever the replica's state: FORCE creates the entry,
+     * JUSTID spares it fetching the entry. */
+    alsoPropagate(c->db->id, {"XCLAIM", key, groupname, nack->consumer->name.view(), "0", streamIDString(id, idbuf),
+                              "TIME", time, "RETRYCOUNT", count, "FORCE", "JUSTID", "LASTID",
+                              streamIDString(group->last_id, lastidbuf)});
+}
+
+void streamPropagateGroupID(client *c, std::string_view key, const streamCG *group, std::string_view groupname) {
+    char idbuf[STREAM_ID_STR_LEN], readbuf[LONG_STR_SIZE];
+    std::string_view entries_read(readbuf, ll2string(readbuf, sizeof(readbuf), group->entries_read));
+    alsoPropagate(c->db->id, {"XGROUP", "SETID", key, groupname, streamIDString(group->last_id, idbuf), "ENTRIESREAD",
+                              entries_read});
+}
+
+void streamPropagateConsumerCreation(client *c, std::string_view key, std::string_view groupname,
+                                     std::string_view consumername) {
+    alsoPropagate(c->db->id, {"XGROUP", "CREATECONSUMER", key, groupname, consumername});
+}
+
+/* ---- ranges ------------------------------------------------------------------------ */
+
+/* The entry `id` was delivered to `consumer` of `group`: pending now for
+ * it, whether it was pending for nobody (a new NACK) or for another
+ * consumer (XGROUP SETID moved the group back: the NACK changes hands and
+ * starts over), and propagated as an XCLAIM. */
+static void streamTrackDelivery(client *c, streamCG *group, streamConsumer *consumer, const streamID &id,
+                                const streamPropInfo *spi) {
+    unsigned char buf[STREAM_ID_BYTES];
+    streamEncodeID(buf, id);
+    std::string_view key(reinterpret_cast<const char *>(buf), sizeof(buf));
+    std::unique_ptr<streamNACK> created = streamCreateNACK(consumer, mstime());
+    void *existing = nullptr;
+    streamNACK *nack;
+    if (raxTryInsert(&group->pel, key, created.get(), &existing)) {
+        nack = created.release(); /* the group's pel owns it now */
+    } else {
+        nack = static_cast<streamNACK *>(existing);
+        raxRemove(&nack->consumer->pel, key);
+        nack->consumer = consumer;
+        nack->delivery_time = created->delivery_time;
+        nack->delivery_count = 1;
+    }
+    raxInsert(&consumer->pel, key, nack);
+    if (spi) streamPropagateXCLAIM(c, spi->keyname, group, spi->groupname, id, nack);
+}
+
+/* The group read past its last ID: it moves to `id`, and its entries_read
+ * counts one more when that count is known and nothing ahead is deleted,
+ * or is estimated afresh (Redis 7.0's lag tracking). */
+static void streamAdvanceGroup(stream *s, streamCG *group, const streamID &id) {
+    if (group->entries_read != SCG_INVALID_ENTRIES_READ && !streamRangeHasTombstones(s, &id, nullptr))
+        group->entries_read++;
+    else if (s->entries_added)
+        group->entries_read = streamEstimateDistanceFromFirstEverEntry(s, id);
+    group->last_id = id;
+}
+
+static size_t streamReplyWithRangeFromConsumerPEL(client *c, stream *s, const streamID *start,
+                                                  const streamID *end, size_t count, streamConsumer *consumer);
+
+size_t streamReplyWithRange(client *c, stream *s, const streamID *start, const streamID *end, size_t count,
+                            bool rev, streamCG *group, streamConsumer *consumer, int flags,
+                            const streamPropInfo *spi) {
+    /* A consumer reading its history sees its own pending entries only. */
+    if (group && (flags & STREAM_RWR_HISTORY))
+        return streamReplyWithRangeFromConsumerPEL(c, s, start, end, count, consumer);
+
+    bool noack = flags & STREAM_RWR_NOACK, propagate_last_id = false;
+    void *arraylen_ptr = (flags & STREAM_RWR_RAWENTRIES) ? nullptr : addReplyDeferredLen(c);
+    size_t arraylen = 0;
+    streamIterator si;
+    streamIteratorStart(&si, s, start, end, rev);
+    streamID id;
+    int64_t numfields;
+    while (streamIteratorGetID(&si, &id, &numfields)) {
+        if (group && id > group->last_id) {
+            streamAdvanceGroup(s, group, id);
+            /* Without NOACK the XCLAIMs carry the last ID (LASTID). */
+            if (noack) propagate_last_id = true;
+        }
+        addReplyArrayLen(c, 2);
+        addReplyStreamID(c, id);
+        addReplyArrayLen(c, numfields * 2);
+        while (numfields--) {
+            std::string_view field, value;
+            streamIteratorGetField(&si, &field, &value);
+            addReplyBulk(c, field);
+            addReplyBulk(c, value);
+        }
+        if (group && !noack) streamTrackDelivery(c, group, consumer, id, spi);
+        if (++arraylen == count) break;
+    }
+    if (spi && propagate_last_id) streamPropagateGroupID(c, spi->keyname, group, spi->groupname);
+    if (arraylen_ptr) setDeferredArrayLen(c, arraylen_ptr, arraylen);
+    return arraylen;
+}
+
+/* XREADGROUP with an ID: the consumer's pending entries from `start`,
+ * each delivered once more. An entry deleted meanwhile (XDEL, trimming)
+ * is still pending: its ID comes with a null array for its fields. */
+static size_t streamReplyWithRangeFromConsumerPEL(client *c, stream *s, const streamID *start,
+                                                  const streamID *end, size_t count, streamConsumer *consumer) {
+    unsigned char startkey[STREAM_ID_BYTES], endkey[STREAM_ID_BYTES];
+    streamEncodeID(startkey, *start);
+    if (end) streamEncodeID(endkey, *end);
+    std::string_view endview(reinterpret_cast<const char *>(endkey), sizeof(endkey));
+    size_t arraylen = 0;
+    void *arraylen_ptr = addReplyDeferredLen(c);
+    raxIterator ri;
+    raxStart(&ri, &consumer->pel);
+    raxSeek(&ri, ">=", std::string_view(reinterpret_cast<const char *>(startkey), sizeof(startkey)));
+    while (raxNext(&ri) && (!count || arraylen < count)) {
+        if (end && std::string_view(ri.key) > endview) break;
+        streamID thisid = streamDecodeID(reinterpret_cast<const unsigned char *>(ri.key.data()));
+        if (streamReplyWithRange(c, s, &thisid, &thisid, 1, false, nullptr, nullptr, STREAM_RWR_RAWENTRIES,
+                                 nullptr) == 0) {
+            addReplyArrayLen(c, 2);
+            addReplyStreamID(c, thisid);
+            addReplyNullArray(c);
+        } else {
+            auto *nack = static_cast<streamNACK *>(ri.data);
+            nack->delivery_time = mstime();
+            nack->delivery_count++;
+        }
+        arraylen++;
+    }
+    setDeferredArrayLen(c, arraylen_ptr, static_cast<long>(arraylen));
+    return arraylen;
+}
+
+/* ---- XADD and XTRIM: their options -------------------------------------------------- */
+
+/* What XADD and XTRIM were asked (Redis's streamAddTrimArgs). */
+struct streamAddTrimArgs {
+    streamTrimArgs trim;
+    size_t trim_strategy_arg_idx = 0; /* the MAXLEN/MINID argument, rewritten for the AOF */
+    /* XADD only. */
+    streamID id;
+    bool id_given = false;
+    bool seq_given = false; /* "ms-*" says false */
+    bool no_mkstream = false;
+};
+
+/* The AOF and a replica replay what the master did: they trim exactly as
+ * far as the rewritten argument says, with no LIMIT of their own. */
+static bool mustObeyClient(const client *c) { return c->id == CLIENT_ID_AOF; }
+
+/* MAXLEN/MINID's value, after an optional "~" (approximate) or "=". */
+static size_t parseTrimOperator(client *c, size_t i, streamAddTrimArgs *args) {
+    args->trim.approx = false;
+    size_t moreargs = c->argv.size() - 1 - i;
+    std::string_view next = c->argv[i + 1];
+    if (moreargs >= 2 && (next == "~" || next == "=")) {
+        args->trim.approx = next == "~";
+        i++;
+    }
+    return i + 1;
+}
+
+/* Parses XADD's (`xadd`) or XTRIM's options, replying on error: returns
+ * the position of XADD's ID argument, or 0 after an error. */
+static size_t streamParseAddOrTrimArgsOrReply(client *c, streamAddTrimArgs *args, bool xadd) {
+    streamTrimArgs &trim = args->trim;
+    bool limit_given = false;
+    size_t i = 2; /* the first option, or XADD's ID */
+    for (; i < c->argv.size(); i++) {
+        size_t moreargs = c->argv.size() - 1 - i;
+        std::string_view opt = c->argv[i];
+        if (xadd && opt == "*") {
+            break; /* the common case, first */
+        } else if ((strEqualNoCase(opt, "maxlen") || strEqualNoCase(opt, "minid")) && moreargs) {
+            if (trim.strategy != TRIM_STRATEGY_NONE) {
+                addReplyError(c, "syntax error, MAXLEN and MINID options at the same time are not compatible");
+                return 0;
+            }
+            bool maxlen = strEqualNoCase(opt, "maxlen");
+            i = parseTrimOperator(c, i, args);
+            if (maxlen) {
+                long long n;
+                if (!getLongLongFromObjectOrReply(c, c->argv[i], &n)) return 0;
+                if (n < 0) {
+                    addReplyError(c, "The MAXLEN argument must be >= 0.");
+                    return 0;
+                }
+                trim.maxlen = n;
+                trim.strategy = TRIM_STRATEGY_MAXLEN;
+            } else {
+                if (!streamParseStrictIDOrReply(c, c->argv[i], &trim.minid, 0)) return 0;
+                trim.strategy = TRIM_STRATEGY_MINID;
+            }
+            args->trim_strategy_arg_idx = i;
+        } else if (strEqualNoCase(opt, "limit") && moreargs) {
+            if (!getLongLongFromObjectOrReply(c, c->argv[i + 1], &trim.limit)) return 0;
+            if (trim.limit < 0) {
+                addReplyError(c, "The LIMIT argument must be >= 0.");
+                return 0;
+            }
+            limit_given = true;
+            i++;
+        } else if (xadd && strEqualNoCase(opt, "nomkstream")) {
+            args->no_mkstream = true;
+        } else if (xadd) {
+            /* The ID, or a syntax error. */
+            if (!streamParseStrictIDOrReply(c, opt, &args->id, 0, &args->seq_given)) return 0;
+            args->id_given = true;
+            break;
+        } else {
+            addReplyErrorObject(c, shared::syntaxerr);
+            return 0;
+        }
+    }
+
+    if (trim.limit && trim.strategy == TRIM_STRATEGY_NONE) {
+        addReplyError(c, "syntax error, LIMIT cannot be used without specifying a trimming strategy");
+        return 0;
+    }
+    if (!xadd && trim.strategy == TRIM_STRATEGY_NONE) {
+        addReplyError(c, "syntax error, XTRIM must be called with a trimming strategy");
+        return 0;
+    }
+    if (mustObeyClient(c)) {
+        trim.limit = 0;
+    } else if (limit_given) {
+        if (!trim.approx) {
+            addReplyError(c, "syntax error, LIMIT cannot be used without the special ~ option");
+            return 0;
+        }
+    } else if (trim.approx) {
+        /* At most 100 nodes' worth of entries per call, so that trimming
+         * stays short; capped both ways against odd node settings. */
+        long long per_node = server.stream_node_max_entries;
+        trim.limit = per_node <= 0 ? 10000 : per_node > 10000 ? 1000000 : 100 * per_node;
+    } else {
+        trim.limit = 0; /* exact trimming is never limited */
+    }
+    return i;
+}
+
+/* An approximate or limited trim depends on the node layout, which a
+ * replay need not share: it is propagated as the exact trim it turned out
+ * to be, MAXLEN = the length left or MINID = the first ID left. */
+static void streamRewriteTrimArguments(client *c, stream *s, const streamAddTrimArgs &args) {
+    char buf[STREAM_ID_STR_LEN];
+    std::string_view value;
+    if (args.trim.strategy == TRIM_STRATEGY_MAXLEN)
+        value = std::string_view(buf, ll2string(buf, sizeof(buf), static_cast<long long>(s->length)));
+    else
+        value = streamIDString(streamGetEdgeID(s, true, false), buf);
+    rewriteClientCommandArgument(c, args.trim_strategy_arg_idx - 1, "=");
+    rewriteClientCommandArgument(c, args.trim_strategy_arg_idx, value);
+}
+
+/* ---- the commands ------------------------------------------------------------------- */
+
+/* XADD key [NOMKSTREAM] [(MAXLEN | MINID) [= | ~] threshold [LIMIT count]] (* | id) field value
+ *      [field value ...] */
+void xaddCommand(client *c) {
+    streamAddTrimArgs args;
+    size_t idpos = streamParseAddOrTrimArgsOrReply(c, &args, true);
+    if (!idpos) return;
+    size_t field_pos = idpos + 1;
+    if (c->argv.size() < field_pos + 2 || (c->argv.size() - field_pos) % 2 == 1) return addReplyErrorArity(c);
+
+    /* Refused before the key is created: the append would fail, leaving
+     * an empty stream behind. */
+    if (args.id_given && args.seq_given && args.id == streamID{})
+        return addReplyError(c, "The ID specified in XADD must be greater than 0-0");
+
+    robj *o = lookupKeyWrite(c->db, c->argv[1]);
+    if (checkType(c, o, OBJ_STREAM)) return;
+    if (!o) {
+        if (args.no_mkstream) return addReplyNull(c);
+        ObjRef created = createStreamObject();
+        o = created.get();
+        dbAdd(c->db, c->argv[1], std::move(created));
+    }
+    stream *s = &objectStream(o);
+    if (s->last_id == streamID{UINT64_MAX, UINT64_MAX})
+        return addReplyError(c, "The stream has exhausted the last possible ID, unable to add more items");
+
+    streamID id;
+    std::span<const std::string_view> fields_values(c->argv.begin() + static_cast<ptrdiff_t>(field_pos), c->argv.end());
+    switch (streamAppendItem(s, fields_values, mstime(), streamServerNodeLimits(), &id,
+                             args.id_given ? &args.id : nullptr, args.seq_given)) {
+    case streamAppendResult::ok: break;
+    case streamAppendResult::id_not_greater:
+        return addReplyError(c, "The ID specified in XADD is equal or smaller than the target stream top item");
+    case streamAppendResult::too_large: return addReplyError(c, "Elements are too large to be stored");
+    }
+    addReplyStreamID(c, id);
+    signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(NOTIFY_STREAM, "xadd", c->argv[1], c->db->id);
+    server.dirty++;
+
+    if (args.trim.strategy != TRIM_STRATEGY_NONE) {
+        if (streamTrim(s, args.trim)) notifyKeyspaceEvent(NOTIFY_STREAM, "xtrim", c->argv[1], c->db->id);
+        /* LIMIT comes only with "~": approx alone tells a trim to rewrite. */
+        if (args.trim.approx) streamRewriteTrimArguments(c, s, args);
+    }
+    /* The AOF replays the ID this XADD produced. */
+    if (!args.id_given || !args.seq_given) {
+        char buf[STREAM_ID_STR_LEN];
+        rewriteClientCommandArgument(c, idpos, streamIDString(id, buf));
+    }
+    signalKeyAsReady(c->db, c->argv[1]);
+}
+
+/* XRANGE key start end [COUNT n] / XREVRANGE key end start [COUNT n]:
+ * a start without its sequence is ms-0, an end ms-UINT64_MAX; "(" makes
+ * a bound exclusive. */
+static void xrangeGenericCommand(client *c, bool rev) {
+    std::string_view startarg = c->argv[rev ? 3 : 2], endarg = c->argv[rev ? 2 : 3];
+    streamID startid, endid;
+    bool startex, endex;
+    if (!streamParseIntervalIDOrReply(c, startarg, &startid, &startex, 0)) return;
+    if (startex && !streamIncrID(&startid)) return addReplyError(c, "invalid start ID for the interval");
+    if (!streamParseIntervalIDOrReply(c, endarg, &endid, &endex, UINT64_MAX)) return;
+    if (endex && !streamDecrID(&endid)) return addReplyError(c, "invalid end ID for the interval");
+
+    long long count = -1; /* none given */
+    for (size_t j = 4; j < c->argv.size(); j++) {
+        if (!strEqualNoCase(c->argv[j], "COUNT") || j + 1 == c->argv.size())
+            return addReplyErrorObject(c, shared::syntaxerr);
+        if (!getLongLongFromObjectOrReply(c, c->argv[++j], &count)) return;
+        if (count < 0) count = 0;
+    }
+
+    robj *o = lookupKeyReadOrReply(c, c->argv[1], shared::empty_array);
+    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    if (count == 0) return addReplyNullArray(c);
+    streamReplyWithRange(c, &objectStream(o), &startid, &endid, count == -1 ? 0 : static_cast<size_t>(count), rev,
+                         nullptr, nullptr, 0, nullptr);
+}
+
+void xrangeCommand(client *c) { xrangeGenericCommand(c, false); }
+void xrevrangeCommand(client *c) { xrangeGenericCommand(c, true); }
+
+/* XLEN key */
+void xlenCommand(client *c) {
+    robj *o = lookupKeyReadOrReply(c, c->argv[1], shared::czero);
+    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    addReplyLongLong(c, static_cast<long long>(objectStream(o).length));
+}
+
+/* XDEL key id [id ...]: how many were there and are deleted. The IDs are
+ * all checked first, so that a bad one deletes nothing. The stream stays,
+ * however empty. */
+void xdelCommand(client *c) {
+    robj *o = lookupKeyWriteOrReply(c, c->argv[1], shared::czero);
+    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    stream *s = &objectStream(o);
+    streamID id;
+    for (size_t j = 2; j < c->argv.size(); j++)
+        if (!streamParseStrictIDOrReply(c, c->argv[j], &id, 0)) return;
+
+    long long deleted = 0;
+    bool first_entry = false;
+    for (size_t j = 2; j < c->argv.size(); j++) {
+        streamParseStrictIDOrReply(nullptr, c->argv[j], &id, 0);
+        if (!streamDeleteItem(s, id)) continue;
+        if (id == s->first_id) first_entry = true;
+        if (id > s->max_deleted_entry_id) s->max_deleted_entry_id = id;
+        deleted++;
+    }
+    if (deleted) {
+        if (s->length == 0) s->first_id = {};
+        else if (first_entry) s->first_id = streamGetEdgeID(s, true, true);
+        signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(NOTIFY_STREAM, "xdel", c->argv[1], c->db->id);
+        server.dirty += deleted;
+    }
+    addReplyLongLong(c, deleted);
+}
+
+/* XTRIM key (MAXLEN | MINID) [= | ~] threshold [LIMIT count]: how many
+ * entries went. The stream stays, however empty. */
+void xtrimCommand(client *c) {
+    streamAddTrimArgs args;
+    if (!streamParseAddOrTrimArgsOrReply(c, &args, false)) return;
+    robj *o = lookupKeyWriteOrReply(c, c->argv[1], shared::czero);
+    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    stream *s = &objectStream(o);
+    int64_t deleted = streamTrim(s, args.trim);
+    if (deleted) {
+        notifyKeyspaceEvent(NOTIFY_STREAM, "xtrim", c->argv[1], c->db->id);
+        if (args.trim.approx) streamRewriteTrimArguments(c, s, args);
+        signalModifiedKey(c, c->db, c->argv[1]);
+        server.dirty += deleted;
+    }
+    addReplyLongLong(c, deleted);
+}
+
+/* XSETID key last-id [ENTRIESADDED entries-added] [MAXDELETEDID max-deleted-id]:
+ * what a replay needs to rebuild a stream's counters. */
+void xsetidCommand(client *c) {
+    streamID id, max_xdel_id;
+    long long entries_added = -1;
+    if (!streamParseStrictIDOrReply(c, c->argv[2], &id, 0)) return;
+    for (size_t i = 3; i < c->argv.size(); i += 2) {
+        bool moreargs = i + 1 < c->argv.size();
+        std::string_view opt = c->argv[i];
+        if (strEqualNoCase(opt, "ENTRIESADDED") && moreargs) {
+            if (!getLongLongFromObjectOrReply(c, c->argv[i + 1], &entries_added)) return;
+            if (entries_added < 0) return addReplyError(c, "entries_added must be positive");
+        } else if (strEqualNoCase(opt, "MAXDELETEDID") && moreargs) {
+            if (!streamParseStrictIDOrReply(c, c->argv[i + 1], &max_xdel_id, 0)) return;
+            if (id < max_xdel_id)
+                return addReplyError(c, "The ID specified in XSETID is smaller than the provided max_deleted_entry_id");
+        } else {
+            return addReplyErrorObject(c, shared::syntaxerr);
+        }
+    }
+
+    robj *o = lookupKeyWriteOrReply(c, c->argv[1], shared::nokeyerr);
+    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    stream *s = &objectStream(o);
+    /* IDs only grow: not below the last entry there is. */
+    if (s->length > 0) {
+        if (id < streamGetEdgeID(s, false, true))
+            return addReplyError(c, "The ID specified in XSETID is smaller than the target stream top item");
+        if (entries_added != -1 && s->length > static_cast<uint64_t>(entries_added))
+            return addReplyError(c, "The entries_added specified in XSETID is smaller than the target stream length");
+    }
+    s->last_id = id;
+    if (entries_added != -1) s->entries_added = static_cast<uint64_t>(entries_added);
+    if (max_xdel_id != streamID{}) s->max_deleted_entry_id = max_xdel_id;
+    addReply(c, shared::ok);
+    server.dirty++;
+    notifyKeyspaceEvent(NOTIFY_STREAM, "xsetid", c->argv[1], c->db->id);
+}
+
+/* ---- XREAD and XREADGROUP ------------------------------------------------------------- */
+
+/* A blocked XREAD without COUNT is served this many entries at most, so
+ * that an old ID does not make the wake reply with the whole stream. */
+constexpr long XREAD_BLOCKED_DEFAULT_COUNT = 1000;
+
+/* The ">" ID of XREADGROUP: new entries only, past the group's last ID. */
+constexpr streamID STREAM_ID_NEW_ENTRIES{UINT64_MAX, UINT64_MAX};
+
+/* Whether XREAD/XREADGROUP has something to give at once from `s` past
+ * `*gt` (XREADGROUP: past ">", the group's last ID, which *gt becomes;
+ * any other ID reads the consumer's history, *history, always given). */
+static bool xreadCanServe(stream *s, streamCG *group, streamID *gt, bool *history) {
+    *history = group && *gt != STREAM_ID_NEW_ENTRIES;
+    if (*history) return true;
+    if (group) *gt = group->last_id;
+    return s->length && streamGetEdgeID(s, false, true) > *gt;
+}
+
+/* Replies [key, entries] for one stream of XREAD/XREADGROUP: the entries
+ * after `gt`, read as `consumername` of `group` for XREADGROUP (the
+ * consumer created if new). */
+static void xreadServeStream(client *c, std::string_view key, stream *s, streamID gt, bool history, size_t count,
+                             streamCG *group, std::string_view groupname, std::string_view consumername, bool noack) {
+    streamID start = gt; /* the range is inclusive: start after gt */
+    streamIncrID(&start);
+    addReplyArrayLen(c, 2);
+    addReplyBulk(c, key);
+    streamConsumer *consumer = nullptr;
+    if (group) {
+        consumer = streamLookupConsumer(group, consumername, SLC_DEFAULT);
+        if (!consumer) {
+            consumer = streamCreateConsumer(group, consumername, key, c->db->id, SCC_DEFAULT);
+            /* Without NOACK the XCLAIMs create it on replay. */
+            if (noack) streamPropagateConsumerCreation(c, key, groupname, consumername);
+        }
+    }
+    int flags = (noack ? STREAM_RWR_NOACK : 0) | (history ? STREAM_RWR_HISTORY : 0);
+    streamPropInfo spi{key, groupname};
+    streamReplyWithRange(c, s, &start, nullptr, count, false, group, consumer, flags, &spi);
+    if (group) server.dirty++;
+}
+
+/* XREAD [COUNT count] [BLOCK ms] STREAMS key [key ...] id [id ...]
+ * XREADGROUP GROUP group consumer [COUNT count] [BLOCK ms] [NOACK] STREAMS key [key ...] id [id ...]
+ * Never propagated as itself: XREAD writes nothing, XREADGROUP is
+ * propagated as its effects (streamReplyWithRange). */
+bool xreadGenericCommand(client *c, xreadBlockArgs *block) {
+    preventCommandPropagation(c);
+    const std::vector<std::string_view> &argv = c->argv;
+    bool xreadgroup = argv[0].size() == 10;
+    long long timeout = -1, count = 0; /* -1: no BLOCK */
+    size_t streams_arg = 0, streams_count = 0;
+    bool noack = false;
+    std::optional<std::string_view> groupname;
+    std::string_view consumername;
+
+    for (size_t i = 1; i < argv.size(); i++) {
+        size_t moreargs = argv.size() - i - 1;
+        std::string_view o = argv[i];
+        if (strEqualNoCase(o, "BLOCK") && moreargs) {
+            /* Not even the null reply of a client that may not block: a
+             * script blocking would make no sense. */
+            if (c->flags & CLIENT_SCRIPT) {
+                addReplyErrorFormat(c, "%s command is not allowed with BLOCK option from scripts",
+                                    std::string(argv[0]).c_str());
+                return true;
+            }
+            if (!getLongLongFromObjectOrReply(c, argv[++i], &timeout, "timeout is not an integer or out of range"))
+                return true;
+            if (timeout < 0) {
+                addReplyError(c, "timeout is negative");
+                return true;
+            }
+        } else if (strEqualNoCase(o, "COUNT") && moreargs) {
+            if (!getLongLongFromObjectOrReply(c, argv[++i], &count)) return true;
+            if (count < 0) count = 0;
+        } else if (strEqualNoCase(o, "STREAMS") && moreargs) {
+            streams_arg = i + 1;
+            streams_count = argv.size() - streams_arg;
+            if (streams_count % 2 != 0) {
+                addReplyError(c, "Unbalanced XREAD list of streams: for each stream key an ID or '$' must be "
+                                 "specified.");
+                return true;
+            }
+            streams_count /= 2;
+            break;
+        } else if (strEqualNoCase(o, "GROUP") && moreargs >= 2) {
+            if (!xreadgroup) {
+                addReplyError(c, "The GROUP option is only supported by XREADGROUP. You called XREAD instead.");
+                return true;
+            }
+            groupname = argv[i + 1];
+            consumername = argv[i + 2];
+            i += 2;
+        } else if (strEqualNoCase(o, "NOACK")) {
+            if (!xreadgroup) {
+                addReplyError(c, "The NOACK option is only supported by XREADGROUP. You called XREAD instead.");
+                return true;
+            }
+            noack = true;
+        } else {
+            addReplyErrorObject(c, shared::syntaxerr);
+            return true;
+        }
+    }
+    if (streams_arg == 0) {
+        addReplyErrorObject(c, shared::syntaxerr);
+        return true;
+    }
+    if (xreadgroup && !groupname) {
+        addReplyError(c, "Missing GROUP option for XREADGROUP");
+        return true;
+    }
+
+    /* The IDs, each "$" or ">" resolved; kept between calls, so that a
+     * read served at once allocates nothing. */
+    static std::vector<streamID> ids;
+    ids.resize(streams_count);
+    for (size_t i = 0; i < streams_count; i++) {
+        std::string_view key = argv[streams_arg + i], idarg = argv[streams_arg + streams_count + i];
+        robj *o = lookupKeyRead(c->db, key);
+        if (checkType(c, o, OBJ_STREAM)) return true;
+        if (groupname && (!o || !streamLookupCG(&objectStream(o), *groupname))) {
+            addReplyErrorFormat(c, "-NOGROUP No such key '%s' or consumer group '%s' in XREADGROUP with GROUP option",
+                                std::string(key).c_str(), std::string(*groupname).c_str());
+            return true;
+        }
+        if (idarg == "$") {
+            if (xreadgroup) {
+                addReplyError(c, "The $ ID is meaningless in the context of XREADGROUP: you want to read the history "
+                                 "of this consumer by specifying a proper ID, or use the > ID to get new messages. "
+                                 "The $ ID would just return an empty result set.");
+                return true;
+            }
+            ids[i] = o ? objectStream(o).last_id : streamID{};
+        } else if (idarg == ">") {
+            if (!xreadgroup) {
+                addReplyError(c, "The > ID can be specified only when calling XREADGROUP using the GROUP <group> "
+                                 "<consumer> option.");
+                return true;
+            }
+            ids[i] = STREAM_ID_NEW_ENTRIES;
+        } else if (!streamParseStrictIDOrReply(c, idarg, &ids[i], 0)) {
+            return true;
+        }
+    }
+
+    /* Served at once if any stream has something. */
+    size_t served = 0;
+    void *arraylen_ptr = nullptr;
+    for (size_t i = 0; i < streams_count; i++) {
+        std::string_view key = argv[streams_arg + i];
+        robj *o = lookupKeyRead(c->db, key);
+        if (!o) continue;
+        stream *s = &objectStream(o);
+        streamCG *group = groupname ? streamLookupCG(s, *groupname) : nullptr;
+        streamID gt = ids[i];
+        bool history;
+        if (!xreadCanServe(s, group, &gt, &history)) continue;
+        if (served++ == 0) arraylen_ptr = addReplyDeferredLen(c);
+        xreadServeStream(c, key, s, gt, history, static_cast<size_t>(count), group, groupname.value_or(""),
+                         consumername, noack);
+    }
+    if (served) {
+        setDeferredArrayLen(c, arraylen_ptr, static_cast<long>(served));
+        return true;
+    }
+
+    /* Nothing yet: a client that may not block gets what a timeout gives. */
+    if (timeout == -1 || (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING))) {
+        addReplyNullArray(c);
+        return true;
+    }
+    block->timeout_ms = timeout;
+    block->keys.assign(argv.begin() + static_cast<ptrdiff_t>(streams_arg),
+                       argv.begin() + static_cast<ptrdiff_t>(streams_arg + streams_count));
+    block->ids.assign(ids.begin(), ids.end());
+    block->count = count ? static_cast<long>(count) : XREAD_BLOCKED_DEFAULT_COUNT;
+    block->group = groupname;
+    block->consumer = consumername;
+    block->noack = noack;
+    return false;
+}
+
+/* The key's ID in the waiter's list (each key is there once). */
+static streamID *blockedStreamID(client *receiver, std::string_view key) {
+    for (bkinfo &bki : receiver->bpop.keys)
+        if (bki.de->key.view() == key) return &bki.stream_id;
+    return nullptr;
+}
+
+blockedServe serveClientBlockedOnStream(client *receiver, robj *o, std::string_view key) {
+    stream *s = &objectStream(o);
+    streamID *gt = blockedStreamID(receiver, key);
+    streamCG *group = nullptr;
+    std::string_view groupname;
+    if (receiver->bpop.xread_group) {
+        groupname = receiver->bpop.xread_group->view();
+        group = streamLookupCG(s, groupname);
+        if (!group) {
+            addReplyError(receiver, "-NOGROUP the consumer group this client was blocked on no longer exists");
+            return blockedServe::served;
+        }
+        /* Blocked on ">": the entries past the group's last ID now, which
+         * other consumers served before this one may have moved. */
+        *gt = group->last_id;
+    }
+    if (!(s->last_id > *gt)) return blockedServe::not_ready;
+
+    streamID start = *gt;
+    streamIncrID(&start);
+    streamConsumer *consumer = nullptr;
+    bool noack = false;
+    if (group) {
+        noack = receiver->bpop.xread_group_noack;
+        std::string_view name = receiver->bpop.xread_consumer->view();
+        consumer = streamLookupConsumer(group, name, SLC_DEFAULT);
+        if (!consumer) {
+            consumer = streamCreateConsumer(group, name, key, receiver->db->id, SCC_DEFAULT);
+            if (noack) streamPropagateConsumerCreation(receiver, key, groupname, name);
+        }
+    }
+    /* One stream: [[key, entries]]. */
+    addReplyArrayLen(receiver, 1);
+    addReplyArrayLen(receiver, 2);
+    addReplyBulk(receiver, key);
+    streamPropInfo spi{key, groupname};
+    streamReplyWithRange(receiver, s, &start, nullptr, static_cast<size_t>(receiver->bpop.count), false, group,
+                         consumer, noack ? STREAM_RWR_NOACK : 0, &spi);
+    return blockedServe::served;
+}
 
 /* ---- section 1 ends ---- */
 
