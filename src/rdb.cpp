@@ -775,7 +775,7 @@ static ObjRef rdbLoadListpackObject(rio &rdb, int rdbtype) {
  * then the stream node inside it); the groups are rebuilt through
  * stream.h. Besides Redis's own checks, a node must hold a live entry
  * (Redis removes a node as its last entry goes), the length must be the
- * sum of the nodes' counts, no entry may be above the last ID, and every
+ * sum of the nodes' counts, no live entry may be above the last ID, and every
  * pending entry must belong to exactly one consumer: what stream.h's
  * invariants promise to the code that reads a stream.
  * ====================================================================== */
@@ -892,7 +892,9 @@ static ObjRef rdbLoadStreamObject(rio &rdb, int rdbtype) {
         if (s->length) s->first_id = streamGetEdgeID(s, true, true);
     }
     if (s->length != live) rdbCorrupt("Stream length inconsistent with rax entries");
-    if (streamGetEdgeID(s, false, false) > s->last_id) rdbCorrupt("Stream entry ID above the stream's last ID");
+    /* Live entries only: Redis 7.0's XSETID may set the last ID below a
+     * tombstone's. */
+    if (streamGetEdgeID(s, false, true) > s->last_id) rdbCorrupt("Stream entry ID above the stream's last ID");
     rdbLoadStreamGroups(rdb, s, rdbtype);
     return o;
 }
