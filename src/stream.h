@@ -123,7 +123,7 @@ struct stream {
     uint64_t length = 0;            /* live entries */
     streamID last_id;               /* the greatest ID ever added (or set by XSETID) */
     streamID first_id;              /* the first live entry's ID, 0-0 when empty */
-    streamID max_deleted_entry_id;  /* the greatest ID deleted (XDEL, trimming) */
+    streamID max_deleted_entry_id;  /* the greatest ID deleted by XDEL (trimming leaves it, as Redis 7.0) */
     uint64_t entries_added = 0;     /* entries ever added */
     std::unique_ptr<rax> cgroups;   /* name -> streamCG, owned; created with the first group */
     stream() = default;
@@ -151,7 +151,8 @@ enum class streamAppendResult {
 streamAppendResult streamAppendItem(stream *s, std::span<const std::string_view> fields_values, long long now_ms,
                                     streamNodeLimits limits, streamID *added_id, const streamID *use_id,
                                     bool seq_given);
-/* streamDeleteItem: tombstones the entry `id`; false when it is not there. */
+/* streamDeleteItem: tombstones the entry `id` with XDEL's bookkeeping
+ * (length, first_id, max_deleted_entry_id); false when it is not there. */
 bool streamDeleteItem(stream *s, const streamID &id);
 
 /* How XADD and XTRIM trim (Redis's streamAddTrimArgs, its trimming half). */
@@ -201,12 +202,15 @@ struct streamIterator {
  * stream's edge), in reverse order when `rev`. */
 void streamIteratorStart(streamIterator *si, stream *s, const streamID *start, const streamID *end, bool rev);
 /* streamIteratorGetID: steps to the next entry; false when none is left.
- * Gives its ID and how many field-value pairs to read with GetField. */
+ * Gives its ID and how many field-value pairs to read with GetField: all of
+ * them must be read before the next step (Redis's rule: the cursor walks
+ * through them). */
 bool streamIteratorGetID(streamIterator *si, streamID *id, int64_t *numfields);
 /* streamIteratorGetField: the entry's next field and value. */
 void streamIteratorGetField(streamIterator *si, std::string_view *field, std::string_view *value);
-/* streamIteratorRemoveEntry: deletes the current entry (XTRIM's exact
- * part, XDEL); the iteration goes on after it. */
+/* streamIteratorRemoveEntry: tombstones the current entry (for
+ * streamDeleteItem, as in Redis; it updates only `length`, not first_id nor
+ * max_deleted_entry_id); the iteration goes on after it. */
 void streamIteratorRemoveEntry(streamIterator *si, streamID *current);
 
 /* ---- consumer groups ------------------------------------------------------------ */
