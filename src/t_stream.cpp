@@ -908,11 +908,746 @@ blockedServe serveClientBlockedOnStream(client *receiver, robj *o, std::string_v
  * ====================================================================== */
 /* ---- section 2 (helper "xgroups") begins ---- */
 
-void xgroupCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xackCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xpendingCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xclaimCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xautoclaimCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void xinfoCommand(client *c) { addReplyError(c, "not implemented yet"); }
+/* The parts of Redis's t_stream.c that serve consumer groups: a group's
+ * pending entries list (PEL) is a rax of streamNACKs keyed by the 16-byte
+ * encoded ID, shared by the group (which owns them) and the consumer each
+ * names. The commands here read and change it; what they change in a
+ * group's state other than by their own argv (XCLAIM, XAUTOCLAIM) is
+ * propagated as one idempotent XCLAIM per entry, as Redis 7.0 does. "Now"
+ * is the clock's, read once per command, as Redis 7.0 reads it (mstime())
+ * wherever it stamps a delivery or a consumer. */
+
+/* A rax key of an ID, in `buf`. */
+static std::string_view streamIDKey(const streamID &id, unsigned char (&buf)[STREAM_ID_BYTES]) {
+    streamEncodeID(buf, id);
+    return {reinterpret_cast<const char *>(buf), STREAM_ID_BYTES};
+}
+static streamID streamKeyID(std::string_view key) {
+    return streamDecodeID(reinterpret_cast<const unsigned char *>(key.data()));
+}
+
+/* Whether the entry `id` is in the stream (not deleted). */
+static bool streamEntryExists(stream *s, const streamID &id) {
+    streamIterator si;
+    streamIteratorStart(&si, s, &id, &id, false);
+    streamID found;
+    int64_t numfields;
+    return streamIteratorGetID(&si, &found, &numfields);
+}
+
+/* Removes the pending entry `key` from its group and its consumer, and
+ * frees it. */
+static void streamDeleteNACK(streamCG *cg, std::string_view key, streamNACK *nack) {
+    raxRemove(&cg->pel, key);
+    if (nack->consumer) raxRemove(&nack->consumer->pel, key);
+    std::unique_ptr<streamNACK> owned(nack);
+}
+
+/* A group's lag: the entries not yet delivered to it, or null when the
+ * stream's deletions make it unknowable (Redis 7.0's streamReplyWithCGLag). */
+static void streamReplyWithCGLag(client *c, stream *s, const streamCG *cg) {
+    long long entries_read;
+    if (s->entries_added == 0) {
+        entries_read = 0;
+    } else if (cg->entries_read != SCG_INVALID_ENTRIES_READ && !streamRangeHasTombstones(s, &cg->last_id, nullptr)) {
+        entries_read = cg->entries_read;
+    } else {
+        entries_read = streamEstimateDistanceFromFirstEverEntry(s, cg->last_id);
+        if (entries_read == SCG_INVALID_ENTRIES_READ) return addReplyNull(c);
+    }
+    addReplyLongLong(c, static_cast<long long>(s->entries_added) - entries_read);
+}
+
+/* The consumer that claims (XCLAIM, XAUTOCLAIM): seen now, created if new. */
+static streamConsumer *streamClaimingConsumer(client *c, streamCG *cg, std::string_view name, std::string_view key) {
+    if (streamConsumer *consumer = streamLookupConsumer(cg, name, SLC_DEFAULT)) return consumer;
+    return streamCreateConsumer(cg, name, key, c->db->id, SCC_DEFAULT);
+}
+
+/* Gives the pending entry `key` to `consumer` (from its previous owner, if
+ * any: FORCE creates NACKs of none). */
+static void streamNACKChangeOwner(streamNACK *nack, std::string_view key, streamConsumer *consumer) {
+    if (nack->consumer == consumer) return;
+    if (nack->consumer) raxRemove(&nack->consumer->pel, key);
+    raxInsert(&consumer->pel, key, nack);
+    nack->consumer = consumer;
+}
+
+/* One claimed entry in XCLAIM's or XAUTOCLAIM's reply: its ID alone
+ * (JUSTID), or the entry. */
+static void streamReplyClaimedEntry(client *c, stream *s, const streamID &id, bool justid) {
+    if (justid) addReplyStreamID(c, id);
+    else streamReplyWithRange(c, s, &id, &id, 1, false, nullptr, nullptr, STREAM_RWR_RAWENTRIES, nullptr);
+}
+
+static void replyNoGroupForKey(client *c, std::string_view key, std::string_view group) {
+    addReplyErrorFormat(c, "-NOGROUP No such key '%s' or consumer group '%s'", std::string(key).c_str(),
+                        std::string(group).c_str());
+}
+static void replyNoGroupOfKey(client *c, std::string_view group, std::string_view key) {
+    addReplyErrorFormat(c, "-NOGROUP No such consumer group '%s' for key name '%s'", std::string(group).c_str(),
+                        std::string(key).c_str());
+}
+
+/* The stream at argv[1] and its group argv[2] (XCLAIM, XAUTOCLAIM,
+ * XPENDING): replies (WRONGTYPE or NOGROUP) and returns false when there
+ * is none. */
+static bool streamLookupGroupOrReply(client *c, stream **s, streamCG **group) {
+    robj *o = lookupKeyRead(c->db, c->argv[1]);
+    if (o && checkType(c, o, OBJ_STREAM)) return false;
+    if (!o || !(*group = streamLookupCG(&objectStream(o), c->argv[2]))) {
+        replyNoGroupForKey(c, c->argv[1], c->argv[2]);
+        return false;
+    }
+    *s = &objectStream(o);
+    return true;
+}
+
+/* XGROUP CREATE <key> <group> <id|$> [MKSTREAM] [ENTRIESREAD <n>]
+ * XGROUP SETID <key> <group> <id|$> [ENTRIESREAD <n>]
+ * XGROUP DESTROY <key> <group>
+ * XGROUP CREATECONSUMER <key> <group> <consumer>
+ * XGROUP DELCONSUMER <key> <group> <consumer>
+ * The options are checked first, then the key, then the group, as Redis
+ * does, so that each error is the one Redis gives. */
+void xgroupCommand(client *c) {
+    static const char *const help[] = {
+        "CREATE <key> <groupname> <id|$> [option]",
+        "    Create a new consumer group. Options are:",
+        "    * MKSTREAM",
+        "      Create the empty stream if it does not exist.",
+        "    * ENTRIESREAD entries_read",
+        "      Set the group's entries_read counter (internal use).",
+        "CREATECONSUMER <key> <groupname> <consumer>",
+        "    Create a new consumer in the specified group.",
+        "DELCONSUMER <key> <groupname> <consumer>",
+        "    Remove the specified consumer.",
+        "DESTROY <key> <groupname>",
+        "    Remove the specified group.",
+        "SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
+        "    Set the current group ID and entries_read counter.",
+        nullptr,
+    };
+    const std::string_view opt = c->argv[1];
+    const size_t argc = c->argv.size();
+    if (argc == 2 && strEqualNoCase(opt, "HELP")) return addReplyHelp(c, help);
+
+    stream *s = nullptr;
+    streamCG *cg = nullptr;
+    bool mkstream = false;
+    long long entries_read = SCG_INVALID_ENTRIES_READ;
+    std::string_view key, grpname;
+    if (argc >= 4) {
+        const bool create = strEqualNoCase(opt, "CREATE"), setid = strEqualNoCase(opt, "SETID");
+        for (size_t i = 5; i < argc;) {
+            if (create && strEqualNoCase(c->argv[i], "MKSTREAM")) {
+                mkstream = true;
+                i++;
+            } else if ((create || setid) && strEqualNoCase(c->argv[i], "ENTRIESREAD") && i + 1 < argc) {
+                if (!getLongLongFromObjectOrReply(c, c->argv[i + 1], &entries_read)) return;
+                if (entries_read < 0 && entries_read != SCG_INVALID_ENTRIES_READ)
+                    return addReplyError(c, "value for ENTRIESREAD must be positive or -1");
+                i += 2;
+            } else {
+                return addReplySubcommandSyntaxError(c);
+            }
+        }
+        key = c->argv[2];
+        grpname = c->argv[3];
+        robj *o = lookupKeyWrite(c->db, key);
+        if (o) {
+            if (checkType(c, o, OBJ_STREAM)) return;
+            s = &objectStream(o);
+        }
+        if (!mkstream) {
+            if (!s)
+                return addReplyError(c, "The XGROUP subcommand requires the key to exist. "
+                                        "Note that for CREATE you may want to use the MKSTREAM "
+                                        "option to create an empty stream automatically.");
+            cg = streamLookupCG(s, grpname);
+            if (!cg && (setid || strEqualNoCase(opt, "CREATECONSUMER") || strEqualNoCase(opt, "DELCONSUMER")))
+                return replyNoGroupOfKey(c, grpname, key);
+        }
+    }
+
+    if (strEqualNoCase(opt, "CREATE") && argc >= 5 && argc <= 8) {
+        streamID id;
+        if (c->argv[4] == "$") {
+            if (s) id = s->last_id;
+        } else if (!streamParseStrictIDOrReply(c, c->argv[4], &id, 0)) {
+            return;
+        }
+        if (!s) { /* MKSTREAM, now that nothing can fail */
+            ObjRef o = createStreamObject();
+            s = &objectStream(o.get());
+            dbAdd(c->db, key, std::move(o));
+            signalModifiedKey(c, c->db, key);
+        }
+        if (!streamCreateCG(s, grpname, id, entries_read))
+            return addReplyError(c, "-BUSYGROUP Consumer Group name already exists");
+        addReply(c, shared::ok);
+        server.dirty++;
+        notifyKeyspaceEvent(NOTIFY_STREAM, "xgroup-create", key, c->db->id);
+    } else if (strEqualNoCase(opt, "SETID") && (argc == 5 || argc == 7)) {
+        streamID id;
+        if (c->argv[4] == "$") id = s->last_id;
+        else if (!streamParseIDOrReply(c, c->argv[4], &id, 0)) return;
+        cg->last_id = id;
+        cg->entries_read = entries_read;
+        addReply(c, shared::ok);
+        server.dirty++;
+        notifyKeyspaceEvent(NOTIFY_STREAM, "xgroup-setid", key, c->db->id);
+    } else if (strEqualNoCase(opt, "DESTROY") && argc == 4) {
+        if (!cg) return addReply(c, shared::czero);
+        streamDestroyCG(s, grpname);
+        addReply(c, shared::cone);
+        server.dirty++;
+        notifyKeyspaceEvent(NOTIFY_STREAM, "xgroup-destroy", key, c->db->id);
+        /* Its XREADGROUP waiters are told -NOGROUP. */
+        signalKeyAsReady(c->db, key);
+    } else if (strEqualNoCase(opt, "CREATECONSUMER") && argc == 5) {
+        addReply(c, streamCreateConsumer(cg, c->argv[4], key, c->db->id, SCC_DEFAULT) ? shared::cone : shared::czero);
+    } else if (strEqualNoCase(opt, "DELCONSUMER") && argc == 5) {
+        uint64_t pending = 0;
+        if (streamConsumer *consumer = streamLookupConsumer(cg, c->argv[4], SLC_NO_REFRESH)) {
+            pending = streamDelConsumer(cg, consumer);
+            server.dirty++;
+            notifyKeyspaceEvent(NOTIFY_STREAM, "xgroup-delconsumer", key, c->db->id);
+        }
+        addReplyLongLong(c, static_cast<long long>(pending));
+    } else {
+        addReplySubcommandSyntaxError(c);
+    }
+}
+
+/* XACK <key> <group> <id> [<id> ...]: removes the IDs from the group's
+ * PEL; returns how many were there. All or nothing: every ID is checked
+ * before the first is acknowledged. */
+void xackCommand(client *c) {
+    streamCG *group = nullptr;
+    if (robj *o = lookupKeyRead(c->db, c->argv[1])) {
+        if (checkType(c, o, OBJ_STREAM)) return;
+        group = streamLookupCG(&objectStream(o), c->argv[2]);
+    }
+    if (!group) return addReply(c, shared::czero);
+
+    streamID id;
+    for (size_t j = 3; j < c->argv.size(); j++)
+        if (!streamParseStrictIDOrReply(c, c->argv[j], &id, 0)) return;
+    long long acknowledged = 0;
+    for (size_t j = 3; j < c->argv.size(); j++) {
+        streamParseStrictIDOrReply(nullptr, c->argv[j], &id, 0);
+        unsigned char buf[STREAM_ID_BYTES];
+        std::string_view key = streamIDKey(id, buf);
+        void *nack = raxFind(&group->pel, key);
+        if (nack == raxNotFound) continue;
+        streamDeleteNACK(group, key, static_cast<streamNACK *>(nack));
+        acknowledged++;
+        server.dirty++;
+    }
+    addReplyLongLong(c, acknowledged);
+}
+
+/* XPENDING's summary: how many entries are pending, the first and last,
+ * and how many each consumer holds. */
+static void xpendingReplySummary(client *c, streamCG *group) {
+    addReplyArrayLen(c, 4);
+    addReplyLongLong(c, static_cast<long long>(raxSize(&group->pel)));
+    if (raxSize(&group->pel) == 0) {
+        addReplyNull(c);
+        addReplyNull(c);
+        addReplyNullArray(c);
+        return;
+    }
+    raxIterator ri;
+    raxStart(&ri, &group->pel);
+    raxSeek(&ri, "^");
+    raxNext(&ri);
+    addReplyStreamID(c, streamKeyID(ri.key));
+    raxSeek(&ri, "$");
+    raxNext(&ri);
+    addReplyStreamID(c, streamKeyID(ri.key));
+
+    raxStart(&ri, &group->consumers);
+    raxSeek(&ri, "^");
+    void *arraylen_ptr = addReplyDeferredLen(c);
+    long arraylen = 0;
+    while (raxNext(&ri)) {
+        auto *consumer = static_cast<streamConsumer *>(ri.data);
+        if (raxSize(&consumer->pel) == 0) continue;
+        addReplyArrayLen(c, 2);
+        addReplyBulk(c, ri.key);
+        addReplyBulkLongLong(c, static_cast<long long>(raxSize(&consumer->pel)));
+        arraylen++;
+    }
+    setDeferredArrayLen(c, arraylen_ptr, arraylen);
+}
+
+/* XPENDING <key> <group> [[IDLE <min-idle>] <start> <end> <count> [<consumer>]]
+ * The range's arguments are checked before the key, as Redis does. */
+void xpendingCommand(client *c) {
+    const size_t argc = c->argv.size();
+    if (argc != 3 && (argc < 6 || argc > 9)) return addReplyErrorObject(c, shared::syntaxerr);
+
+    streamID startid, endid;
+    long long count = 0, minidle = 0;
+    std::optional<std::string_view> consumername;
+    if (argc >= 6) {
+        size_t startidx = 3;
+        if (strEqualNoCase(c->argv[3], "IDLE")) {
+            if (!getLongLongFromObjectOrReply(c, c->argv[4], &minidle)) return;
+            if (argc < 8) return addReplyErrorObject(c, shared::syntaxerr);
+            startidx += 2;
+        }
+        if (!getLongLongFromObjectOrReply(c, c->argv[startidx + 2], &count)) return;
+        if (count < 0) count = 0;
+        bool startex, endex;
+        if (!streamParseIntervalIDOrReply(c, c->argv[startidx], &startid, &startex, 0)) return;
+        if (startex && !streamIncrID(&startid)) return addReplyError(c, "invalid start ID for the interval");
+        if (!streamParseIntervalIDOrReply(c, c->argv[startidx + 1], &endid, &endex, UINT64_MAX)) return;
+        if (endex && !streamDecrID(&endid)) return addReplyError(c, "invalid end ID for the interval");
+        if (startidx + 3 < argc) consumername = c->argv[startidx + 3];
+    }
+
+    stream *s;
+    streamCG *group;
+    if (!streamLookupGroupOrReply(c, &s, &group)) return;
+    if (argc == 3) return xpendingReplySummary(c, group);
+
+    rax *pel = &group->pel;
+    if (consumername) {
+        streamConsumer *consumer = streamLookupConsumer(group, *consumername, SLC_NO_REFRESH);
+        if (!consumer) return addReply(c, shared::empty_array);
+        pel = &consumer->pel;
+    }
+    unsigned char startbuf[STREAM_ID_BYTES], endbuf[STREAM_ID_BYTES];
+    std::string_view endkey = streamIDKey(endid, endbuf);
+    raxIterator ri;
+    raxStart(&ri, pel);
+    raxSeek(&ri, ">=", streamIDKey(startid, startbuf));
+    const long long now = mstime();
+    void *arraylen_ptr = addReplyDeferredLen(c);
+    long arraylen = 0;
+    while (count && raxNext(&ri) && std::string_view(ri.key) <= endkey) {
+        auto *nack = static_cast<streamNACK *>(ri.data);
+        if (minidle && now - nack->delivery_time < minidle) continue;
+        arraylen++;
+        count--;
+        addReplyArrayLen(c, 4);
+        addReplyStreamID(c, streamKeyID(ri.key));
+        addReplyBulk(c, nack->consumer->name.view());
+        addReplyLongLong(c, std::max(0LL, now - nack->delivery_time));
+        addReplyLongLong(c, static_cast<long long>(nack->delivery_count));
+    }
+    setDeferredArrayLen(c, arraylen_ptr, arraylen);
+}
+
+/* XCLAIM's options after the IDs. */
+struct xclaimOptions {
+    long long delivery_time = -1; /* IDLE / TIME, -1: not given */
+    long long retrycount = -1;    /* RETRYCOUNT, -1: not given */
+    bool force = false;
+    bool justid = false;
+    streamID last_id;             /* LASTID, 0-0: not given */
+};
+
+static bool xclaimParseOptionsOrReply(client *c, size_t j, long long now, xclaimOptions *opts) {
+    for (; j < c->argv.size(); j++) {
+        const std::string_view opt = c->argv[j];
+        const bool moreargs = j + 1 < c->argv.size();
+        if (strEqualNoCase(opt, "FORCE")) {
+            opts->force = true;
+        } else if (strEqualNoCase(opt, "JUSTID")) {
+            opts->justid = true;
+        } else if (strEqualNoCase(opt, "IDLE") && moreargs) {
+            long long idle;
+            if (!getLongLongFromObjectOrReply(c, c->argv[++j], &idle, "Invalid IDLE option argument for XCLAIM"))
+                return false;
+            opts->delivery_time = now - idle;
+        } else if (strEqualNoCase(opt, "TIME") && moreargs) {
+            if (!getLongLongFromObjectOrReply(c, c->argv[++j], &opts->delivery_time,
+                                              "Invalid TIME option argument for XCLAIM"))
+                return false;
+        } else if (strEqualNoCase(opt, "RETRYCOUNT") && moreargs) {
+            if (!getLongLongFromObjectOrReply(c, c->argv[++j], &opts->retrycount,
+                                              "Invalid RETRYCOUNT option argument for XCLAIM"))
+                return false;
+        } else if (strEqualNoCase(opt, "LASTID") && moreargs) {
+            if (!streamParseStrictIDOrReply(c, c->argv[++j], &opts->last_id, 0)) return false;
+        } else {
+            addReplyErrorFormat(c, "Unrecognized XCLAIM option '%s'", std::string(opt).c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
+/* XCLAIM <key> <group> <consumer> <min-idle-time> <id> [<id> ...]
+ *        [IDLE <ms>] [TIME <ms-unix-time>] [RETRYCOUNT <count>] [FORCE]
+ *        [JUSTID] [LASTID <id>]
+ * Gives the pending entries idle for at least min-idle-time to the
+ * consumer (created if new). An entry no longer in the stream is dropped
+ * from the PEL instead; FORCE creates the NACK of an entry not pending.
+ * The IDs end at the first argument that is not one. */
+void xclaimCommand(client *c) {
+    stream *s;
+    streamCG *group;
+    if (!streamLookupGroupOrReply(c, &s, &group)) return;
+    long long minidle;
+    if (!getLongLongFromObjectOrReply(c, c->argv[4], &minidle, "Invalid min-idle-time argument for XCLAIM")) return;
+    if (minidle < 0) minidle = 0;
+
+    size_t ids_end = 5;
+    streamID id;
+    while (ids_end < c->argv.size() && streamParseStrictIDOrReply(nullptr, c->argv[ids_end], &id, 0)) ids_end++;
+    const long long now = mstime();
+    xclaimOptions opts;
+    if (!xclaimParseOptionsOrReply(c, ids_end, now, &opts)) return;
+
+    bool propagate_last_id = false;
+    if (opts.last_id > group->last_id) {
+        group->last_id = opts.last_id;
+        propagate_last_id = true;
+    }
+    /* A delivery time in the future or before the epoch is a client's
+     * clock error, not worth failing for: it becomes now. */
+    if (opts.delivery_time < 0 || opts.delivery_time > now) opts.delivery_time = now;
+
+    const std::string_view keyname = c->argv[1], groupname = c->argv[2];
+    streamConsumer *consumer = nullptr;
+    void *arraylen_ptr = addReplyDeferredLen(c);
+    long arraylen = 0;
+    for (size_t j = 5; j < ids_end; j++) {
+        streamParseStrictIDOrReply(nullptr, c->argv[j], &id, 0);
+        unsigned char buf[STREAM_ID_BYTES];
+        std::string_view key = streamIDKey(id, buf);
+        void *found = raxFind(&group->pel, key);
+        auto *nack = found == raxNotFound ? nullptr : static_cast<streamNACK *>(found);
+
+        if (!streamEntryExists(s, id)) {
+            if (nack) {
+                streamPropagateXCLAIM(c, keyname, group, groupname, id, nack);
+                propagate_last_id = false; /* the XCLAIM carries it */
+                server.dirty++;
+                streamDeleteNACK(group, key, nack);
+            }
+            continue;
+        }
+        if (!nack) {
+            if (!opts.force) continue;
+            nack = streamCreateNACK(nullptr, now).release();
+            raxInsert(&group->pel, key, nack);
+        }
+        /* A NACK just made by FORCE has no owner and no idle time to check. */
+        if (nack->consumer && minidle && now - nack->delivery_time < minidle) continue;
+
+        if (!consumer) consumer = streamClaimingConsumer(c, group, c->argv[3], keyname);
+        streamNACKChangeOwner(nack, key, consumer);
+        nack->delivery_time = opts.delivery_time;
+        if (opts.retrycount >= 0) nack->delivery_count = static_cast<uint64_t>(opts.retrycount);
+        else if (!opts.justid) nack->delivery_count++;
+        streamReplyClaimedEntry(c, s, id, opts.justid);
+        arraylen++;
+
+        streamPropagateXCLAIM(c, keyname, group, groupname, id, nack);
+        propagate_last_id = false;
+        server.dirty++;
+    }
+    if (propagate_last_id) {
+        streamPropagateGroupID(c, keyname, group, groupname);
+        server.dirty++;
+    }
+    setDeferredArrayLen(c, arraylen_ptr, arraylen);
+    preventCommandPropagation(c);
+}
+
+/* XAUTOCLAIM <key> <group> <consumer> <min-idle-time> <start> [COUNT <count>] [JUSTID]
+ * XCLAIM for the PEL's entries from `start` on, idle for min-idle-time:
+ * at most COUNT entries claimed or found deleted (and dropped from the
+ * PEL), after at most 10 * COUNT looked at. Replies the cursor to go on
+ * from (0-0 at the end of the PEL), the entries claimed, and the IDs
+ * dropped, as Redis 7.0. */
+void xautoclaimCommand(client *c) {
+    constexpr long attempts_factor = 10;
+    long long minidle;
+    if (!getLongLongFromObjectOrReply(c, c->argv[4], &minidle, "Invalid min-idle-time argument for XAUTOCLAIM"))
+        return;
+    if (minidle < 0) minidle = 0;
+    streamID startid;
+    bool startex;
+    if (!streamParseIntervalIDOrReply(c, c->argv[5], &startid, &startex, 0)) return;
+    if (startex && !streamIncrID(&startid)) return addReplyError(c, "invalid start ID for the interval");
+
+    long count = 100;
+    bool justid = false;
+    for (size_t j = 6; j < c->argv.size(); j++) {
+        const std::string_view opt = c->argv[j];
+        if (strEqualNoCase(opt, "COUNT") && j + 1 < c->argv.size()) {
+            /* So that count * max(ID size, attempts_factor) cannot overflow. */
+            const long max_count = LONG_MAX / std::max<long>(sizeof(streamID), attempts_factor);
+            if (!getRangeLongFromObjectOrReply(c, c->argv[++j], 1, max_count, &count, "COUNT must be > 0"))
+                return;
+        } else if (strEqualNoCase(opt, "JUSTID")) {
+            justid = true;
+        } else {
+            return addReplyErrorObject(c, shared::syntaxerr);
+        }
+    }
+
+    stream *s;
+    streamCG *group;
+    if (!streamLookupGroupOrReply(c, &s, &group)) return;
+
+    /* The IDs claimed fill it from the front, the IDs found deleted from the
+     * back: together they are at most COUNT. Allocated up front, as Redis
+     * does, so that a COUNT too high is an error and not a failure later. */
+    std::unique_ptr<streamID, decltype(&free)> ids(static_cast<streamID *>(malloc(count * sizeof(streamID))), &free);
+    if (!ids)
+        return addReplyError(c, "Insufficient memory, failed allocating transient memory, COUNT too high.");
+    streamID *claimed = ids.get(), *deleted_end = ids.get() + count;
+    long nclaimed = 0, ndeleted = 0;
+
+    const std::string_view keyname = c->argv[1], groupname = c->argv[2];
+    const long long now = mstime();
+    streamConsumer *consumer = nullptr;
+    long long attempts = count * attempts_factor;
+    unsigned char buf[STREAM_ID_BYTES];
+    raxIterator ri;
+    raxStart(&ri, &group->pel);
+    raxSeek(&ri, ">=", streamIDKey(startid, buf));
+    while (attempts-- && count && raxNext(&ri)) {
+        auto *nack = static_cast<streamNACK *>(ri.data);
+        const streamID id = streamKeyID(ri.key);
+        std::string_view key = streamIDKey(id, buf); /* ri.key moves on with the iterator */
+
+        if (!streamEntryExists(s, id)) {
+            streamPropagateXCLAIM(c, keyname, group, groupname, id, nack);
+            server.dirty++;
+            streamDeleteNACK(group, key, nack);
+            deleted_end[-++ndeleted] = id;
+            raxSeek(&ri, ">=", key); /* the removal invalidated the iterator */
+            count--;
+            continue;
+        }
+        if (minidle && now - nack->delivery_time < minidle) continue;
+
+        if (!consumer) consumer = streamClaimingConsumer(c, group, c->argv[3], keyname);
+        streamNACKChangeOwner(nack, key, consumer);
+        nack->delivery_time = now;
+        if (!justid) nack->delivery_count++;
+        claimed[nclaimed++] = id;
+        count--;
+
+        streamPropagateXCLAIM(c, keyname, group, groupname, id, nack);
+        server.dirty++;
+    }
+    /* The cursor: the next entry of the PEL, if any. */
+    raxNext(&ri);
+    const streamID cursor = raxEOF(&ri) ? streamID{} : streamKeyID(ri.key);
+
+    addReplyArrayLen(c, 3);
+    addReplyStreamID(c, cursor);
+    addReplyArrayLen(c, nclaimed);
+    for (long i = 0; i < nclaimed; i++) streamReplyClaimedEntry(c, s, claimed[i], justid);
+    addReplyArrayLen(c, ndeleted);
+    for (long i = 1; i <= ndeleted; i++) addReplyStreamID(c, deleted_end[-i]);
+    preventCommandPropagation(c);
+}
+
+/* XINFO STREAM <key> FULL [COUNT <count>]: the groups, each with its PEL
+ * and consumers (at most `count` pending entries each, 0: all). */
+static void xinfoReplyWithGroupsFull(client *c, stream *s, long long count) {
+    if (!s->cgroups) return addReplyArrayLen(c, 0);
+    addReplyArrayLen(c, static_cast<long long>(raxSize(s->cgroups.get())));
+    raxIterator ri_cgroups;
+    raxStart(&ri_cgroups, s->cgroups.get());
+    raxSeek(&ri_cgroups, "^");
+    while (raxNext(&ri_cgroups)) {
+        auto *cg = static_cast<streamCG *>(ri_cgroups.data);
+        addReplyMapLen(c, 7);
+        addReplyBulk(c, "name");
+        addReplyBulk(c, ri_cgroups.key);
+        addReplyBulk(c, "last-delivered-id");
+        addReplyStreamID(c, cg->last_id);
+        addReplyBulk(c, "entries-read");
+        if (cg->entries_read != SCG_INVALID_ENTRIES_READ) addReplyLongLong(c, cg->entries_read);
+        else addReplyNull(c);
+        addReplyBulk(c, "lag");
+        streamReplyWithCGLag(c, s, cg);
+        addReplyBulk(c, "pel-count");
+        addReplyLongLong(c, static_cast<long long>(raxSize(&cg->pel)));
+
+        addReplyBulk(c, "pending");
+        void *pel_len_ptr = addReplyDeferredLen(c);
+        long pel_len = 0;
+        raxIterator ri;
+        raxStart(&ri, &cg->pel);
+        raxSeek(&ri, "^");
+        while (raxNext(&ri) && (!count || pel_len < count)) {
+            auto *nack = static_cast<streamNACK *>(ri.data);
+            addReplyArrayLen(c, 4);
+            addReplyStreamID(c, streamKeyID(ri.key));
+            addReplyBulk(c, nack->consumer->name.view());
+            addReplyLongLong(c, nack->delivery_time);
+            addReplyLongLong(c, static_cast<long long>(nack->delivery_count));
+            pel_len++;
+        }
+        setDeferredArrayLen(c, pel_len_ptr, pel_len);
+
+        addReplyBulk(c, "consumers");
+        addReplyArrayLen(c, static_cast<long long>(raxSize(&cg->consumers)));
+        raxIterator ri_consumers;
+        raxStart(&ri_consumers, &cg->consumers);
+        raxSeek(&ri_consumers, "^");
+        while (raxNext(&ri_consumers)) {
+            auto *consumer = static_cast<streamConsumer *>(ri_consumers.data);
+            addReplyMapLen(c, 4);
+            addReplyBulk(c, "name");
+            addReplyBulk(c, consumer->name.view());
+            addReplyBulk(c, "seen-time");
+            addReplyLongLong(c, consumer->seen_time);
+            addReplyBulk(c, "pel-count");
+            addReplyLongLong(c, static_cast<long long>(raxSize(&consumer->pel)));
+            addReplyBulk(c, "pending");
+            void *cpel_len_ptr = addReplyDeferredLen(c);
+            long cpel_len = 0;
+            raxStart(&ri, &consumer->pel);
+            raxSeek(&ri, "^");
+            while (raxNext(&ri) && (!count || cpel_len < count)) {
+                auto *nack = static_cast<streamNACK *>(ri.data);
+                addReplyArrayLen(c, 3);
+                addReplyStreamID(c, streamKeyID(ri.key));
+                addReplyLongLong(c, nack->delivery_time);
+                addReplyLongLong(c, static_cast<long long>(nack->delivery_count));
+                cpel_len++;
+            }
+            setDeferredArrayLen(c, cpel_len_ptr, cpel_len);
+        }
+    }
+}
+
+/* XINFO STREAM <key> [FULL [COUNT <count>]] */
+static void xinfoReplyWithStreamInfo(client *c, stream *s) {
+    const size_t optc = c->argv.size() - 3;
+    const bool full = optc > 0;
+    long long count = 10; /* FULL's default, so that it cannot block the server for long */
+    if (full) {
+        if ((optc != 1 && optc != 3) || !strEqualNoCase(c->argv[3], "FULL"))
+            return addReplySubcommandSyntaxError(c);
+        if (optc == 3) {
+            if (!strEqualNoCase(c->argv[4], "COUNT")) return addReplySubcommandSyntaxError(c);
+            if (!getLongLongFromObjectOrReply(c, c->argv[5], &count)) return;
+            if (count < 0) count = 10;
+        }
+    }
+
+    addReplyMapLen(c, full ? 9 : 10);
+    addReplyBulk(c, "length");
+    addReplyLongLong(c, static_cast<long long>(s->length));
+    addReplyBulk(c, "radix-tree-keys");
+    addReplyLongLong(c, static_cast<long long>(raxSize(&s->tree)));
+    addReplyBulk(c, "radix-tree-nodes");
+    addReplyLongLong(c, static_cast<long long>(s->tree.numnodes));
+    addReplyBulk(c, "last-generated-id");
+    addReplyStreamID(c, s->last_id);
+    addReplyBulk(c, "max-deleted-entry-id");
+    addReplyStreamID(c, s->max_deleted_entry_id);
+    addReplyBulk(c, "entries-added");
+    addReplyLongLong(c, static_cast<long long>(s->entries_added));
+    addReplyBulk(c, "recorded-first-entry-id");
+    addReplyStreamID(c, s->first_id);
+
+    if (full) {
+        addReplyBulk(c, "entries");
+        streamReplyWithRange(c, s, nullptr, nullptr, static_cast<size_t>(count), false, nullptr, nullptr, 0, nullptr);
+        addReplyBulk(c, "groups");
+        xinfoReplyWithGroupsFull(c, s, count);
+        return;
+    }
+    addReplyBulk(c, "groups");
+    addReplyLongLong(c, s->cgroups ? static_cast<long long>(raxSize(s->cgroups.get())) : 0);
+    addReplyBulk(c, "first-entry");
+    if (!streamReplyWithRange(c, s, nullptr, nullptr, 1, false, nullptr, nullptr, STREAM_RWR_RAWENTRIES, nullptr))
+        addReplyNull(c);
+    addReplyBulk(c, "last-entry");
+    if (!streamReplyWithRange(c, s, nullptr, nullptr, 1, true, nullptr, nullptr, STREAM_RWR_RAWENTRIES, nullptr))
+        addReplyNull(c);
+}
+
+/* XINFO CONSUMERS <key> <group> */
+static void xinfoReplyWithConsumers(client *c, stream *s) {
+    streamCG *cg = streamLookupCG(s, c->argv[3]);
+    if (!cg) return replyNoGroupOfKey(c, c->argv[3], c->argv[2]);
+    addReplyArrayLen(c, static_cast<long long>(raxSize(&cg->consumers)));
+    const long long now = mstime();
+    raxIterator ri;
+    raxStart(&ri, &cg->consumers);
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) {
+        auto *consumer = static_cast<streamConsumer *>(ri.data);
+        addReplyMapLen(c, 3);
+        addReplyBulk(c, "name");
+        addReplyBulk(c, consumer->name.view());
+        addReplyBulk(c, "pending");
+        addReplyLongLong(c, static_cast<long long>(raxSize(&consumer->pel)));
+        addReplyBulk(c, "idle");
+        addReplyLongLong(c, std::max(0LL, now - consumer->seen_time));
+    }
+}
+
+/* XINFO GROUPS <key> */
+static void xinfoReplyWithGroups(client *c, stream *s) {
+    if (!s->cgroups) return addReplyArrayLen(c, 0);
+    addReplyArrayLen(c, static_cast<long long>(raxSize(s->cgroups.get())));
+    raxIterator ri;
+    raxStart(&ri, s->cgroups.get());
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) {
+        auto *cg = static_cast<streamCG *>(ri.data);
+        addReplyMapLen(c, 6);
+        addReplyBulk(c, "name");
+        addReplyBulk(c, ri.key);
+        addReplyBulk(c, "consumers");
+        addReplyLongLong(c, static_cast<long long>(raxSize(&cg->consumers)));
+        addReplyBulk(c, "pending");
+        addReplyLongLong(c, static_cast<long long>(raxSize(&cg->pel)));
+        addReplyBulk(c, "last-delivered-id");
+        addReplyStreamID(c, cg->last_id);
+        addReplyBulk(c, "entries-read");
+        if (cg->entries_read != SCG_INVALID_ENTRIES_READ) addReplyLongLong(c, cg->entries_read);
+        else addReplyNull(c);
+        addReplyBulk(c, "lag");
+        streamReplyWithCGLag(c, s, cg);
+    }
+}
+
+/* XINFO STREAM <key> [FULL [COUNT <count>]] | GROUPS <key> |
+ * CONSUMERS <key> <group> | HELP */
+void xinfoCommand(client *c) {
+    static const char *const help[] = {
+        "CONSUMERS <key> <groupname>",
+        "    Show consumers of <groupname>.",
+        "GROUPS <key>",
+        "    Show the stream consumer groups.",
+        "STREAM <key> [FULL [COUNT <count>]",
+        "    Show information about the stream.",
+        nullptr,
+    };
+    const std::string_view opt = c->argv[1];
+    const size_t argc = c->argv.size();
+    if (strEqualNoCase(opt, "HELP")) {
+        if (argc != 2) return addReplySubcommandSyntaxError(c);
+        return addReplyHelp(c, help);
+    }
+    if (argc < 3) return addReplySubcommandSyntaxError(c);
+
+    robj *o = lookupKeyReadOrReply(c, c->argv[2], shared::nokeyerr);
+    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    stream *s = &objectStream(o);
+    if (strEqualNoCase(opt, "CONSUMERS") && argc == 4) xinfoReplyWithConsumers(c, s);
+    else if (strEqualNoCase(opt, "GROUPS") && argc == 3) xinfoReplyWithGroups(c, s);
+    else if (strEqualNoCase(opt, "STREAM")) xinfoReplyWithStreamInfo(c, s);
+    else addReplySubcommandSyntaxError(c);
+}
 
 /* ---- section 2 ends ---- */
