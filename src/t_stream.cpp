@@ -516,6 +516,10 @@ void xaddCommand(client *c) {
     stream *s = &objectStream(o);
     if (s->last_id == streamID{UINT64_MAX, UINT64_MAX})
         return addReplyError(c, "The stream has exhausted the last possible ID, unable to add more items");
+    /* "ms-*" with no sequence left in that ms: Redis 7.0.15's append fails
+     * there without setting errno, so its reply is the other error's. */
+    if (args.id_given && !args.seq_given && args.id.ms == s->last_id.ms && s->last_id.seq == UINT64_MAX)
+        return addReplyError(c, "Elements are too large to be stored");
 
     streamID id;
     std::span<const std::string_view> fields_values(c->argv.begin() + static_cast<ptrdiff_t>(field_pos), c->argv.end());
