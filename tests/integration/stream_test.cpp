@@ -752,7 +752,7 @@ void runStreamPropagationScript(RespConn &c, RespConn &waiter) {
     EXPECT_FALSE(waiter.readReply().isError());
 }
 
-TEST(StreamAof, PropagationSameBytesAsRedis7) {
+TEST(StreamPropagation, AofSameBytesAsRedis7) {
     REQUIRE_REDIS_REFERENCE();
     TempDir ours, theirs;
     std::string ours_aof, theirs_aof;
