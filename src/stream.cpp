@@ -91,7 +91,8 @@ bool streamDecrID(streamID *id) {
 
 /* ---- reading a node --------------------------------------------------------- */
 
-/* lpGetIntegerIfValid: the integer at p, also when it is stored as a string. */
+/* lpGetIntegerIfValid: an element's integer, also when it is stored as a
+ * string; false when it is not an integer. */
 static bool lpGetIntegerIfValid(const ziplistEntry &e, int64_t *v) {
     if (e.isInt) {
         *v = e.lval;
@@ -126,28 +127,19 @@ static lppos lpMasterFieldsStart(const listpack &lp, int64_t *master_fields_coun
     return lpNext(lp, p);
 }
 
-/* lpGetEdgeStreamID: the first or last entry of a node, tombstones
- * included; false when the node holds no entry. */
-static bool lpGetEdgeStreamID(const listpack &lp, bool first, const streamID &master_id, streamID *edge_id) {
-    lppos p;
-    if (first) {
-        int64_t master_fields_count;
-        p = lpMasterFieldsStart(lp, &master_fields_count);
-        for (int64_t i = 0; i < master_fields_count; i++) p = lpNext(lp, p);
-        p = lpNext(lp, p); /* past the master entry's terminator: the flags */
-        if (!p) return false;
-    } else {
-        p = lpLast(lp);
-        int64_t lp_count = lpGetInteger(lp, p);
-        if (lp_count == 0) return false; /* the master entry's terminator */
-        while (lp_count--) p = lpPrev(lp, p);
-    }
-    p = lpNext(lp, p);
+/* lpGetEdgeStreamID's last edge: the ID of a node's last entry, tombstone
+ * or not; false when the node holds no entry. */
+static bool lpGetLastStreamID(const listpack &lp, const streamID &master_id, streamID *last_id) {
+    lppos p = lpLast(lp);
+    int64_t lp_count = lpGetInteger(lp, p);
+    if (lp_count == 0) return false; /* the master entry's terminator */
+    while (lp_count--) p = lpPrev(lp, p);
+    p = lpNext(lp, p); /* past the flags */
     streamID id = master_id;
     id.ms += static_cast<uint64_t>(lpGetInteger(lp, p));
     p = lpNext(lp, p);
     id.seq += static_cast<uint64_t>(lpGetInteger(lp, p));
-    *edge_id = id;
+    *last_id = id;
     return true;
 }
 
@@ -246,7 +238,10 @@ streamAppendResult streamAppendItem(stream *s, std::span<const std::string_view>
     for (std::string_view ele : fields_values) totelelen += ele.size();
     if (totelelen > STREAM_LISTPACK_MAX_SIZE) return streamAppendResult::too_large;
 
-    raxIterator ri;
+    /* The tail node. The iterator outlives the call so that its key and
+     * path keep their capacity: an XADD allocates nothing to seek it (the
+     * server is single-threaded; raxStart forgets the previous tree). */
+    static raxIterator ri;
     raxStart(&ri, &s->tree);
     raxSeek(&ri, "$");
     listpack *lp = raxNext(&ri) ? static_cast<listpack *>(ri.data) : nullptr;
@@ -322,7 +317,7 @@ void streamIteratorStart(streamIterator *si, stream *s, const streamID *start, c
 }
 
 /* Moves to the next node in the iteration's direction, its cursor on the
- * master entry's last field (forwards) or on the node's last lp-count
+ * master entry's terminator (forwards) or on the node's last lp-count
  * (backwards); false when there is none. */
 static bool streamIteratorNextNode(streamIterator *si) {
     if (!(si->rev ? raxPrev(&si->ri) : raxNext(&si->ri))) return false;
@@ -557,7 +552,7 @@ int64_t streamTrim(stream *s, const streamTrimArgs &args) {
             remove_node = s->length - static_cast<uint64_t>(entries) >= maxlen;
         } else {
             streamID last_id; /* the node's last entry, tombstone or not */
-            lpGetEdgeStreamID(*lp, false, master_id, &last_id);
+            lpGetLastStreamID(*lp, master_id, &last_id);
             remove_node = last_id < args.minid;
         }
 

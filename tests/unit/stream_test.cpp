@@ -29,6 +29,8 @@
  * below are those two strings of each node, in order. */
 #include <gtest/gtest.h>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -244,6 +246,40 @@ TEST(StreamAppend, NodeSplitsByEntriesAndBytes) {
     /* 7 + header bytes, each entry ~106: a node takes 2 entries before 250. */
     EXPECT_EQ(raxSize(&b.tree), 5u);
     EXPECT_EQ(all(b).size(), 10u);
+}
+
+/* The bytes rule is Redis's: a new node when the node's bytes plus the
+ * entry's strings reach stream-node-max-bytes (not only pass it). */
+TEST(StreamAppend, NodeSplitsWhenTheBytesReachTheLimit) {
+    for (size_t extra : {0, 1}) {
+        stream s;
+        ASSERT_EQ(add(s, {1, 0}, {{"f", "v"}}, {0, 0}), streamAppendResult::ok);
+        const size_t node_bytes = nodesOf(s).front().second.size() / 2;
+        const size_t max_bytes = node_bytes + 1 + 10 + extra; /* "f" and 10 bytes of value */
+        ASSERT_EQ(add(s, {2, 0}, {{"f", std::string(10, 'x')}}, {max_bytes, 0}), streamAppendResult::ok);
+        EXPECT_EQ(raxSize(&s.tree), extra ? 1u : 2u) << extra;
+    }
+}
+
+/* A node is preallocated (4 KB, or stream-node-max-bytes when smaller) and
+ * shrunk to fit when the next entry starts a new node. */
+TEST(StreamAppend, NodePreallocationAndShrink) {
+    stream s;
+    ASSERT_EQ(add(s, {1, 0}, {{"f", "v"}}, {4096, 1}), streamAppendResult::ok);
+    auto usable = [&](size_t i) {
+        raxIterator ri;
+        raxStart(&ri, &s.tree);
+        raxSeek(&ri, "^");
+        for (size_t j = 0; j <= i; j++) raxNext(&ri);
+        return malloc_usable_size(const_cast<unsigned char *>(static_cast<listpack *>(ri.data)->data()));
+    };
+    EXPECT_GE(usable(0), STREAM_LISTPACK_MAX_PRE_ALLOCATE);
+    ASSERT_EQ(add(s, {2, 0}, {{"f", "v"}}, {4096, 1}), streamAppendResult::ok);
+    EXPECT_LT(usable(0), 100u);
+    EXPECT_GE(usable(1), STREAM_LISTPACK_MAX_PRE_ALLOCATE);
+    ASSERT_EQ(add(s, {3, 0}, {{"f", "v"}}, {200, 1}), streamAppendResult::ok);
+    EXPECT_GE(usable(2), 200u);
+    EXPECT_LT(usable(2), 1024u);
 }
 
 TEST(StreamIterator, ForwardsBackwardsAndBounds) {
