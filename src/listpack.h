@@ -128,3 +128,8 @@ ziplistEntry lpGet(const listpack &lp, lppos p);
  * lpValidateIntegrity does in deep mode, so nothing is read outside the
  * blob. */
 std::optional<std::vector<ziplistEntry>> lpDecode(std::string_view blob);
+/* lpFromBytes: a listpack holding a copy of `blob`, checked as lpDecode
+ * checks it (Redis's lpValidateIntegrity, deep), or nullopt when the bytes
+ * are not a well-formed listpack: how an RDB file's stream nodes are
+ * adopted. */
+std::optional<listpack> lpFromBytes(std::string_view blob);
