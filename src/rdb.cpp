@@ -887,7 +887,9 @@ static ObjRef rdbLoadStreamObject(rio &rdb, int rdbtype) {
         s->entries_added = rdbLoadLen(rdb);
     } else {
         /* Before 7.0 nothing was counted: as Redis, the entries there now
-         * stand for all those ever added. */
+         * stand for all those ever added. An empty stream keeps first_id
+         * 0-0, as XDEL leaves it (Redis's loader alone would set the
+         * greatest ID). */
         s->entries_added = s->length;
         if (s->length) s->first_id = streamGetEdgeID(s, true, true);
     }
