@@ -3,9 +3,10 @@
  * XREVRANGE, XLEN, XDEL, XTRIM, XSETID, XREAD and XREADGROUP served at once
  * (the blocking forms are blocking_test's), with every error text; what a
  * stream is to the keyspace (TYPE, OBJECT ENCODING, SCAN TYPE, COPY,
- * RENAME, MEMORY USAGE), its keyspace events, its node settings
- * (stream-node-max-bytes/-entries, nodes split small), and what XADD, XTRIM
- * and XREADGROUP write to the AOF.
+ * RENAME, MEMORY USAGE against Redis's, DEBUG OBJECT), its keyspace
+ * events, its counters (XINFO STREAM's), its node settings
+ * (stream-node-max-bytes/-entries, nodes split small), and what XADD,
+ * XTRIM and XREADGROUP write to the AOF (StreamPropagation).
  *
  * The scenarios run twice, against cppredis and against Debian's Redis
  * 7.0.15 (skipped if it is missing), expecting the same bytes, so every
@@ -719,6 +720,42 @@ TEST_P(Streams, KeyspaceEvents) {
 }  // namespace
 
 namespace {
+
+/* ========================================================================
+ * Introspection: DEBUG OBJECT (cppredis only: Redis's has DEBUG off), and
+ * MEMORY USAGE against Redis's
+ * ====================================================================== */
+
+class StreamsIntrospection : public FreshServerTest {};
+
+TEST_F(StreamsIntrospection, DebugObjectNamesTheEncoding) {
+    call({"XADD", "s", "1-1", "f", "v"});
+    EXPECT_EQ(debugField("s", "encoding"), "stream");
+    EXPECT_FALSE(debugField("s", "serializedlength").empty());
+}
+
+/* A stream costs no more than Redis 7.0 says its own does: the same
+ * nodes, and a rax measured rather than estimated. */
+TEST(StreamsMemory, UsageNoMoreThanRedis) {
+    REQUIRE_REDIS_REFERENCE();
+    TestServer ours;
+    RedisReference ref;
+    RespConn a = ours.connect(), b = ref.connect();
+    for (RespConn *c : {&a, &b}) {
+        std::string wire;
+        for (int i = 1; i <= 1000; i++)
+            wire += encodeCommand({"XADD", "s", std::to_string(i) + "-0", "field", "value" + std::to_string(i)});
+        c->send(wire);
+        for (int i = 0; i < 1000; i++) ASSERT_FALSE(c->readReply().isError());
+        ASSERT_EQ(c->call({"XGROUP", "CREATE", "s", "g", "0"}).raw, OK);
+        ASSERT_FALSE(c->call({"XREADGROUP", "GROUP", "g", "alice", "COUNT", "100", "STREAMS", "s", ">"}).isError());
+    }
+    for (const Args &usage : std::vector<Args>{{"MEMORY", "USAGE", "s"}, {"MEMORY", "USAGE", "s", "SAMPLES", "0"}}) {
+        long long mine = a.call(usage).integer, redis = b.call(usage).integer;
+        EXPECT_GT(mine, 1000 * 10) << describe(usage);
+        EXPECT_LE(mine, redis) << describe(usage);
+    }
+}
 
 /* ========================================================================
  * Propagation: what the AOF gets, compared with Redis 7.0.15's
