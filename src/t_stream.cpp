@@ -380,8 +380,9 @@ struct streamAddTrimArgs {
     bool no_mkstream = false;
 };
 
-/* The AOF and a replica replay what the master did: they trim exactly as
- * far as the rewritten argument says, with no LIMIT of their own. */
+/* The client replaying the AOF (Redis's mustObeyClient: also a master,
+ * where replication exists) trims exactly as far as the rewritten
+ * argument says, with no LIMIT of its own. */
 static bool mustObeyClient(const client *c) { return c->id == CLIENT_ID_AOF; }
 
 /* MAXLEN/MINID's value, after an optional "~" (approximate) or "=". */
