@@ -18,13 +18,14 @@
  *    the ID it produced, an approximate trim as the exact one it turned
  *    out to be, XREADGROUP as XCLAIMs and XGROUP SETID/CREATECONSUMER
  *    (XREAD and XREADGROUP never as themselves).
- *  - A group's last ID only moves forward through a read; each entry
- *    delivered without NOACK is pending in the group's pel and in exactly
- *    the reading consumer's.
+ *  - A read moves its group's last ID forward only (XGROUP SETID may set
+ *    it anywhere); each entry a read delivers without NOACK is pending in
+ *    the group's pel and in exactly the reading consumer's.
  */
 #include "t_stream.h"
 
-#include <cstring>
+#include <algorithm>
+#include <climits>
 #include <memory>
 #include <optional>
 #include <span>
