@@ -34,9 +34,11 @@
 #include "multi.h"
 #include "rdb.h"
 #include "server.h"
+#include "stream.h"
 #include "t_hash.h"
 #include "t_list.h"
 #include "t_set.h"
+#include "t_stream.h"
 #include "t_zset.h"
 #include "util.h"
 
@@ -399,6 +401,103 @@ static void rewriteHashObject(RewriteWriter &w, std::string_view key, robj *o) {
     });
 }
 
+/* An integer or a stream ID as text, in a buffer of its own: the
+ * arguments of the stream commands below. */
+class NumberText {
+public:
+    explicit NumberText(long long v) : len_(ll2string(buf_, sizeof(buf_), v)) {}
+    explicit NumberText(const streamID &id) {
+        len_ = ull2string(buf_, sizeof(buf_), id.ms);
+        buf_[len_++] = '-';
+        len_ += ull2string(buf_ + len_, sizeof(buf_) - len_, id.seq);
+    }
+    NumberText(const NumberText &) = delete;
+    NumberText &operator=(const NumberText &) = delete;
+    std::string_view view() const { return {buf_, static_cast<size_t>(len_)}; }
+
+private:
+    char buf_[2 * LONG_STR_SIZE];
+    int len_;
+};
+
+/* The entries of a stream, one XADD each with its ID; an empty stream as
+ * an XADD trimmed away at once (XADD ... MAXLEN 0), which leaves the key. */
+static void rewriteStreamEntries(RewriteWriter &w, std::string_view key, stream &s) {
+    if (s.length == 0) {
+        std::string_view argv[] = {"XADD", key, "MAXLEN", "0", "0-1", "x", "y"};
+        catAppendOnlyGenericCommand(w.buf(), argv);
+        return;
+    }
+    streamIterator si;
+    streamIteratorStart(&si, &s, nullptr, nullptr, false);
+    streamID id;
+    int64_t numfields;
+    while (streamIteratorGetID(&si, &id, &numfields)) {
+        NumberText idtext(id);
+        w.command("XADD", key, 1 + 2 * static_cast<size_t>(numfields), [&] {
+            catBulk(w.buf(), idtext.view());
+            for (int64_t i = 0; i < numfields; i++) {
+                std::string_view field, value;
+                streamIteratorGetField(&si, &field, &value);
+                catBulk(w.buf(), field);
+                catBulk(w.buf(), value);
+            }
+        });
+        w.maybeFlush();
+    }
+}
+
+/* A group: XGROUP CREATE at its last ID with its entries_read, then per
+ * consumer an XCLAIM ... FORCE for each entry it has pending (with the
+ * delivery time and count), or XGROUP CREATECONSUMER when it has none. */
+static void rewriteStreamGroup(RewriteWriter &w, std::string_view key, std::string_view name, streamCG *cg) {
+    NumberText last_id(cg->last_id), entries_read(cg->entries_read);
+    std::string_view create[] = {"XGROUP", "CREATE", key, name, last_id.view(), "ENTRIESREAD", entries_read.view()};
+    catAppendOnlyGenericCommand(w.buf(), create);
+    raxIterator ri_cons;
+    raxStart(&ri_cons, &cg->consumers);
+    raxSeek(&ri_cons, "^");
+    while (raxNext(&ri_cons)) {
+        auto *consumer = static_cast<streamConsumer *>(ri_cons.data);
+        const std::string_view consumer_name = ri_cons.key;
+        if (raxSize(&consumer->pel) == 0) {
+            std::string_view argv[] = {"XGROUP", "CREATECONSUMER", key, name, consumer_name};
+            catAppendOnlyGenericCommand(w.buf(), argv);
+            continue;
+        }
+        raxIterator ri_pel;
+        raxStart(&ri_pel, &consumer->pel);
+        raxSeek(&ri_pel, "^");
+        while (raxNext(&ri_pel)) {
+            const auto *nack = static_cast<const streamNACK *>(ri_pel.data);
+            NumberText id(streamDecodeID(reinterpret_cast<const unsigned char *>(ri_pel.key.data())));
+            NumberText time(nack->delivery_time), count(static_cast<long long>(nack->delivery_count));
+            std::string_view argv[] = {"XCLAIM", key,         name,         consumer_name, "0",    id.view(),
+                                       "TIME",   time.view(), "RETRYCOUNT", count.view(),  "JUSTID", "FORCE"};
+            catAppendOnlyGenericCommand(w.buf(), argv);
+            w.maybeFlush();
+        }
+    }
+}
+
+/* rewriteStreamObject, as Redis 7.0: the entries, then XSETID for what
+ * XADD alone cannot rebuild (a last ID past the last entry, entries_added,
+ * the greatest deleted ID), then the groups. */
+static void rewriteStreamObject(RewriteWriter &w, std::string_view key, robj *o) {
+    stream &s = objectStream(o);
+    rewriteStreamEntries(w, key, s);
+    NumberText last_id(s.last_id), entries_added(static_cast<long long>(s.entries_added)),
+        max_deleted(s.max_deleted_entry_id);
+    std::string_view setid[] = {"XSETID",       key,   last_id.view(), "ENTRIESADDED", entries_added.view(),
+                                "MAXDELETEDID", max_deleted.view()};
+    catAppendOnlyGenericCommand(w.buf(), setid);
+    if (!s.cgroups) return;
+    raxIterator ri;
+    raxStart(&ri, s.cgroups.get());
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) rewriteStreamGroup(w, key, ri.key, static_cast<streamCG *>(ri.data));
+}
+
 static void rewriteObject(RewriteWriter &w, std::string_view key, robj *o) {
     switch (o->type) {
     case OBJ_STRING: {
@@ -411,6 +510,7 @@ static void rewriteObject(RewriteWriter &w, std::string_view key, robj *o) {
     case OBJ_SET: rewriteSetObject(w, key, o); break;
     case OBJ_ZSET: rewriteSortedSetObject(w, key, o); break;
     case OBJ_HASH: rewriteHashObject(w, key, o); break;
+    case OBJ_STREAM: rewriteStreamObject(w, key, o); break;
     }
 }
 

@@ -369,7 +369,7 @@ std::vector<redisCommand> buildCommandTable() {
             .subcommands({
                 cmd("stream", xinfoCommand, -3, CMD_READONLY, 2, 2, 1, "stream", "Get information about a stream", "5.0.0").acl(ACL_CATEGORY_STREAM),
                 cmd("groups", xinfoCommand, 3, CMD_READONLY, 2, 2, 1, "stream", "List the consumer groups of a stream", "5.0.0").acl(ACL_CATEGORY_STREAM),
-                cmd("consumers", xinfoCommand, 4, CMD_READONLY, 2, 2, 1, "stream", "List the consumers in a consumer group", "5.0.0").acl(ACL_CATEGORY_STREAM),
+                cmd("consumers", xinfoCommand, 4, CMD_READONLY, 2, 2, 1, "stream", "List the consumers in a consumer group", "5.0.0").acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
                 cmd("help", xinfoCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "stream", "Show helpful text about the different subcommands", "5.0.0").acl(ACL_CATEGORY_STREAM),
             }),
         /* keyspace (db.cpp) */

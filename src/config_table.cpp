@@ -258,6 +258,8 @@ const standardConfig static_configs[] = {
     {"set-max-intset-entries", nullptr, 0, "512", NumericConfig{&server.set_max_intset_entries, 0, LONG_MAX}},
     {"zset-max-ziplist-entries", "zset-max-listpack-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
     {"zset-max-ziplist-value", "zset-max-listpack-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
+    {"stream-node-max-bytes", nullptr, 0, "4096", NumericConfig{&server.stream_node_max_bytes, 0, LONG_MAX, true}},
+    {"stream-node-max-entries", nullptr, 0, "100", NumericConfig{&server.stream_node_max_entries, 0, LLONG_MAX}},
     /* AOF persistence (aof.cpp) */
     {"appendfilename", nullptr, IMMUTABLE_CONFIG, "appendonly.aof", StringConfig{&server.aof_filename}},
     {"appendfsync", nullptr, 0, "everysec", EnumConfig{&server.aof_fsync, aof_fsync_enum}},

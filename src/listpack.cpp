@@ -405,24 +405,40 @@ ziplistEntry lpGet(const listpack &lp, lppos p) {
 }
 
 
-std::optional<std::vector<ziplistEntry>> lpDecode(std::string_view blob) {
+/* lpValidateIntegrity in deep mode: calls each(entry) for every entry of
+ * `blob` in order while checking the header, each entry's bounds and
+ * backlen, the element count and the end byte; false on the first flaw,
+ * having read nothing outside the blob. */
+template <typename Each>
+static bool lpValidateEntries(std::string_view blob, Each each) {
     const auto *lp = reinterpret_cast<const unsigned char *>(blob.data());
     if (blob.size() < LP_HDR_SIZE + 1 || readLE(lp, 4) != blob.size() || lp[blob.size() - 1] != LP_EOF)
-        return std::nullopt;
+        return false;
     const size_t numele = readLE(lp + 4, 2);
     const size_t end = blob.size() - 1;
-    std::vector<ziplistEntry> entries;
-    if (numele != LP_HDR_NUMELE_UNKNOWN) entries.reserve(numele);
-    for (size_t pos = LP_HDR_SIZE; pos < end;) {
+    size_t count = 0;
+    for (size_t pos = LP_HDR_SIZE; pos < end; count++) {
         ziplistEntry e;
         size_t len = decodeEntry(lp + pos, end - pos, &e);
-        if (len == 0) return std::nullopt;
+        if (len == 0) return false;
         unsigned char backlen[5];
         size_t blen = encodeBacklen(len, backlen);
-        if (end - pos - len < blen || memcmp(lp + pos + len, backlen, blen) != 0) return std::nullopt;
-        entries.push_back(e);
+        if (end - pos - len < blen || memcmp(lp + pos + len, backlen, blen) != 0) return false;
+        each(e);
         pos += len + blen;
     }
-    if (numele != LP_HDR_NUMELE_UNKNOWN && numele != entries.size()) return std::nullopt;
+    return numele == LP_HDR_NUMELE_UNKNOWN || numele == count;
+}
+
+std::optional<std::vector<ziplistEntry>> lpDecode(std::string_view blob) {
+    std::vector<ziplistEntry> entries;
+    if (!lpValidateEntries(blob, [&](const ziplistEntry &e) { entries.push_back(e); })) return std::nullopt;
     return entries;
+}
+
+std::optional<listpack> lpFromBytes(std::string_view blob) {
+    if (!lpValidateEntries(blob, [](const ziplistEntry &) {})) return std::nullopt;
+    listpack lp = A::make(blob.size());
+    memcpy(A::buf(lp), blob.data(), blob.size());
+    return lp;
 }

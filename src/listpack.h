@@ -128,3 +128,12 @@ ziplistEntry lpGet(const listpack &lp, lppos p);
  * lpValidateIntegrity does in deep mode, so nothing is read outside the
  * blob. */
 std::optional<std::vector<ziplistEntry>> lpDecode(std::string_view blob);
+/* lpFromBytes: a listpack holding a copy of `blob`, checked as lpDecode
+ * checks it (Redis's lpValidateIntegrity, deep), or nullopt when the bytes
+ * are not a well-formed listpack: how an RDB file's stream nodes are
+ * adopted. The bytes are kept as they are, so the invariants on
+ * num-elements and on integers stored as integers hold only as far as
+ * their writer kept them (another one may store 65535 for a count that
+ * fits, or an integer as a string); the functions here work on such a
+ * listpack all the same. */
+std::optional<listpack> lpFromBytes(std::string_view blob);

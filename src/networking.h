@@ -58,6 +58,7 @@ constexpr uint64_t CLIENT_BLOCKED = 1ULL << 4;            /* waiting in a blocki
 constexpr uint64_t CLIENT_DIRTY_CAS = 1ULL << 5;          /* a WATCHed key changed: EXEC fails */
 constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply is written */
 constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
+constexpr uint64_t CLIENT_SCRIPT = 1ULL << 8;             /* the client scripts run their commands on */
 constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
 constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
 constexpr uint64_t CLIENT_PUBSUB = 1ULL << 18;           /* subscribed to a channel or pattern (pubsub.cpp) */
@@ -217,7 +218,7 @@ struct blockingState {
     std::vector<bkinfo> keys;    /* each key once, in the command's order */
     std::optional<sds> target;   /* BRPOPLPUSH/BLMOVE: the destination key */
     blockPos blockpos;
-    long count = -1;             /* BLMPOP's/BZMPOP's COUNT, XREAD's (0: no limit); -1 for the others */
+    long count = -1;             /* BLMPOP's/BZMPOP's COUNT, XREAD's; -1 for the others */
     /* XREADGROUP: the group and consumer to read as (copies), and NOACK. */
     std::optional<sds> xread_group;
     std::optional<sds> xread_consumer;

@@ -4,7 +4,7 @@
  * In order: the low-level writers (types, lengths, strings, doubles), one
  * value and the whole file; the readers, value types one by one (Redis 2.6's
  * own, then the older zipmap and Redis 3.2 - 7.0's quicklists and
- * listpacks), then the whole file; files on disk (rdbSave, rdbLoad) and the
+ * listpacks, then streams), then the whole file; files on disk (rdbSave, rdbLoad) and the
  * background child (rdbSaveBackground and its done handler, the save
  * points); SAVE, BGSAVE, LASTSAVE; INFO persistence.
  *
@@ -38,9 +38,11 @@
 #include "listpack.h"
 #include "rio.h"
 #include "server.h"
+#include "stream.h"
 #include "t_hash.h"
 #include "t_list.h"
 #include "t_set.h"
+#include "t_stream.h"
 #include "t_zset.h"
 #include "util.h"
 #include "ziplist.h"
@@ -211,6 +213,7 @@ bool rdbSaveObjectType(rio &rdb, const robj *o) {
     case OBJ_SET: return rdbSaveType(rdb, compact ? RDB_TYPE_SET_INTSET : RDB_TYPE_SET);
     case OBJ_ZSET: return rdbSaveType(rdb, compact ? RDB_TYPE_ZSET_ZIPLIST : RDB_TYPE_ZSET);
     case OBJ_HASH: return rdbSaveType(rdb, compact ? RDB_TYPE_HASH_ZIPLIST : RDB_TYPE_HASH);
+    case OBJ_STREAM: return rdbSaveType(rdb, RDB_TYPE_STREAM_LISTPACKS_2);
     default: return false;
     }
 }
@@ -245,6 +248,75 @@ static bool rdbSaveHashDict(rio &rdb, hashDict &d) {
     return true;
 }
 
+/* A stream ID as two lengths, ms then seq: how a stream's own IDs are
+ * written (the pending entries' IDs are raw, as their rax keys). */
+static bool rdbSaveStreamID(rio &rdb, const streamID &id) { return rdbSaveLen(rdb, id.ms) && rdbSaveLen(rdb, id.seq); }
+
+/* rdbSaveStreamPEL: the IDs of a pending entries list, raw (16 big-endian
+ * bytes); with `nacks` (the group's own list) each NACK's delivery time and
+ * count too. A consumer's list names the same NACKs, which the loader finds
+ * back in the group's list by ID. */
+static bool rdbSaveStreamPEL(rio &rdb, rax *pel, bool nacks) {
+    if (!rdbSaveLen(rdb, raxSize(pel))) return false;
+    raxIterator ri;
+    raxStart(&ri, pel);
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) {
+        if (!rdb.write(ri.key.data(), STREAM_ID_BYTES)) return false;
+        if (!nacks) continue;
+        const auto *nack = static_cast<const streamNACK *>(ri.data);
+        if (!rdbSaveMillisecondTime(rdb, nack->delivery_time) || !rdbSaveLen(rdb, nack->delivery_count)) return false;
+    }
+    return true;
+}
+
+/* rdbSaveStreamConsumers: per consumer its name, seen time and pending IDs. */
+static bool rdbSaveStreamConsumers(rio &rdb, streamCG *cg) {
+    if (!rdbSaveLen(rdb, raxSize(&cg->consumers))) return false;
+    raxIterator ri;
+    raxStart(&ri, &cg->consumers);
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) {
+        auto *consumer = static_cast<streamConsumer *>(ri.data);
+        if (!rdbSaveRawString(rdb, ri.key) || !rdbSaveMillisecondTime(rdb, consumer->seen_time) ||
+            !rdbSaveStreamPEL(rdb, &consumer->pel, false))
+            return false;
+    }
+    return true;
+}
+
+/* RDB_TYPE_STREAM_LISTPACKS_2, as Redis 7.0 writes it: the nodes (master
+ * ID and listpack, as they are), the length, last, first and greatest
+ * deleted IDs, entries_added; then each group with its last ID,
+ * entries_read, pending entries and consumers. */
+static bool rdbSaveStreamObject(rio &rdb, stream &s) {
+    if (!rdbSaveLen(rdb, raxSize(&s.tree))) return false;
+    raxIterator ri;
+    raxStart(&ri, &s.tree);
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) {
+        const auto *lp = static_cast<const listpack *>(ri.data);
+        if (!rdbSaveRawString(rdb, ri.key) || !rdbSaveBlob(rdb, lp->data(), lpBytes(*lp))) return false;
+    }
+    if (!rdbSaveLen(rdb, s.length) || !rdbSaveStreamID(rdb, s.last_id) || !rdbSaveStreamID(rdb, s.first_id) ||
+        !rdbSaveStreamID(rdb, s.max_deleted_entry_id) || !rdbSaveLen(rdb, s.entries_added))
+        return false;
+    if (!rdbSaveLen(rdb, s.cgroups ? raxSize(s.cgroups.get()) : 0)) return false;
+    if (!s.cgroups) return true;
+    raxStart(&ri, s.cgroups.get());
+    raxSeek(&ri, "^");
+    while (raxNext(&ri)) {
+        auto *cg = static_cast<streamCG *>(ri.data);
+        /* An unknown entries_read (-1) is written as Redis does: the
+         * 64-bit length 2^64 - 1, which reads back as -1. */
+        if (!rdbSaveRawString(rdb, ri.key) || !rdbSaveStreamID(rdb, cg->last_id) ||
+            !rdbSaveLen(rdb, static_cast<uint64_t>(cg->entries_read)) || !rdbSaveStreamPEL(rdb, &cg->pel, true) ||
+            !rdbSaveStreamConsumers(rdb, cg))
+            return false;
+    }
+    return true;
+}
+
 bool rdbSaveObject(rio &rdb, const robj *o) {
     switch (o->encoding) {
     case OBJ_ENCODING_RAW:
@@ -256,6 +328,7 @@ bool rdbSaveObject(rio &rdb, const robj *o) {
     case OBJ_ENCODING_SKIPLIST: return rdbSaveSkiplist(rdb, objectZset(o).zsl);
     case OBJ_ENCODING_HT:
         return o->type == OBJ_SET ? rdbSaveSetDict(rdb, objectSetDict(o)) : rdbSaveHashDict(rdb, objectHashDict(o));
+    case OBJ_ENCODING_STREAM: return rdbSaveStreamObject(rdb, objectStream(o));
     default: return false;
     }
 }
@@ -280,13 +353,22 @@ void rdbKeySaveDelay() {
     nanosleep(&ts, nullptr);
 }
 
+/* Whether any database holds a stream: the file then needs the version
+ * that has Redis 7.0's stream type. */
+static bool rdbDatasetHasStreams() {
+    for (int j = 0; j < server.dbnum; j++)
+        for (auto &de : server.db[j].dict)
+            if (de.val->type == OBJ_STREAM) return true;
+    return false;
+}
+
 bool rdbSaveRio(rio &rdb) {
     size_t key_counter = 0;
     long long info_updated_time = 0;
     rdb.cksum = 0;
     rdb.update_cksum = server.rdb_checksum;
     char magic[16];
-    snprintf(magic, sizeof(magic), "REDIS%04d", RDB_VERSION);
+    snprintf(magic, sizeof(magic), "REDIS%04d", rdbDatasetHasStreams() ? RDB_VERSION_STREAMS : RDB_VERSION);
     if (!rdb.write(magic, 9)) return false;
     for (int j = 0; j < server.dbnum; j++) {
         redisDb &db = server.db[j];
@@ -685,6 +767,140 @@ static ObjRef rdbLoadListpackObject(rio &rdb, int rdbtype) {
     return hash.finish();
 }
 
+/* ========================================================================
+ * Reading values: streams (Redis 5 - 7.0), taken as they are
+ *
+ * The nodes' listpacks become the stream's nodes byte for byte, after the
+ * checks that make every later read of them safe (the listpack itself,
+ * then the stream node inside it); the groups are rebuilt through
+ * stream.h. Besides Redis's own checks, a node must hold a live entry
+ * (Redis removes a node as its last entry goes), the length must be the
+ * sum of the nodes' counts, no live entry may be above the last ID, and every
+ * pending entry must belong to exactly one consumer: what stream.h's
+ * invariants promise to the code that reads a stream.
+ * ====================================================================== */
+
+static streamID rdbLoadStreamID(rio &rdb) {
+    streamID id;
+    id.ms = rdbLoadLen(rdb);
+    id.seq = rdbLoadLen(rdb);
+    return id;
+}
+
+/* The raw 16-byte ID of a pending entry, as its rax key. */
+static std::string rdbLoadRawStreamID(rio &rdb) {
+    std::string rawid(STREAM_ID_BYTES, '\0');
+    rdbLoadRaw(rdb, rawid.data(), STREAM_ID_BYTES);
+    return rawid;
+}
+
+/* The nodes into s->tree; returns the live entries they hold. */
+static uint64_t rdbLoadStreamNodes(rio &rdb, stream *s) {
+    uint64_t live = 0;
+    for (uint64_t nodes = rdbLoadLen(rdb); nodes > 0; nodes--) {
+        std::string nodekey = rdbGenericLoadStringObject(rdb);
+        if (nodekey.size() != STREAM_ID_BYTES) rdbCorrupt("Stream node key entry is not the size of a stream ID");
+        std::string blob = rdbGenericLoadStringObject(rdb);
+        const streamID master = streamDecodeID(reinterpret_cast<const unsigned char *>(nodekey.data()));
+        std::optional<listpack> lp = lpFromBytes(blob);
+        if (!lp) rdbCorrupt("Stream listpack integrity check failed.");
+        if (!lpFirst(*lp)) rdbCorrupt("Empty listpack inside stream");
+        if (!streamValidateListpackIntegrity(blob, master)) rdbCorrupt("Stream listpack integrity check failed.");
+        /* The master entry's first element: the node's live entries. */
+        const ziplistEntry count = lpGet(*lp, lpFirst(*lp));
+        if (!count.isInt || count.lval <= 0) rdbCorrupt("Stream node without live entries");
+        live += static_cast<uint64_t>(count.lval);
+        auto node = std::make_unique<listpack>(std::move(*lp));
+        if (!raxTryInsert(&s->tree, nodekey, node.get())) rdbCorrupt("Listpack re-added with existing key");
+        (void)node.release(); /* the tree owns it now */
+    }
+    return live;
+}
+
+/* A group's own pending entries: each NACK's consumer is set when the
+ * consumers are read. */
+static void rdbLoadStreamGroupPEL(rio &rdb, streamCG *cg) {
+    for (uint64_t n = rdbLoadLen(rdb); n > 0; n--) {
+        std::string rawid = rdbLoadRawStreamID(rdb);
+        std::unique_ptr<streamNACK> nack = streamCreateNACK(nullptr, 0);
+        nack->delivery_time = rdbLoadMillisecondTime(rdb);
+        nack->delivery_count = rdbLoadLen(rdb);
+        if (!raxTryInsert(&cg->pel, rawid, nack.get()))
+            rdbCorrupt("Duplicated global PEL entry loading stream consumer group");
+        (void)nack.release(); /* the group's pel owns it now */
+    }
+}
+
+/* The consumers, each taking its pending entries from the group's list. */
+static void rdbLoadStreamConsumers(rio &rdb, streamCG *cg) {
+    for (uint64_t n = rdbLoadLen(rdb); n > 0; n--) {
+        std::string name = rdbGenericLoadStringObject(rdb);
+        streamConsumer *consumer = streamCreateConsumer(cg, name, 0);
+        if (!consumer) rdbCorrupt("Duplicate stream consumer detected.");
+        consumer->seen_time = rdbLoadMillisecondTime(rdb);
+        for (uint64_t pel = rdbLoadLen(rdb); pel > 0; pel--) {
+            std::string rawid = rdbLoadRawStreamID(rdb);
+            void *found = raxFind(&cg->pel, rawid);
+            if (found == raxNotFound) rdbCorrupt("Consumer entry not found in group global PEL");
+            auto *nack = static_cast<streamNACK *>(found);
+            /* Already claimed by this consumer or another one. */
+            if (nack->consumer) rdbCorrupt("Duplicated consumer PEL entry  loading a stream consumer group");
+            nack->consumer = consumer;
+            raxInsert(&consumer->pel, rawid, nack);
+        }
+    }
+    raxIterator ri;
+    raxStart(&ri, &cg->pel);
+    raxSeek(&ri, "^");
+    while (raxNext(&ri))
+        if (!static_cast<streamNACK *>(ri.data)->consumer) rdbCorrupt("Stream CG PEL entry without consumer");
+}
+
+/* The groups. Redis 5/6's files (STREAM_LISTPACKS) have no entries_read:
+ * it is estimated from the stream, as Redis 7.0 does. */
+static void rdbLoadStreamGroups(rio &rdb, stream *s, int rdbtype) {
+    for (uint64_t n = rdbLoadLen(rdb); n > 0; n--) {
+        std::string name = rdbGenericLoadStringObject(rdb);
+        const streamID last_id = rdbLoadStreamID(rdb);
+        const long long entries_read = rdbtype == RDB_TYPE_STREAM_LISTPACKS_2
+                                           ? static_cast<long long>(rdbLoadLen(rdb))
+                                           : streamEstimateDistanceFromFirstEverEntry(s, last_id);
+        streamCG *cg = streamCreateCG(s, name, last_id, entries_read);
+        if (!cg) rdbCorrupt(formatString("Duplicated consumer group name %s", name.c_str()));
+        rdbLoadStreamGroupPEL(rdb, cg);
+        rdbLoadStreamConsumers(rdb, cg);
+    }
+}
+
+/* STREAM_LISTPACKS (Redis 5, 6) and STREAM_LISTPACKS_2 (Redis 7.0, which
+ * adds the first and greatest deleted IDs, entries_added, and each
+ * group's entries_read). An empty stream is a value like any other. */
+static ObjRef rdbLoadStreamObject(rio &rdb, int rdbtype) {
+    ObjRef o = createStreamObject();
+    stream *s = &objectStream(o.get());
+    const uint64_t live = rdbLoadStreamNodes(rdb, s);
+    s->length = rdbLoadLen(rdb);
+    s->last_id = rdbLoadStreamID(rdb);
+    if (rdbtype == RDB_TYPE_STREAM_LISTPACKS_2) {
+        s->first_id = rdbLoadStreamID(rdb);
+        s->max_deleted_entry_id = rdbLoadStreamID(rdb);
+        s->entries_added = rdbLoadLen(rdb);
+    } else {
+        /* Before 7.0 nothing was counted: as Redis, the entries there now
+         * stand for all those ever added. An empty stream keeps first_id
+         * 0-0, as XDEL leaves it (Redis's loader alone would set the
+         * greatest ID). */
+        s->entries_added = s->length;
+        if (s->length) s->first_id = streamGetEdgeID(s, true, true);
+    }
+    if (s->length != live) rdbCorrupt("Stream length inconsistent with rax entries");
+    /* Live entries only: Redis 7.0's XSETID may set the last ID below a
+     * tombstone's. */
+    if (streamGetEdgeID(s, false, true) > s->last_id) rdbCorrupt("Stream entry ID above the stream's last ID");
+    rdbLoadStreamGroups(rdb, s, rdbtype);
+    return o;
+}
+
 ObjRef rdbLoadObject(int rdbtype, rio &rdb) {
     switch (rdbtype) {
     case RDB_TYPE_STRING: return tryObjectEncoding(createStringObject(rdbGenericLoadStringObject(rdb)));
@@ -703,8 +919,7 @@ ObjRef rdbLoadObject(int rdbtype, rio &rdb) {
     case RDB_TYPE_HASH_LISTPACK:
     case RDB_TYPE_ZSET_LISTPACK: return rdbLoadListpackObject(rdb, rdbtype);
     case RDB_TYPE_STREAM_LISTPACKS:
-    case RDB_TYPE_STREAM_LISTPACKS_2:
-        rdbRefuse("The RDB file contains a stream, a type cppredis does not have");
+    case RDB_TYPE_STREAM_LISTPACKS_2: return rdbLoadStreamObject(rdb, rdbtype);
     case RDB_TYPE_MODULE:
     case RDB_TYPE_MODULE_2:
         rdbRefuse("The RDB file contains a module type, and cppredis has no modules");

@@ -3,9 +3,10 @@
  * the `save <seconds> <changes>` points from a forked child while the
  * parent keeps serving; the file is loaded at start-up.
  *
- * The file (what rdbSaveRio writes, Redis 2.6's version 6):
+ * The file (what rdbSaveRio writes, Redis 2.6's version 6; version 10,
+ * Redis 7.0's, when it holds a stream, whose type older versions lack):
  *
- *   "REDIS0006"
+ *   "REDIS0006"                         or "REDIS0010"
  *   SELECTDB <dbid>                     before the keys of each non-empty db
  *   [EXPIRETIME_MS <unix ms, 8 bytes>]  then for each key
  *   <type> <key> <value>
@@ -16,11 +17,15 @@
  * LZF-compressed when that saves room (rdbcompression). A value is saved in
  * its encoding's own type: a ziplist (list, hash, sorted set) or an intset
  * as the blob itself — byte-identical to Redis's, so Redis reads it — and a
- * linkedlist, hash table or skiplist as a count and its elements.
+ * linkedlist, hash table or skiplist as a count and its elements. A stream
+ * is saved as Redis 7.0 saves it (RDB_TYPE_STREAM_LISTPACKS_2): its nodes'
+ * listpacks as they are, then its IDs and counters, its groups, their
+ * pending entries and consumers.
  *
  * Loading takes versions 1 to 10, so files written by Redis 7.0 load too:
  * its listpack and quicklist payloads are decoded and rebuilt in cppredis's
- * encodings, within the configured limits.
+ * encodings, within the configured limits; streams (Redis 5 - 7.0's two
+ * types) keep their nodes' listpacks, once checked.
  *
  * Invariants:
  *  - A file is written as temp-<pid>.rdb, fsynced, then renamed over the
@@ -44,8 +49,10 @@
 
 class rio;
 
-/* The version written, and the newest one read. */
+/* The version written, the one written when a stream is in the dataset,
+ * and the newest one read. */
 constexpr int RDB_VERSION = 6;
+constexpr int RDB_VERSION_STREAMS = 10;
 constexpr int RDB_LOAD_VERSION_MAX = 10;
 
 /* Value types (Redis's RDB_TYPE_*): those a file may hold. */
@@ -74,7 +81,7 @@ constexpr int RDBFLAGS_NONE = 0, RDBFLAGS_ALLOW_DUP = 1 << 0;
 
 /* Why a load stopped: the file ended early (or a read failed), its bytes
  * make no sense, or it holds what cppredis refuses to load (a version from
- * the future, a stream, modules, functions). */
+ * the future, modules, functions). */
 class RdbLoadError : public std::runtime_error {
 public:
     enum Kind { ShortRead, Corrupt, Unsupported };

@@ -77,7 +77,7 @@ std::unique_ptr<client> createScriptClient() {
     std::unique_ptr<client> owned = std::move(*c->self);
     server.clients.erase(c->self);
     server.clients_index.erase(c->id);
-    c->flags |= CLIENT_DENY_BLOCKING;
+    c->flags |= CLIENT_SCRIPT | CLIENT_DENY_BLOCKING;
     return owned;
 }
 

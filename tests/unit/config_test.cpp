@@ -120,6 +120,8 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
     EXPECT_EQ(server.set_max_intset_entries, fresh.set_max_intset_entries);
     EXPECT_EQ(server.zset_max_ziplist_entries, fresh.zset_max_ziplist_entries);
     EXPECT_EQ(server.zset_max_ziplist_value, fresh.zset_max_ziplist_value);
+    EXPECT_EQ(server.stream_node_max_bytes, fresh.stream_node_max_bytes);
+    EXPECT_EQ(server.stream_node_max_entries, fresh.stream_node_max_entries);
     EXPECT_EQ(server.jemalloc_bg_thread, fresh.jemalloc_bg_thread);
 }
 
@@ -139,6 +141,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"set-max-intset-entries", "512"},
         {"zset-max-ziplist-entries", "128"}, {"zset-max-listpack-entries", "128"},
         {"zset-max-ziplist-value", "64"}, {"zset-max-listpack-value", "64"},
+        {"stream-node-max-bytes", "4096"}, {"stream-node-max-entries", "100"},
         {"appendfilename", "appendonly.aof"}, {"appendfsync", "everysec"},
         {"no-appendfsync-on-rewrite", "no"}, {"aof-load-truncated", "yes"},
         {"aof-rewrite-incremental-fsync", "yes"}, {"auto-aof-rewrite-percentage", "100"},
@@ -383,7 +386,7 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
-    EXPECT_EQ(get({"*max*"}).size(), 13u);
+    EXPECT_EQ(get({"*max*"}).size(), 15u);
     EXPECT_EQ(get({"*max-z*"}), (Pairs{{"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
                                       {"hash-max-ziplist-entries", "512"}, {"hash-max-ziplist-value", "64"},
                                       {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"}}));

@@ -24,6 +24,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -305,4 +306,50 @@ TEST(ListpackWriter, RandomWritesMatchModel) {
         }
         ASSERT_FALSE(lpSeek(lp, static_cast<long>(model.size())));
     }
+}
+
+/* lpFromBytes adopts a listpack read from an RDB file (a stream node): the
+ * same bytes, which the writers then extend as any listpack of their own. */
+TEST(ListpackFromBytes, AdoptsAWellFormedListpack) {
+    const std::string node = hex("40 00 00 00 18 00 03 01 00 01 01 01 81 66 02 00 01 02 01 00 01 00 01 81 76 02 04 "
+                                 "01 02 01 00 01 01 01 82 76 32 03 04 01 00 01 04 01 df ff 02 02 01 81 66 02 c1 "
+                                 "2c 02 81 67 02 81 78 02 08 01 ff");
+    std::optional<listpack> lp = lpFromBytes(node);
+    ASSERT_TRUE(lp.has_value());
+    EXPECT_EQ(bytesOf(*lp), node);
+    EXPECT_EQ(lpLength(*lp), 24u);
+    EXPECT_EQ(lpGet(*lp, lpLast(*lp)).lval, 8);
+    lpReplaceInteger(*lp, lpFirst(*lp), 4);
+    lpAppend(*lp, "more");
+    EXPECT_EQ(decoded(*lp).front(), "4");
+    EXPECT_EQ(decoded(*lp).back(), "more");
+
+    const std::string empty = hex("07 00 00 00 00 00 ff");
+    ASSERT_TRUE(lpFromBytes(empty).has_value());
+    EXPECT_FALSE(lpFirst(*lpFromBytes(empty)));
+}
+
+/* Every flaw lpDecode refuses, lpFromBytes refuses too: nothing outside the
+ * blob is ever read by the listpack it would return. */
+TEST(ListpackFromBytes, RefusesMalformedBytes) {
+    const std::string good = hex("0f 00 00 00 02 00 82 66 32 03 f1 39 30 03 ff"); /* "f2", 12345 */
+    ASSERT_TRUE(lpFromBytes(good).has_value());
+    auto with = [&](size_t at, char byte) {
+        std::string s = good;
+        s[at] = byte;
+        return s;
+    };
+    EXPECT_FALSE(lpFromBytes(""));
+    EXPECT_FALSE(lpFromBytes(good.substr(0, 6)));            /* no end byte */
+    EXPECT_FALSE(lpFromBytes(good.substr(0, good.size() - 1))); /* total-bytes says more */
+    EXPECT_FALSE(lpFromBytes(good + "\xff"));                 /* total-bytes says less */
+    EXPECT_FALSE(lpFromBytes(with(0, 0x10)));                 /* a header that lies */
+    EXPECT_FALSE(lpFromBytes(with(4, 3)));                    /* the element count */
+    EXPECT_FALSE(lpFromBytes(with(9, 4)));                    /* a backlen */
+    EXPECT_FALSE(lpFromBytes(with(6, static_cast<char>(0xbf)))); /* a string running past the end */
+    EXPECT_FALSE(lpFromBytes(with(10, static_cast<char>(0xf5)))); /* an unused encoding */
+    EXPECT_FALSE(lpFromBytes(with(14, 0)));                   /* the end byte */
+    std::string unknown = good; /* 65535: a count not kept, which Redis accepts */
+    unknown[4] = unknown[5] = static_cast<char>(0xff);
+    EXPECT_TRUE(lpFromBytes(unknown).has_value());
 }
