@@ -109,7 +109,7 @@ bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed) {
     return true;
 }
 
-static void propagatePendingCommands() {
+void propagatePendingCommands() {
     if (!server.also_propagate_ops) return;
     aof_feed(server.also_propagate, server.also_propagate_first_op, server.also_propagate_ops);
     server.also_propagate.clear();

@@ -297,6 +297,11 @@ using feedAppendOnlyFileProc = void (*)(std::string_view unit, size_t first_op, 
 bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed);
 void alsoPropagate(int dbid, std::span<const std::string_view> argv);
 void alsoPropagate(int dbid, std::initializer_list<std::string_view> argv);
+/* Hands the execution unit's ops to the AOF, in MULTI/EXEC when several:
+ * the outermost call() does it when its command ends; code that runs
+ * outside any command and makes a unit of its own (a served XREADGROUP
+ * waiter, as Redis 7.0's afterCommand) does it itself. */
+void propagatePendingCommands();
 void preventCommandPropagation(client *c);
 void forceCommandPropagation(client *c); /* propagate even if server.dirty did not move */
 /* A command changes what is propagated for it (SETEX as SET ... PXAT):

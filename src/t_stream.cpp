@@ -516,6 +516,10 @@ void xaddCommand(client *c) {
     stream *s = &objectStream(o);
     if (s->last_id == streamID{UINT64_MAX, UINT64_MAX})
         return addReplyError(c, "The stream has exhausted the last possible ID, unable to add more items");
+    /* "ms-*" with no sequence left in that ms: Redis 7.0.15's append fails
+     * there without setting errno, so its reply is the other error's. */
+    if (args.id_given && !args.seq_given && args.id.ms == s->last_id.ms && s->last_id.seq == UINT64_MAX)
+        return addReplyError(c, "Elements are too large to be stored");
 
     streamID id;
     std::span<const std::string_view> fields_values(c->argv.begin() + static_cast<ptrdiff_t>(field_pos), c->argv.end());
@@ -860,23 +864,15 @@ static streamID *blockedStreamID(client *receiver, std::string_view key) {
     return nullptr;
 }
 
-blockedServe serveClientBlockedOnStream(client *receiver, robj *o, std::string_view key) {
-    stream *s = &objectStream(o);
+/* Replies to a waiter of `key` with the entries past its ID, reading as
+ * its consumer for XREADGROUP; false when there is nothing for it yet. */
+static bool serveStreamWaiter(client *receiver, stream *s, std::string_view key, streamCG *group,
+                              std::string_view groupname) {
     streamID *gt = blockedStreamID(receiver, key);
-    streamCG *group = nullptr;
-    std::string_view groupname;
-    if (receiver->bpop.xread_group) {
-        groupname = receiver->bpop.xread_group->view();
-        group = streamLookupCG(s, groupname);
-        if (!group) {
-            addReplyError(receiver, "-NOGROUP the consumer group this client was blocked on no longer exists");
-            return blockedServe::served;
-        }
-        /* Blocked on ">": the entries past the group's last ID now, which
-         * other consumers served before this one may have moved. */
-        *gt = group->last_id;
-    }
-    if (!(s->last_id > *gt)) return blockedServe::not_ready;
+    /* Blocked on ">": the entries past the group's last ID now, which
+     * other consumers served before this one may have moved. */
+    if (group) *gt = group->last_id;
+    if (!(s->last_id > *gt)) return false;
 
     streamID start = *gt;
     streamIncrID(&start);
@@ -898,7 +894,28 @@ blockedServe serveClientBlockedOnStream(client *receiver, robj *o, std::string_v
     streamPropInfo spi{key, groupname};
     streamReplyWithRange(receiver, s, &start, nullptr, static_cast<size_t>(receiver->bpop.count), false, group,
                          consumer, noack ? STREAM_RWR_NOACK : 0, &spi);
-    return blockedServe::served;
+    return true;
+}
+
+blockedServe serveClientBlockedOnStream(client *receiver, robj *o, std::string_view key) {
+    stream *s = &objectStream(o);
+    streamCG *group = nullptr;
+    std::string_view groupname;
+    if (receiver->bpop.xread_group) {
+        groupname = receiver->bpop.xread_group->view();
+        group = streamLookupCG(s, groupname);
+        if (!group) {
+            addReplyError(receiver, "-NOGROUP the consumer group this client was blocked on no longer exists");
+            return blockedServe::served;
+        }
+    }
+    /* Served outside any command: what the waiter's read propagates (its
+     * XCLAIMs, XGROUP CREATECONSUMER and SETID) is one execution unit of
+     * its own, as Redis 7.0 closes one per served client. */
+    server.execution_nesting++;
+    bool served = serveStreamWaiter(receiver, s, key, group, groupname);
+    if (--server.execution_nesting == 0) propagatePendingCommands();
+    return served ? blockedServe::served : blockedServe::not_ready;
 }
 
 /* ---- section 1 ends ---- */
@@ -1122,7 +1139,8 @@ void xgroupCommand(client *c) {
 
 /* XACK <key> <group> <id> [<id> ...]: removes the IDs from the group's
  * PEL; returns how many were there. All or nothing: every ID is checked
- * before the first is acknowledged. */
+ * before the first is acknowledged (and parsed again then, rather than
+ * kept: a queue's every message goes through here, allocating nothing). */
 void xackCommand(client *c) {
     streamCG *group = nullptr;
     if (robj *o = lookupKeyRead(c->db, c->argv[1])) {

@@ -52,8 +52,8 @@ std::string subcommandErr(const std::string &sub, const std::string &cmd) {
 }
 
 /* A unix time in ms, past and fixed: XCLAIM ... TIME makes delivery times
- * exact with it. */
-constexpr long long kPast = 1600000000000;
+ * exact with it. Before 2001, so that no mask of "now" hides it. */
+constexpr long long kPast = 999999999000;
 
 /* Integers that are absolute unix milliseconds (after 2001) become 0. */
 void maskAbsoluteTimes(Reply &r) {
@@ -676,8 +676,8 @@ TEST_F(StreamGroups, KeyspaceEvents) {
  * Propagation: the AOF each command leaves
  * ====================================================================== */
 
-/* Explicit IDs and TIME make everything but XAUTOCLAIM's delivery times
- * exact; those are unix ms, masked (13 digits). */
+/* Explicit IDs and TIME (12 digits) make everything but XAUTOCLAIM's and
+ * IDLE's delivery times exact; those are unix ms of now, masked (13 digits). */
 std::string maskUnixMs(const std::string &aof) {
     std::string out;
     for (size_t i = 0; i < aof.size();) {
@@ -698,12 +698,12 @@ const std::vector<Args> kPropagationScript{
     {"XADD", "s", "4-1", "f", "v4"},
     {"XGROUP", "CREATECONSUMER", "s", "g", "alice"},
     {"XGROUP", "CREATECONSUMER", "s", "g", "alice"}, /* no change: not propagated */
-    {"XCLAIM", "s", "g", "alice", "0", "1", "2-1", "3-1", "FORCE", "TIME", "1600000000000"},
+    {"XCLAIM", "s", "g", "alice", "0", "1", "2-1", "3-1", "FORCE", "TIME", "999999999000"},
     {"XCLAIM", "s", "g", "bob", "0", "1-1", "RETRYCOUNT", "5", "IDLE", "10", "JUSTID", "LASTID", "2-1"},
     {"XCLAIM", "s", "g", "bob", "0", "9-9", "LASTID", "3-1"}, /* nothing claimed: XGROUP SETID */
     {"XCLAIM", "s", "g", "bob", "0", "9-9", "LASTID", "1-1"}, /* nothing at all */
     {"XDEL", "s", "2-1"},
-    {"XCLAIM", "s", "g", "bob", "0", "2-1", "3-1", "TIME", "1600000000001"}, /* 2-1 dropped */
+    {"XCLAIM", "s", "g", "bob", "0", "2-1", "3-1", "TIME", "999999999001"}, /* 2-1 dropped */
     {"XAUTOCLAIM", "s", "g", "carol", "0", "0", "COUNT", "1"},
     {"XACK", "s", "g", "3-1", "4-1"},
     {"XACK", "s", "g", "4-1"},
@@ -711,7 +711,7 @@ const std::vector<Args> kPropagationScript{
     {"XGROUP", "DELCONSUMER", "s", "g", "alice"},
     {"XGROUP", "DELCONSUMER", "s", "g", "alice"},
     {"XGROUP", "CREATE", "s", "h", "0"},
-    {"XCLAIM", "s", "h", "dave", "0", "1-1", "3-1", "FORCE", "TIME", "1600000000002"},
+    {"XCLAIM", "s", "h", "dave", "0", "1-1", "3-1", "FORCE", "TIME", "999999999002"},
     {"XDEL", "s", "1-1"},
     {"XAUTOCLAIM", "s", "h", "erin", "0", "0"}, /* 1-1 dropped, 3-1 claimed */
     {"XGROUP", "DESTROY", "s", "g"},
