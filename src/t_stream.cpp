@@ -596,18 +596,13 @@ void xdelCommand(client *c) {
     for (size_t j = 2; j < c->argv.size(); j++)
         if (!streamParseStrictIDOrReply(c, c->argv[j], &id, 0)) return;
 
+    /* streamDeleteItem keeps first_id and max_deleted_entry_id. */
     long long deleted = 0;
-    bool first_entry = false;
     for (size_t j = 2; j < c->argv.size(); j++) {
         streamParseStrictIDOrReply(nullptr, c->argv[j], &id, 0);
-        if (!streamDeleteItem(s, id)) continue;
-        if (id == s->first_id) first_entry = true;
-        if (id > s->max_deleted_entry_id) s->max_deleted_entry_id = id;
-        deleted++;
+        deleted += streamDeleteItem(s, id);
     }
     if (deleted) {
-        if (s->length == 0) s->first_id = {};
-        else if (first_entry) s->first_id = streamGetEdgeID(s, true, true);
         signalModifiedKey(c, c->db, c->argv[1]);
         notifyKeyspaceEvent(NOTIFY_STREAM, "xdel", c->argv[1], c->db->id);
         server.dirty += deleted;

@@ -119,10 +119,11 @@ struct xreadBlockArgs {
 };
 /* Runs XREAD or XREADGROUP (c->argv) as far as it goes now: replies and
  * returns true (entries, an error, or the null reply when nothing is there
- * and the command may not block: no BLOCK, inside MULTI or a script);
- * otherwise replies nothing, fills `block` (each "$" or ">" resolved to the
- * stream's or the group's last ID) and returns false: the caller blocks
- * the client (BLOCKED_STREAM). */
+ * and the command may not block: no BLOCK, inside MULTI or a script, where
+ * BLOCK is an error); otherwise replies nothing, fills `block` (each "$"
+ * resolved to the stream's last ID; ">" stays the greatest ID, the waiter
+ * reading past its group's last ID when it wakes) and returns false: the
+ * caller blocks the client (BLOCKED_STREAM). */
 bool xreadGenericCommand(client *c, xreadBlockArgs *block);
 /* BLOCKED_STREAM's serve-one-waiter (registerBlockedType): `receiver`
  * waits on `key`, which holds the stream `o`. Replies and returns

@@ -9,7 +9,8 @@
  * paths. Only deterministic commands are generated: no relative TTLs read
  * back, no KEYS/SCAN/RANDOMKEY, no HGETALL/HKEYS/HVALS/SMEMBERS (hash order
  * differs by design), no random picks; the compact encodings' names are
- * masked (see comparable). Later issues add their commands to `kCommands`.
+ * masked (see comparable). Streams get explicit IDs only (no "*", which
+ * reads the clock). Later issues add their commands to `kCommands`.
  */
 #include <gtest/gtest.h>
 
@@ -98,6 +99,33 @@ public:
 
     std::string minMax() { return pick(2) ? "MIN" : "MAX"; }
 
+    /* A stream ID as an argument: explicit (no "*": it reads the clock),
+     * "ms-*", incomplete, the range forms and the malformed. */
+    std::string streamId() {
+        static const std::vector<std::string> kIds = {"1-1", "1", "2-0", "3-5", "7", "0-1", "0", "12", "20-2", "-", "+"};
+        static const std::vector<std::string> kOdd = {
+            "(2", "(3-5", "x", "1-", "0-0", "2-*", "$", ">", "18446744073709551615-18446744073709551615"};
+        return pick(4) ? kIds[pick(kIds.size())] : kOdd[pick(kOdd.size())];
+    }
+    /* The IDs XADD adds with: mostly ones past every earlier one (a clock
+     * of the generator's own), sometimes the edges and the refused. */
+    std::string addId() {
+        static const std::vector<std::string> kIds = {"1-1", "2-*", "0-*", "0-0", "18446744073709551615-*"};
+        if (pick(5) == 0) return kIds[pick(kIds.size())];
+        std::string ms = std::to_string(addClock_ += pick(3));
+        return pick(2) ? ms + "-*" : ms + "-" + std::to_string(pick(3));
+    }
+    /* A read's or a group's starting ID: mostly valid. */
+    std::string readId() {
+        static const std::vector<std::string> kIds = {"0", "$", "0-0", "3", "20-1", "x"};
+        return kIds[pick(kIds.size())];
+    }
+    /* Mostly keys of their own, so that streams grow; sometimes the shared
+     * ones, where they meet the other types. */
+    std::string streamKey() { return pick(4) ? "x" + std::to_string(pick(2)) : key(); }
+    std::string group() { return pick(2) ? "g1" : "g2"; }
+    std::string consumer() { return pick(2) ? "alice" : "bob"; }
+
 private:
     static constexpr size_t kValidScores = 11; /* the first ones below */
     inline static const std::vector<std::string> kScores = {"0",    "1",    "-1", "1.5", "2",   "3",   "-0", "1e3",
@@ -108,6 +136,7 @@ private:
     static const std::vector<Maker> kCommands;
     std::mt19937_64 rng_;
     bool inMulti_ = false;
+    uint64_t addClock_ = 3;
 };
 
 const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
@@ -294,6 +323,74 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
     },
     [](CommandGenerator &g) { return Args{"ZINTERCARD", "2", g.key(), g.key(), "LIMIT", g.integer()}; },
     [](CommandGenerator &g) { return Args{"ZRANGESTORE", g.key(), g.key(), g.offset(), g.offset()}; },
+    /* streams: explicit IDs only, so both servers hold the same entries;
+     * the reads that block only inside MULTI, where they do not */
+    [](CommandGenerator &g) {
+        Args a{"XADD", g.streamKey()};
+        if (g.pick(6) == 0) a.push_back("NOMKSTREAM");
+        if (g.pick(4) == 0) {
+            static const std::vector<std::string> kOps = {"=", "~", ""};
+            a.push_back(g.pick(2) ? "MAXLEN" : "MINID");
+            std::string op = kOps[g.pick(kOps.size())];
+            if (!op.empty()) a.push_back(op);
+            a.push_back(a[a.size() - (op.empty() ? 1 : 2)] == "MAXLEN" ? g.offset() : g.streamId());
+            if (g.pick(4) == 0) a.insert(a.end(), {"LIMIT", g.integer()});
+        }
+        a.push_back(g.addId());
+        for (size_t n = 1 + g.pick(2); n > 0; n--) {
+            a.push_back(g.value());
+            a.push_back(g.value());
+        }
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{g.pick(2) ? "XRANGE" : "XREVRANGE", g.streamKey(), g.streamId(), g.streamId()};
+        if (g.pick(2)) a.insert(a.end(), {"COUNT", g.integer()});
+        return a;
+    },
+    [](CommandGenerator &g) { return Args{"XLEN", g.streamKey()}; },
+    [](CommandGenerator &g) { return Args{"XDEL", g.streamKey(), g.streamId(), g.streamId()}; },
+    [](CommandGenerator &g) {
+        Args a{"XTRIM", g.streamKey(), g.pick(2) ? "MAXLEN" : "MINID"};
+        if (g.pick(2)) a.push_back(g.pick(2) ? "~" : "=");
+        a.push_back(a[2] == "MAXLEN" ? g.offset() : g.streamId());
+        if (g.pick(4) == 0) a.insert(a.end(), {"LIMIT", g.integer()});
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"XSETID", g.streamKey(), g.streamId()};
+        if (g.pick(3) == 0) a.insert(a.end(), {"ENTRIESADDED", g.integer()});
+        if (g.pick(3) == 0) a.insert(a.end(), {"MAXDELETEDID", g.streamId()});
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"XREAD"};
+        if (g.pick(2)) a.insert(a.end(), {"COUNT", g.integer()});
+        if (g.inMulti() && g.pick(2)) a.insert(a.end(), {"BLOCK", g.pick(4) ? "0" : "-1"});
+        a.insert(a.end(), {"STREAMS", g.streamKey(), g.streamKey(), g.readId(), g.pick(4) ? g.readId() : g.streamId()});
+        return a;
+    },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kSubs = {"CREATE", "SETID", "DESTROY", "CREATECONSUMER", "DELCONSUMER"};
+        std::string sub = kSubs[g.pick(kSubs.size())];
+        Args a{"XGROUP", sub, g.streamKey(), g.group()};
+        if (sub == "CREATE" || sub == "SETID") {
+            a.push_back(g.pick(4) ? g.readId() : g.streamId());
+            if (sub == "CREATE" && g.pick(2)) a.push_back("MKSTREAM");
+        } else if (sub != "DESTROY") {
+            a.push_back(g.consumer());
+        }
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"XREADGROUP", "GROUP", g.group(), g.consumer()};
+        if (g.pick(2)) a.insert(a.end(), {"COUNT", g.integer()});
+        if (g.pick(4) == 0) a.push_back("NOACK");
+        if (g.inMulti() && g.pick(2)) a.insert(a.end(), {"BLOCK", "0"});
+        a.insert(a.end(), {"STREAMS", g.streamKey(), g.pick(3) ? ">" : g.pick(2) ? "0" : g.streamId()});
+        return a;
+    },
+    [](CommandGenerator &g) { return Args{"XACK", g.streamKey(), g.group(), g.streamId(), g.streamId()}; },
     /* errors */
     [](CommandGenerator &g) { return Args{"GET", g.key(), "extra"}; },
     [](CommandGenerator &g) { return Args{"NOSUCHCOMMAND", g.key()}; },
@@ -339,7 +436,7 @@ void runDifferential(uint64_t seed, int count) {
 
 class Differential : public ::testing::TestWithParam<uint64_t> {};
 
-TEST_P(Differential, StringListSetHashZsetKeyspaceExpiryAndTransactionCommands) {
+TEST_P(Differential, StringListSetHashZsetStreamKeyspaceExpiryAndTransactionCommands) {
     REQUIRE_REDIS_REFERENCE();
     runDifferential(GetParam(), 4000);
 }

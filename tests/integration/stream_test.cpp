@@ -380,6 +380,38 @@ TEST_P(Streams, XsetidMovesTheLastId) {
     EXPECT_EQ(call({"XSETID", "str", "1"}), WRONGTYPE);
 }
 
+/* The counters XINFO STREAM shows, kept by XADD, XDEL, XTRIM and XSETID:
+ * "length entries-added last-generated-id max-deleted-entry-id
+ * recorded-first-entry-id". */
+TEST_P(Streams, CountersKeptByEveryWrite) {
+    auto counters = [&] {
+        Reply r = c->call({"XINFO", "STREAM", "s"});
+        std::string out;
+        for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
+            const std::string &name = r.elements[i].str;
+            const Reply &v = r.elements[i + 1];
+            if (name == "length" || name == "entries-added") out += std::to_string(v.integer) + " ";
+            if (name == "last-generated-id" || name == "max-deleted-entry-id" || name == "recorded-first-entry-id")
+                out += v.str + " ";
+        }
+        return out;
+    };
+    fill("s", 5);
+    EXPECT_EQ(counters(), "5 5-0 0-0 5 1-0 ");
+    EXPECT_EQ(call({"XDEL", "s", "3-0"}), integer(1));
+    EXPECT_EQ(counters(), "4 5-0 3-0 5 1-0 ");
+    EXPECT_EQ(call({"XDEL", "s", "1-0"}), integer(1));
+    EXPECT_EQ(counters(), "3 5-0 3-0 5 2-0 ");
+    EXPECT_EQ(call({"XTRIM", "s", "MAXLEN", "1"}), integer(2)); /* trimming leaves max-deleted-entry-id */
+    EXPECT_EQ(counters(), "1 5-0 3-0 5 5-0 ");
+    EXPECT_EQ(call({"XSETID", "s", "10-0", "ENTRIESADDED", "20", "MAXDELETEDID", "9-0"}), OK);
+    EXPECT_EQ(counters(), "1 10-0 9-0 20 5-0 ");
+    EXPECT_EQ(call({"XADD", "s", "MAXLEN", "0", "11-0", "f", "v"}), bulk("11-0"));
+    EXPECT_EQ(counters(), "0 11-0 9-0 21 0-0 ");
+    EXPECT_EQ(call({"XSETID", "s", "11-0", "MAXDELETEDID", "0-0"}), OK); /* 0-0 leaves it */
+    EXPECT_EQ(counters(), "0 11-0 9-0 21 0-0 ");
+}
+
 /* ========================================================================
  * Nodes: stream-node-max-entries / -bytes split the stream
  * ====================================================================== */
@@ -752,7 +784,7 @@ void runStreamPropagationScript(RespConn &c, RespConn &waiter) {
     EXPECT_FALSE(waiter.readReply().isError());
 }
 
-TEST(StreamAof, PropagationSameBytesAsRedis7) {
+TEST(StreamPropagation, AofSameBytesAsRedis7) {
     REQUIRE_REDIS_REFERENCE();
     TempDir ours, theirs;
     std::string ours_aof, theirs_aof;
