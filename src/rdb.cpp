@@ -773,9 +773,8 @@ static ObjRef rdbLoadListpackObject(rio &rdb, int rdbtype) {
  * The nodes' listpacks become the stream's nodes byte for byte, after the
  * checks that make every later read of them safe (the listpack itself,
  * then the stream node inside it); the groups are rebuilt through
- * stream.h. Besides Redis's own checks, a node must hold a live entry
- * (Redis removes a node as its last entry goes), the length must be the
- * sum of the nodes' counts, no live entry may be above the last ID, and every
+ * stream.h. Besides Redis's own checks, the length must be the sum of
+ * the nodes' counts, no live entry may be above the last ID, and every
  * pending entry must belong to exactly one consumer: what stream.h's
  * invariants promise to the code that reads a stream.
  * ====================================================================== */
@@ -806,9 +805,12 @@ static uint64_t rdbLoadStreamNodes(rio &rdb, stream *s) {
         if (!lp) rdbCorrupt("Stream listpack integrity check failed.");
         if (!lpFirst(*lp)) rdbCorrupt("Empty listpack inside stream");
         if (!streamValidateListpackIntegrity(blob, master)) rdbCorrupt("Stream listpack integrity check failed.");
-        /* The master entry's first element: the node's live entries. */
+        /* The master entry's first element: the node's live entries, 0 for
+         * a node of tombstones, which Redis 7.0 leaves after an exact MINID
+         * trim and saves (so it loads). The check above found it a
+         * non-negative number; Redis never writes one as a string. */
         const ziplistEntry count = lpGet(*lp, lpFirst(*lp));
-        if (!count.isInt || count.lval <= 0) rdbCorrupt("Stream node without live entries");
+        if (!count.isInt) rdbCorrupt("Stream listpack integrity check failed.");
         live += static_cast<uint64_t>(count.lval);
         auto node = std::make_unique<listpack>(std::move(*lp));
         if (!raxTryInsert(&s->tree, nodekey, node.get())) rdbCorrupt("Listpack re-added with existing key");

@@ -742,12 +742,13 @@ struct streamNodeReader {
 
 /* One entry: flags ms-diff seq-diff [num-fields fields] values lp-count,
  * its ID above the previous one (the master ID for the first). */
-static bool streamValidateEntry(streamNodeReader &r, int64_t master_fields, streamID *prev, bool first) {
+/* An entry's ID parts are differences from the node's master ID (not from
+ * the previous entry), the sequence one possibly negative. */
+static bool streamValidateEntry(streamNodeReader &r, int64_t master_fields, const streamID &master, streamID *prev,
+                                bool first) {
     int64_t flags, ms_diff, seq_diff, lp_count;
     if (!r.integer(&flags) || !r.integer(&ms_diff) || !r.integer(&seq_diff)) return false;
-    streamID id = *prev;
-    id.ms += static_cast<uint64_t>(ms_diff);
-    id.seq += static_cast<uint64_t>(seq_diff);
+    streamID id{master.ms + static_cast<uint64_t>(ms_diff), master.seq + static_cast<uint64_t>(seq_diff)};
     if (first ? id < *prev : id <= *prev) return false;
     *prev = id;
 
@@ -773,6 +774,6 @@ bool streamValidateListpackIntegrity(std::string_view lp, const streamID &master
 
     streamID prev = master;
     for (int64_t i = 0; i < count + deleted; i++)
-        if (!streamValidateEntry(r, master_fields, &prev, i == 0)) return false;
+        if (!streamValidateEntry(r, master_fields, master, &prev, i == 0)) return false;
     return r.pos == decoded->size(); /* nothing after the last entry */
 }

@@ -775,6 +775,11 @@ TEST(StreamValidate, RejectsBrokenShapes) {
     same_id[11] = same_id[12] = "0";
     EXPECT_FALSE(streamValidateListpackIntegrity(listpackOf(same_id), master)); /* not after the previous */
     EXPECT_TRUE(streamValidateListpackIntegrity(with(11, "0"), master));
+    /* Differences are from the master: 11-5 then 10-8 goes backwards. */
+    std::vector<std::string> backwards = good;
+    backwards[6] = "1";
+    backwards[11] = "0";
+    EXPECT_FALSE(streamValidateListpackIntegrity(listpackOf(backwards), master));
     EXPECT_FALSE(streamValidateListpackIntegrity(with(0, "9223372036854775807"), master));
     EXPECT_FALSE(streamValidateListpackIntegrity(listpackOf({}), master));
     EXPECT_FALSE(streamValidateListpackIntegrity(listpackOf({"0", "0", "0", "0", "7"}), master)); /* a trailing element */
