@@ -45,21 +45,64 @@
  *
  * Memory: the tree owns its nodes (freed when the rax is destroyed, without
  * recursion however deep the tree); the values are the caller's, freed by
- * raxFreeWithCallback when they are owned through the tree.
+ * raxFreeWithCallback when they are owned through the tree. A stream holds
+ * a node or two per listpack of entries, so nodes are kept small: 40 bytes
+ * (jemalloc's 48-byte class) and at most two more blocks, both exactly
+ * sized and owned by the node:
+ *  - the label lives in the node up to 16 bytes (every edge of a tree of
+ *    stream IDs), in a block of its own when longer (long consumer names);
+ *  - the children are one array of `numchildren_` owning pointers
+ *    (at most 256: one per byte), reallocated to its new size by
+ *    insertChild and removeChild, absent for a leaf.
  */
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-struct raxNode {
-    std::string label;
-    std::vector<std::unique_ptr<raxNode>> children;
+/* A node: 40 bytes, jemalloc's 48-byte class (see "Memory" above). */
+class raxNode {
+public:
+    /* Labels up to this long live in the node: every edge of a tree of
+     * stream IDs (16 bytes) does. */
+    static constexpr size_t inline_label_capacity = 16;
+
+    raxNode() = default;
+    explicit raxNode(std::string_view label) { setLabel(label); }
+    ~raxNode();
+    raxNode(const raxNode &) = delete;
+    raxNode &operator=(const raxNode &) = delete;
+
+    std::string_view label() const { return {labelOnHeap() ? label_.heap : label_.inline_bytes, labellen_}; }
+    /* `s` may be a part of the current label. */
+    void setLabel(std::string_view s);
+    bool labelOnHeap() const { return labellen_ > inline_label_capacity; }
+
+    std::span<std::unique_ptr<raxNode>> children() { return {children_, numchildren_}; }
+    std::span<const std::unique_ptr<raxNode>> children() const { return {children_, numchildren_}; }
+    /* The children array is reallocated to its exact new size by both. */
+    void insertChild(size_t index, std::unique_ptr<raxNode> child);
+    std::unique_ptr<raxNode> removeChild(size_t index);
+
     void *data = nullptr;
+
+private:
+    void replaceChildren(std::unique_ptr<raxNode> *array, size_t count);
+
+    std::unique_ptr<raxNode> *children_ = nullptr; /* owned: numchildren_ exactly, or null */
+    union {
+        char inline_bytes[inline_label_capacity];
+        char *heap; /* owned: labellen_ bytes */
+    } label_{};
+    uint32_t labellen_ = 0;
+    uint16_t numchildren_ = 0; /* at most 256: one per byte value */
+
+public:
     bool iskey = false;
 };
 
