@@ -26,17 +26,20 @@ raxNode::~raxNode() {
 void raxNode::setLabel(std::string_view s) {
     if (s.size() > UINT32_MAX) throw std::length_error("rax label over 4 GiB");
     /* The old block is freed last: `s` may point into it. */
-    char *oldheap = labelOnHeap() ? label_.heap : nullptr;
-    size_t oldlen = labellen_;
+    char *oldblock = labelOnHeap() ? heapLabelBytes() : nullptr;
+    size_t oldsize = oldblock ? heapLabelSize() : 0;
     if (s.size() > inline_label_capacity) {
         char *block = std::allocator<char>().allocate(s.size());
         std::memcpy(block, s.data(), s.size());
-        label_.heap = block;
-    } else if (!s.empty()) {
-        std::memmove(label_.inline_bytes, s.data(), s.size());
+        auto size = static_cast<uint32_t>(s.size());
+        std::memcpy(label_, &block, sizeof block);
+        std::memcpy(label_ + sizeof block, &size, sizeof size);
+        labellen_ = label_on_heap;
+    } else {
+        if (!s.empty()) std::memmove(label_, s.data(), s.size());
+        labellen_ = static_cast<uint16_t>(s.size());
     }
-    labellen_ = static_cast<uint32_t>(s.size());
-    if (oldheap) std::allocator<char>().deallocate(oldheap, oldlen);
+    if (oldblock) std::allocator<char>().deallocate(oldblock, oldsize);
 }
 
 /* Destroys the current children array (its pointers, null or not) and

@@ -427,22 +427,24 @@ TEST(Rax, TeardownBigAndDeepTrees) {
     EXPECT_EQ(raxFind(&rt, streamID(1, 0)), raxNotFound);
 }
 
-/* rax.h's "Memory": a node fits jemalloc's 48-byte class, with its label
- * inline up to 16 bytes (a whole stream ID). */
+/* rax.h's "Memory": a node fits jemalloc's 32-byte class, with its label
+ * inline up to 14 bytes, merged labels moving to a block past that. */
 TEST(Rax, NodeIsCompact) {
-    static_assert(sizeof(raxNode) <= 40);
+    static_assert(sizeof(raxNode) <= 32);
     rax rt;
-    for (uint64_t seq : {2, 3, 4}) raxInsert(&rt, streamID(1, seq), nullptr);
-    ASSERT_EQ(rt.head->children().size(), 1u);
-    const raxNode *branch = rt.head->children()[0].get();
-    EXPECT_EQ(branch->label(), streamID(1, 2).substr(0, 15));
-    EXPECT_FALSE(branch->labelOnHeap());
-    EXPECT_EQ(branch->children().size(), 3u);
-    raxRemove(&rt, streamID(1, 3));
-    raxRemove(&rt, streamID(1, 4));
-    ASSERT_EQ(rt.head->children().size(), 1u);
-    EXPECT_EQ(rt.head->children()[0]->label(), streamID(1, 2));
-    EXPECT_FALSE(rt.head->children()[0]->labelOnHeap());
+    std::string k14(14, 'k'), k15(15, 'k');
+    raxInsert(&rt, k14, nullptr);
+    raxInsert(&rt, k15, nullptr);
+    const raxNode *n = rt.head->children()[0].get();
+    EXPECT_EQ(n->label(), k14);
+    EXPECT_FALSE(n->labelOnHeap());
+    ASSERT_EQ(n->children().size(), 1u);
+    EXPECT_EQ(n->children()[0]->label(), "k");
+    raxRemove(&rt, k14);
+    n = rt.head->children()[0].get();
+    EXPECT_EQ(n->label(), k15);
+    EXPECT_TRUE(n->labelOnHeap());
+    EXPECT_EQ(raxFind(&rt, k15), nullptr);
 }
 
 /* Labels longer than the inline buffer (long consumer names) move to the
