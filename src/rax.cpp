@@ -24,6 +24,8 @@ raxNode::~raxNode() {
 }
 
 void raxNode::setLabel(std::string_view s) {
+    static_assert(inline_label_capacity >= sizeof(char *) + sizeof(uint32_t), "label_ holds a block's address and size");
+    static_assert(inline_label_capacity < label_on_heap && label_on_heap < 16, "labellen_ is 4 bits");
     if (s.size() > UINT32_MAX) throw std::length_error("rax label over 4 GiB");
     /* The old block is freed last: `s` may point into it. */
     char *oldblock = labelOnHeap() ? heapLabelBytes() : nullptr;

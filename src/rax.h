@@ -46,13 +46,13 @@
  * Memory: the tree owns its nodes (freed when the rax is destroyed, without
  * recursion however deep the tree); the values are the caller's, freed by
  * raxFreeWithCallback when they are owned through the tree. A stream holds
- * a node or two per listpack of entries, so nodes are kept small, as
- * Redis's are: 32 bytes (jemalloc's 32-byte class), their lengths and
- * flag in bit-fields, and at most two more blocks, both exactly sized and
- * owned by the node:
- *  - the label lives in the node up to 14 bytes (all the edges of a tree of
- *    stream IDs but the few longest near the head), in a block of its own
- *    when longer (long consumer names);
+ * a node or two per listpack of entries, so nodes are kept small: 32
+ * bytes (jemalloc's 32-byte class; the label's length, the child count and
+ * iskey share two bytes as bit-fields), and at most two more blocks, both
+ * exactly sized and owned by the node:
+ *  - the label lives in the node up to 14 bytes, in a block of its own when
+ *    longer (long consumer names; in a tree of 16-byte stream IDs only an
+ *    edge starting in an ID's first two bytes can be that long);
  *  - the children are one array of `numchildren_` owning pointers
  *    (at most 256: one per byte), reallocated to its new size by
  *    insertChild and removeChild, absent for a leaf.
@@ -71,8 +71,7 @@
 /* A node: 32 bytes, jemalloc's 32-byte class (see "Memory" above). */
 class raxNode {
 public:
-    /* Labels up to this long live in the node: the edges of a tree of
-     * stream IDs (16 bytes) but its top one do. */
+    /* Labels up to this long live in the node, longer ones in a block. */
     static constexpr size_t inline_label_capacity = 14;
 
     raxNode() = default;
