@@ -2,11 +2,81 @@
 #include "rax.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <utility>
 
 static char raxNotFoundTag;
 void *const raxNotFound = &raxNotFoundTag;
+
+/* ------------------------------------------------------------------------
+ * The node's own memory: a label block when the label is too long to live
+ * inline, and the children array, both exactly sized (std::allocator's
+ * blocks carry no header, so malloc_usable_size measures them).
+ * ---------------------------------------------------------------------- */
+
+using raxChildAllocator = std::allocator<std::unique_ptr<raxNode>>;
+
+raxNode::~raxNode() {
+    setLabel({});
+    replaceChildren(nullptr, 0);
+}
+
+void raxNode::setLabel(std::string_view s) {
+    static_assert(inline_label_capacity >= sizeof(char *) + sizeof(uint32_t), "label_ holds a block's address and size");
+    static_assert(inline_label_capacity < label_on_heap && label_on_heap < 16, "labellen_ is 4 bits");
+    if (s.size() > UINT32_MAX) throw std::length_error("rax label over 4 GiB");
+    /* The old block is freed last: `s` may point into it. */
+    char *oldblock = labelOnHeap() ? heapLabelBytes() : nullptr;
+    size_t oldsize = oldblock ? heapLabelSize() : 0;
+    if (s.size() > inline_label_capacity) {
+        char *block = std::allocator<char>().allocate(s.size());
+        std::memcpy(block, s.data(), s.size());
+        auto size = static_cast<uint32_t>(s.size());
+        std::memcpy(label_, &block, sizeof block);
+        std::memcpy(label_ + sizeof block, &size, sizeof size);
+        labellen_ = label_on_heap;
+    } else {
+        if (!s.empty()) std::memmove(label_, s.data(), s.size());
+        labellen_ = static_cast<uint16_t>(s.size());
+    }
+    if (oldblock) std::allocator<char>().deallocate(oldblock, oldsize);
+}
+
+/* Destroys the current children array (its pointers, null or not) and
+ * takes `array` of `count` in its place. */
+void raxNode::replaceChildren(std::unique_ptr<raxNode> *array, size_t count) {
+    if (children_) {
+        std::destroy_n(children_, numchildren_);
+        raxChildAllocator().deallocate(children_, numchildren_);
+    }
+    children_ = array;
+    numchildren_ = static_cast<uint16_t>(count);
+}
+
+void raxNode::insertChild(size_t index, std::unique_ptr<raxNode> child) {
+    size_t count = numchildren_ + 1;
+    std::unique_ptr<raxNode> *array = raxChildAllocator().allocate(count);
+    std::uninitialized_move(children_, children_ + index, array);
+    std::construct_at(array + index, std::move(child));
+    std::uninitialized_move(children_ + index, children_ + numchildren_, array + index + 1);
+    replaceChildren(array, count);
+}
+
+std::unique_ptr<raxNode> raxNode::removeChild(size_t index) {
+    std::unique_ptr<raxNode> child = std::move(children_[index]);
+    size_t count = numchildren_ - 1u;
+    std::unique_ptr<raxNode> *array = count ? raxChildAllocator().allocate(count) : nullptr;
+    std::uninitialized_move(children_, children_ + index, array);
+    std::uninitialized_move(children_ + index + 1, children_ + numchildren_, array + index);
+    replaceChildren(array, count);
+    return child;
+}
+
+/* ------------------------------------------------------------------------
+ * The tree.
+ * ---------------------------------------------------------------------- */
 
 rax::rax() : head(std::make_unique<raxNode>()) {}
 
@@ -20,7 +90,7 @@ static void raxFreeNodes(std::unique_ptr<raxNode> n, void (*cb)(void *)) {
         std::unique_ptr<raxNode> node = std::move(pending.back());
         pending.pop_back();
         if (cb && node->iskey) cb(node->data);
-        for (auto &child : node->children) pending.push_back(std::move(child));
+        for (auto &child : node->children()) pending.push_back(std::move(child));
     }
 }
 
@@ -29,15 +99,16 @@ rax::~rax() { raxFreeNodes(std::move(head), nullptr); }
 /* The position among n's children of the child whose label starts with
  * `c`, or where it would be inserted. */
 static size_t raxChildIndex(const raxNode *n, unsigned char c) {
-    auto it = std::lower_bound(n->children.begin(), n->children.end(), c,
+    auto children = n->children();
+    auto it = std::lower_bound(children.begin(), children.end(), c,
                                [](const std::unique_ptr<raxNode> &child, unsigned char b) {
-                                   return static_cast<unsigned char>(child->label[0]) < b;
+                                   return static_cast<unsigned char>(child->label()[0]) < b;
                                });
-    return static_cast<size_t>(it - n->children.begin());
+    return static_cast<size_t>(it - children.begin());
 }
 
 static bool raxHasChildAt(const raxNode *n, size_t i, unsigned char c) {
-    return i < n->children.size() && static_cast<unsigned char>(n->children[i]->label[0]) == c;
+    return i < n->children().size() && static_cast<unsigned char>(n->children()[i]->label()[0]) == c;
 }
 
 /* The length of the common prefix of a and b. */
@@ -64,9 +135,10 @@ static raxNode *raxLowWalk(const rax *rt, std::string_view s, raxWalkTail *tail 
         size_t i = raxChildIndex(n, s[pos]);
         if (!raxHasChildAt(n, i, s[pos])) return nullptr;
         if (tail) *tail = {n, i, tail->parent, tail->index};
-        n = n->children[i].get();
-        if (s.substr(pos, n->label.size()) != n->label) return nullptr;
-        pos += n->label.size();
+        n = n->children()[i].get();
+        std::string_view label = n->label();
+        if (s.substr(pos, label.size()) != label) return nullptr;
+        pos += label.size();
     }
     return n;
 }
@@ -81,23 +153,20 @@ static bool raxGenericInsert(rax *rt, std::string_view s, void *data, void **old
         std::string_view rest = s.substr(pos);
         size_t i = raxChildIndex(n, rest[0]);
         if (!raxHasChildAt(n, i, rest[0])) {
-            auto leaf = std::make_unique<raxNode>();
-            leaf->label.assign(rest);
-            n->children.insert(n->children.begin() + static_cast<std::ptrdiff_t>(i), std::move(leaf));
+            n->insertChild(i, std::make_unique<raxNode>(rest));
             rt->numnodes++;
-            n = n->children[i].get();
+            n = n->children()[i].get();
             break;
         }
-        std::unique_ptr<raxNode> &slot = n->children[i];
-        size_t common = raxCommonPrefix(slot->label, rest);
-        if (common < slot->label.size()) {
+        std::unique_ptr<raxNode> &slot = n->children()[i];
+        size_t common = raxCommonPrefix(slot->label(), rest);
+        if (common < slot->label().size()) {
             /* The key leaves (or ends inside) the child's edge: cut the edge
              * after the common bytes with a node that the key goes through
              * or ends at. */
-            auto split = std::make_unique<raxNode>();
-            split->label = slot->label.substr(0, common);
-            slot->label.erase(0, common);
-            split->children.push_back(std::move(slot));
+            auto split = std::make_unique<raxNode>(slot->label().substr(0, common));
+            slot->setLabel(slot->label().substr(common));
+            split->insertChild(0, std::move(slot));
             slot = std::move(split);
             rt->numnodes++;
         }
@@ -126,8 +195,10 @@ bool raxTryInsert(rax *rt, std::string_view s, void *data, void **old) {
 /* The node in `slot` is not the head, not a key, and has one child: the
  * child takes its place, its label extended in front by the node's. */
 static void raxCompress(std::unique_ptr<raxNode> &slot) {
-    std::unique_ptr<raxNode> child = std::move(slot->children[0]);
-    child->label.insert(0, slot->label);
+    std::unique_ptr<raxNode> child = slot->removeChild(0);
+    std::string label(slot->label());
+    label.append(child->label());
+    child->setLabel(label);
     slot = std::move(child);
 }
 
@@ -135,10 +206,10 @@ static void raxCompress(std::unique_ptr<raxNode> &slot) {
  * lost its key or a child, drop it if it has no child left, or merge it into
  * its only child. `parent` is the node holding `slot`. */
 static void raxCleanup(rax *rt, raxNode *parent, size_t index) {
-    std::unique_ptr<raxNode> &slot = parent->children[index];
-    if (slot->iskey || slot->children.size() > 1) return;
-    if (slot->children.empty())
-        parent->children.erase(parent->children.begin() + static_cast<std::ptrdiff_t>(index));
+    std::unique_ptr<raxNode> &slot = parent->children()[index];
+    if (slot->iskey || slot->children().size() > 1) return;
+    if (slot->children().empty())
+        parent->removeChild(index);
     else
         raxCompress(slot);
     rt->numnodes--;
@@ -153,7 +224,7 @@ bool raxRemove(rax *rt, std::string_view s, void **old) {
     n->data = nullptr;
     rt->numele--;
     if (!tail.parent) return true; /* the head may stay as it is */
-    bool dropped = n->children.empty();
+    bool dropped = n->children().empty();
     raxCleanup(rt, tail.parent, tail.index);
     /* Dropping a leaf takes a child from the parent, which may leave it a
      * non-key with one child: a chain link to merge in turn. */
@@ -194,9 +265,9 @@ bool raxEOF(const raxIterator *it) { return it->eof; }
 static raxNode *raxIterTop(const raxIterator *it) { return it->stack.back().node; }
 
 static void raxIterPush(raxIterator *it, size_t index) {
-    raxNode *child = raxIterTop(it)->children[index].get();
+    raxNode *child = raxIterTop(it)->children()[index].get();
     it->stack.push_back({child, index});
-    it->key.append(child->label);
+    it->key.append(child->label());
 }
 
 /* Up to the parent; returns the position the left node had among its
@@ -204,7 +275,7 @@ static void raxIterPush(raxIterator *it, size_t index) {
 static size_t raxIterPop(raxIterator *it) {
     raxIterator::raxStackItem top = it->stack.back();
     it->stack.pop_back();
-    it->key.resize(it->key.size() - top.node->label.size());
+    it->key.resize(it->key.size() - top.node->label().size());
     return top.index;
 }
 
@@ -217,7 +288,7 @@ static void raxSeekSmallest(raxIterator *it) {
 /* The last key in the subtree of the current node: down the last children
  * to a leaf, which is a key. */
 static void raxSeekGreatest(raxIterator *it) {
-    while (!raxIterTop(it)->children.empty()) raxIterPush(it, raxIterTop(it)->children.size() - 1);
+    while (!raxIterTop(it)->children().empty()) raxIterPush(it, raxIterTop(it)->children().size() - 1);
 }
 
 /* The first key after the whole subtree of the current node; false when
@@ -225,7 +296,7 @@ static void raxSeekGreatest(raxIterator *it) {
 static bool raxIterNextAfterSubtree(raxIterator *it) {
     while (it->stack.size() > 1) {
         size_t next = raxIterPop(it) + 1;
-        if (next < raxIterTop(it)->children.size()) {
+        if (next < raxIterTop(it)->children().size()) {
             raxIterPush(it, next);
             raxSeekSmallest(it);
             return true;
@@ -252,7 +323,7 @@ static bool raxIterPrevBeforeNode(raxIterator *it) {
 /* The first key in the subtrees of the current node's children from
  * position `index` on, or after them. */
 static bool raxIterFirstFromChild(raxIterator *it, size_t index) {
-    if (index < raxIterTop(it)->children.size()) {
+    if (index < raxIterTop(it)->children().size()) {
         raxIterPush(it, index);
         raxSeekSmallest(it);
         return true;
@@ -322,7 +393,7 @@ bool raxSeek(raxIterator *it, std::string_view op, std::string_view ele) {
         size_t i = raxChildIndex(n, rest[0]);
         size_t common = 0;
         if (raxHasChildAt(n, i, rest[0])) {
-            const std::string &label = n->children[i]->label;
+            std::string_view label = n->children()[i]->label();
             common = raxCommonPrefix(label, rest);
             if (common == label.size()) {
                 raxIterPush(it, i);

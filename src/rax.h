@@ -45,22 +45,80 @@
  *
  * Memory: the tree owns its nodes (freed when the rax is destroyed, without
  * recursion however deep the tree); the values are the caller's, freed by
- * raxFreeWithCallback when they are owned through the tree.
+ * raxFreeWithCallback when they are owned through the tree. A stream holds
+ * a node or two per listpack of entries, so nodes are kept small: 32
+ * bytes (jemalloc's 32-byte class; the label's length, the child count and
+ * iskey share two bytes as bit-fields), and at most two more blocks, both
+ * exactly sized and owned by the node:
+ *  - the label lives in the node up to 14 bytes, in a block of its own when
+ *    longer (long consumer names; in a tree of 16-byte stream IDs only an
+ *    edge starting in an ID's first two bytes can be that long);
+ *  - the children are one array of `numchildren_` owning pointers
+ *    (at most 256: one per byte), reallocated to its new size by
+ *    insertChild and removeChild, absent for a leaf.
  */
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-struct raxNode {
-    std::string label;
-    std::vector<std::unique_ptr<raxNode>> children;
+/* A node: 32 bytes, jemalloc's 32-byte class (see "Memory" above). */
+class raxNode {
+public:
+    /* Labels up to this long live in the node, longer ones in a block. */
+    static constexpr size_t inline_label_capacity = 14;
+
+    raxNode() = default;
+    explicit raxNode(std::string_view label) { setLabel(label); }
+    ~raxNode();
+    raxNode(const raxNode &) = delete;
+    raxNode &operator=(const raxNode &) = delete;
+
+    std::string_view label() const {
+        return labelOnHeap() ? std::string_view(heapLabelBytes(), heapLabelSize()) : std::string_view(label_, labellen_);
+    }
+    /* `s` may be a part of the current label. */
+    void setLabel(std::string_view s);
+    bool labelOnHeap() const { return labellen_ == label_on_heap; }
+
+    std::span<std::unique_ptr<raxNode>> children() { return {children_, numchildren_}; }
+    std::span<const std::unique_ptr<raxNode>> children() const { return {children_, numchildren_}; }
+    /* The children array is reallocated to its exact new size by both. */
+    void insertChild(size_t index, std::unique_ptr<raxNode> child);
+    std::unique_ptr<raxNode> removeChild(size_t index);
+
     void *data = nullptr;
-    bool iskey = false;
+
+private:
+    static constexpr unsigned label_on_heap = 15; /* labellen_ of a label in a block */
+
+    /* A label in a block keeps in label_ the block's address, then its
+     * size as a uint32_t (copied in and out: label_ is bytes). */
+    char *heapLabelBytes() const {
+        char *bytes;
+        std::memcpy(&bytes, label_, sizeof bytes);
+        return bytes;
+    }
+    uint32_t heapLabelSize() const {
+        uint32_t size;
+        std::memcpy(&size, label_ + sizeof(char *), sizeof size);
+        return size;
+    }
+    void replaceChildren(std::unique_ptr<raxNode> *array, size_t count);
+
+    std::unique_ptr<raxNode> *children_ = nullptr; /* owned: numchildren_ exactly, or null */
+    char label_[inline_label_capacity] = {};       /* the label, or where its block is */
+    uint16_t labellen_ : 4 = 0;                     /* up to inline_label_capacity, or label_on_heap */
+    uint16_t numchildren_ : 9 = 0;                  /* at most 256: one per byte value */
+
+public:
+    bool iskey : 1 = false;
 };
 
 struct rax {

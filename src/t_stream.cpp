@@ -57,22 +57,22 @@ static ObjRef streamDupObject(const robj *o) {
     return createObject(OBJ_STREAM, OBJ_ENCODING_STREAM, streamDup(objectStream(o)).release());
 }
 
-/* The bytes a rax's nodes hold: each node's block, its label when longer
- * than the string's inline buffer, its vector of children. Redis estimates
- * its own rax from a node count; this one is measured, walking the tree
- * with a stack of its own (a tree is as deep as its longest key, a
- * consumer's name, say). */
+/* The bytes a rax's nodes hold: each node's block, its label when too
+ * long to live in the node, its array of children. Redis estimates its own
+ * rax from a node count; this one is measured, walking the tree with a
+ * stack of its own (a tree is as deep as its longest key, a consumer's
+ * name, say). */
 static size_t raxAllocatedSize(const rax &r) {
-    static const size_t inline_capacity = std::string().capacity();
     size_t size = 0;
     std::vector<const raxNode *> todo{r.head.get()};
     while (!todo.empty()) {
         const raxNode *n = todo.back();
         todo.pop_back();
         size += malloc_usable_size(const_cast<raxNode *>(n));
-        if (n->label.capacity() > inline_capacity) size += malloc_usable_size(const_cast<char *>(n->label.data()));
-        if (n->children.capacity()) size += malloc_usable_size(const_cast<std::unique_ptr<raxNode> *>(n->children.data()));
-        for (const auto &child : n->children) todo.push_back(child.get());
+        if (n->labelOnHeap()) size += malloc_usable_size(const_cast<char *>(n->label().data()));
+        auto children = n->children();
+        if (!children.empty()) size += malloc_usable_size(const_cast<std::unique_ptr<raxNode> *>(children.data()));
+        for (const auto &child : children) todo.push_back(child.get());
     }
     return size;
 }

@@ -69,28 +69,28 @@ void checkShape(const rax &rt, const Map &m) {
     std::vector<Frame> pending{{rt.head.get(), ""}};
     uint64_t nodes = 0;
     auto expected = m.begin();
-    ASSERT_TRUE(rt.head->label.empty());
+    ASSERT_TRUE(rt.head->label().empty());
     while (!pending.empty()) {
         Frame f = std::move(pending.back());
         pending.pop_back();
         const raxNode *n = f.node;
         nodes++;
         if (n != rt.head.get()) {
-            ASSERT_FALSE(n->label.empty()) << "a node below the head with an empty label";
-            ASSERT_TRUE(n->iskey || n->children.size() >= 2)
+            ASSERT_FALSE(n->label().empty()) << "a node below the head with an empty label";
+            ASSERT_TRUE(n->iskey || n->children().size() >= 2)
                 << "chain link left at " << testing::PrintToString(f.key);
         }
-        for (size_t i = 1; i < n->children.size(); i++)
-            ASSERT_LT(static_cast<unsigned char>(n->children[i - 1]->label[0]),
-                      static_cast<unsigned char>(n->children[i]->label[0]));
+        for (size_t i = 1; i < n->children().size(); i++)
+            ASSERT_LT(static_cast<unsigned char>(n->children()[i - 1]->label()[0]),
+                      static_cast<unsigned char>(n->children()[i]->label()[0]));
         if (n->iskey) {
             ASSERT_NE(expected, m.end()) << "extra key " << testing::PrintToString(f.key);
             ASSERT_EQ(f.key, expected->first);
             ASSERT_EQ(n->data, expected->second);
             ++expected;
         }
-        for (size_t i = n->children.size(); i-- > 0;)
-            pending.push_back({n->children[i].get(), f.key + n->children[i]->label});
+        for (size_t i = n->children().size(); i-- > 0;)
+            pending.push_back({n->children()[i].get(), f.key + std::string(n->children()[i]->label())});
     }
     ASSERT_EQ(expected, m.end()) << "missing key " << testing::PrintToString(expected->first);
     ASSERT_EQ(rt.numnodes, nodes);
@@ -189,7 +189,7 @@ TEST(Rax, RandomOperationsAgainstMap) {
     }
     EXPECT_EQ(raxSize(&rt), 0u);
     EXPECT_EQ(rt.numnodes, 1u);
-    EXPECT_TRUE(rt.head->children.empty());
+    EXPECT_TRUE(rt.head->children().empty());
 }
 
 TEST(Rax, SeekEveryOperatorAgainstMap) {
@@ -317,23 +317,23 @@ TEST(Rax, RemovalRecompresses) {
     EXPECT_EQ(rt.numnodes, 4u); /* "foo" still branches */
     raxRemove(&rt, "foobar");
     ASSERT_EQ(rt.numnodes, 2u); /* head, "footer" */
-    ASSERT_EQ(rt.head->children.size(), 1u);
-    EXPECT_EQ(rt.head->children[0]->label, "footer");
+    ASSERT_EQ(rt.head->children().size(), 1u);
+    EXPECT_EQ(rt.head->children()[0]->label(), "footer");
 
     for (const char *k : {"a", "ab", "ac"}) raxInsert(&rt, k, nullptr);
     raxRemove(&rt, "a");
     raxRemove(&rt, "ab"); /* "a" is left with the single child "c" */
-    ASSERT_EQ(rt.head->children.size(), 2u);
-    EXPECT_EQ(rt.head->children[0]->label, "ac");
+    ASSERT_EQ(rt.head->children().size(), 2u);
+    EXPECT_EQ(rt.head->children()[0]->label(), "ac");
     EXPECT_EQ(rt.numnodes, 3u);
 
     /* Inserting a key inside an edge splits it. */
     raxInsert(&rt, "foot", nullptr);
     EXPECT_EQ(rt.numnodes, 4u); /* head, "ac", "foot", "er" */
-    EXPECT_EQ(rt.head->children[1]->label, "foot");
+    EXPECT_EQ(rt.head->children()[1]->label(), "foot");
     raxRemove(&rt, "foot");
     EXPECT_EQ(rt.numnodes, 3u);
-    EXPECT_EQ(rt.head->children[1]->label, "footer");
+    EXPECT_EQ(rt.head->children()[1]->label(), "footer");
 }
 
 TEST(Rax, EmptyTreeAndBadOperator) {
@@ -425,6 +425,50 @@ TEST(Rax, TeardownBigAndDeepTrees) {
     EXPECT_EQ(raxSize(&rt), 0u);
     EXPECT_EQ(rt.numnodes, 1u);
     EXPECT_EQ(raxFind(&rt, streamID(1, 0)), raxNotFound);
+}
+
+/* rax.h's "Memory": a node fits jemalloc's 32-byte class, with its label
+ * inline up to 14 bytes, merged labels moving to a block past that. */
+TEST(Rax, NodeIsCompact) {
+    static_assert(sizeof(raxNode) <= 32);
+    rax rt;
+    std::string k14(14, 'k'), k15(15, 'k');
+    raxInsert(&rt, k14, nullptr);
+    raxInsert(&rt, k15, nullptr);
+    const raxNode *n = rt.head->children()[0].get();
+    EXPECT_EQ(n->label(), k14);
+    EXPECT_FALSE(n->labelOnHeap());
+    ASSERT_EQ(n->children().size(), 1u);
+    EXPECT_EQ(n->children()[0]->label(), "k");
+    raxRemove(&rt, k14);
+    n = rt.head->children()[0].get();
+    EXPECT_EQ(n->label(), k15);
+    EXPECT_TRUE(n->labelOnHeap());
+    EXPECT_EQ(raxFind(&rt, k15), nullptr);
+}
+
+/* Labels longer than the inline buffer (long consumer names) move to the
+ * heap and back as edges are split and merged. */
+TEST(Rax, LongLabelsSplitAndMerge) {
+    rax rt;
+    std::string a(40, 'a'), ab = a + std::string(30, 'b'), ac = a + "c";
+    raxInsert(&rt, ab, &rt);
+    const raxNode *n = rt.head->children()[0].get();
+    EXPECT_TRUE(n->labelOnHeap());
+    EXPECT_EQ(n->label(), ab);
+    raxInsert(&rt, ac, nullptr); /* splits at 40 bytes: heap, heap and inline */
+    raxInsert(&rt, "a", nullptr); /* splits at 1 byte: the rest stays on the heap */
+    raxInsert(&rt, a.substr(0, 20), nullptr); /* splits at 20 */
+    Map m{{ab, &rt}, {ac, nullptr}, {"a", nullptr}, {a.substr(0, 20), nullptr}};
+    checkShape(rt, m);
+    for (const std::string &k : {std::string("a"), a.substr(0, 20), ac}) {
+        ASSERT_TRUE(raxRemove(&rt, k));
+        m.erase(k);
+        checkShape(rt, m);
+    }
+    EXPECT_EQ(rt.numnodes, 2u);
+    EXPECT_EQ(rt.head->children()[0]->label(), ab);
+    EXPECT_EQ(raxFind(&rt, ab), &rt);
 }
 
 } // namespace
