@@ -1469,6 +1469,16 @@ void xautoclaimCommand(client *c) {
     preventCommandPropagation(c);
 }
 
+/* The "entries-read" and "lag" fields both XINFO GROUPS and XINFO STREAM
+ * FULL give a group (null when not known). */
+static void addReplyStreamCGEntriesReadAndLag(client *c, stream *s, streamCG *cg) {
+    addReplyBulk(c, "entries-read");
+    if (cg->entries_read != SCG_INVALID_ENTRIES_READ) addReplyLongLong(c, cg->entries_read);
+    else addReplyNull(c);
+    addReplyBulk(c, "lag");
+    streamReplyWithCGLag(c, s, cg);
+}
+
 /* XINFO STREAM <key> FULL [COUNT <count>]: the groups, each with its PEL
  * and consumers (at most `count` pending entries each, 0: all). */
 static void xinfoReplyWithGroupsFull(client *c, stream *s, long long count) {
@@ -1484,11 +1494,7 @@ static void xinfoReplyWithGroupsFull(client *c, stream *s, long long count) {
         addReplyBulk(c, ri_cgroups.key);
         addReplyBulk(c, "last-delivered-id");
         addReplyStreamID(c, cg->last_id);
-        addReplyBulk(c, "entries-read");
-        if (cg->entries_read != SCG_INVALID_ENTRIES_READ) addReplyLongLong(c, cg->entries_read);
-        else addReplyNull(c);
-        addReplyBulk(c, "lag");
-        streamReplyWithCGLag(c, s, cg);
+        addReplyStreamCGEntriesReadAndLag(c, s, cg);
         addReplyBulk(c, "pel-count");
         addReplyLongLong(c, static_cast<long long>(raxSize(&cg->pel)));
 
@@ -1628,11 +1634,7 @@ static void xinfoReplyWithGroups(client *c, stream *s) {
         addReplyLongLong(c, static_cast<long long>(raxSize(&cg->pel)));
         addReplyBulk(c, "last-delivered-id");
         addReplyStreamID(c, cg->last_id);
-        addReplyBulk(c, "entries-read");
-        if (cg->entries_read != SCG_INVALID_ENTRIES_READ) addReplyLongLong(c, cg->entries_read);
-        else addReplyNull(c);
-        addReplyBulk(c, "lag");
-        streamReplyWithCGLag(c, s, cg);
+        addReplyStreamCGEntriesReadAndLag(c, s, cg);
     }
 }
 
