@@ -3,13 +3,13 @@
  * stream.cpp), serving Redis 7.0's stream commands with their options,
  * replies and error texts.
  *
- * Section 1 is the type and its plain commands: the stream value (its row
+ * The first part is the type and its plain commands: the stream value (its row
  * of the types' operations: free, COPY, MEMORY USAGE), IDs as arguments
  * and replies, streamReplyWithRange (which XREADGROUP and XCLAIM share),
  * XADD, XRANGE, XREVRANGE, XLEN, XDEL, XTRIM, XSETID, and XREAD/XREADGROUP
  * up to the waiting (blocked.cpp's xreadCommand blocks, and wakes through
- * serveClientBlockedOnStream). Section 2 is consumer groups' commands and
- * XINFO.
+ * serveClientBlockedOnStream). The second is consumer groups' commands
+ * and XINFO.
  *
  * Invariants kept here (t_stream.h has the type's own):
  *  - A stream stays in the keyspace however empty: XDEL, XTRIM and XADD
@@ -39,7 +39,6 @@
  * The stream type and its commands: XADD, XRANGE, XREVRANGE, XLEN, XDEL,
  * XTRIM, XSETID, XREAD/XREADGROUP (without the waiting: blocked.cpp)
  * ====================================================================== */
-/* ---- section 1 (helper "xcmds") begins ---- */
 
 /* ---- the stream value ----------------------------------------------------- */
 
@@ -915,12 +914,9 @@ blockedServe serveClientBlockedOnStream(client *receiver, robj *o, std::string_v
     return served ? blockedServe::served : blockedServe::not_ready;
 }
 
-/* ---- section 1 ends ---- */
-
 /* ========================================================================
  * Consumer groups: XGROUP, XACK, XPENDING, XCLAIM, XAUTOCLAIM; and XINFO
  * ====================================================================== */
-/* ---- section 2 (helper "xgroups") begins ---- */
 
 /* The parts of Redis's t_stream.c that serve consumer groups: a group's
  * pending entries list (PEL) is a rax of streamNACKs keyed by the 16-byte
@@ -1667,4 +1663,3 @@ void xinfoCommand(client *c) {
     else addReplySubcommandSyntaxError(c);
 }
 
-/* ---- section 2 ends ---- */
