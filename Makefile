@@ -82,9 +82,15 @@ run: $(SERVER)
 	./$(SERVER) ./redis.conf
 
 # --- tests --------------------------------------------------------------
+# The tests' own code is compiled without optimization (TEST_OPT, after
+# OPT, wins): they spend their time in the server and the library, which
+# keep OPT, while optimizing GoogleTest-heavy files costs 2-3x their
+# compile time (35 s against 12 s for one suite under ASan), most of
+# `make test` on two cores.
+TEST_OPT  ?= -O0
 $(BUILD)/tests/%.o: tests/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) -Itests $(CXXFLAGS) -DCPPREDIS_SERVER_BIN='"$(abspath $(SERVER))"' -c $< -o $@
+	$(CXX) $(CPPFLAGS) -Itests $(CXXFLAGS) $(TEST_OPT) -DCPPREDIS_SERVER_BIN='"$(abspath $(SERVER))"' -c $< -o $@
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)
