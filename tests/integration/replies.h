@@ -6,6 +6,8 @@
  * errors only it needs next to its tests. */
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +56,21 @@ inline std::string bulks(const std::vector<std::string> &values) {
 
 /* HSCAN/SSCAN/ZSCAN of a missing key: cursor 0, no elements. */
 inline const std::string EMPTY_SCAN = array({bulk("0"), EMPTY_ARRAY});
+
+/* An AOF (or any reply bytes) with each run of exactly 13 digits — unix
+ * milliseconds of "now", 2001 to 2286, which differ between two runs:
+ * "*" IDs, delivery times — replaced by "<ms>". */
+inline std::string maskUnixMs(const std::string &aof) {
+    std::string out;
+    for (size_t i = 0; i < aof.size();) {
+        size_t j = i;
+        while (j < aof.size() && isdigit(static_cast<unsigned char>(aof[j]))) j++;
+        if (j - i == 13) out += "<ms>";
+        else out.append(aof, i, std::max(j, i + 1) - i);
+        i = std::max(j, i + 1);
+    }
+    return out;
+}
 
 /* A request, printable in a failure message. */
 inline std::string describe(const Args &args) {
