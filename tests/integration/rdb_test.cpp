@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/persistence_harness.h"
 #include "integration/replies.h"
 
 using namespace itest;
@@ -52,23 +53,6 @@ const std::string MISCONF =
 const std::string BGSAVE_RUNNING = err("ERR Background save already in progress");
 
 bool fileExists(const std::string &path) { return std::filesystem::exists(path); }
-
-/* cppredis or Redis 7.0.15, DEBUG enabled, its files in `dir`. */
-std::unique_ptr<TestServer> startServer(ServerImpl impl, const std::string &dir,
-                                        const std::vector<std::string> &extra = {}) {
-    std::vector<std::string> args{"--enable-debug-command", "yes", "--dir", dir};
-    args.insert(args.end(), extra.begin(), extra.end());
-    if (impl == ServerImpl::Redis) return std::make_unique<RedisReference>(args);
-    return std::make_unique<TestServer>(args);
-}
-
-/* SHUTDOWN NOSAVE, which exits even when saving would fail. */
-void shutdownNosave(TestServer &srv) {
-    RespConn c = srv.connect();
-    c.cmd({"SHUTDOWN", "NOSAVE"});
-    c.expectClosed();
-    EXPECT_EQ(srv.waitExit(), 0) << srv.log();
-}
 
 std::string digest(RespConn &c) { return c.call({"DEBUG", "DIGEST"}).str; }
 
@@ -231,7 +215,7 @@ class RdbRoundTrip : public ::testing::Test {
 protected:
     TempDir dir;
     std::unique_ptr<TestServer> start(const std::vector<std::string> &extra = {}) {
-        return startServer(ServerImpl::Cppredis, dir.path(), extra);
+        return startServerInDir(ServerImpl::Cppredis, dir.path(), extra);
     }
 };
 
@@ -406,7 +390,7 @@ protected:
     /* A valid file with a few keys, as cppredis writes it. */
     std::string validFile() {
         {
-            auto srv = startServer(ServerImpl::Cppredis, dir.path());
+            auto srv = startServerInDir(ServerImpl::Cppredis, dir.path());
             RespConn c = srv->connect();
             pipeline(c, {{"SET", "k", "value"}, {"RPUSH", "l", "a", "b"}, {"SET", "big", std::string(1000, 'z')}});
             EXPECT_EQ(c.call({"SAVE"}).raw, OK);
@@ -470,7 +454,7 @@ protected:
         if (GetParam() == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE();
     }
     std::unique_ptr<TestServer> start(const std::vector<std::string> &extra = {}) {
-        return startServer(GetParam(), dir.path(), extra);
+        return startServerInDir(GetParam(), dir.path(), extra);
     }
     std::string persistence(RespConn &c, const std::string &field) { return infoField(c, "persistence", field); }
     bool bgsaveRunning(RespConn &c) { return persistence(c, "rdb_bgsave_in_progress") == "1"; }
@@ -585,7 +569,7 @@ TEST_P(RdbServers, SavePointsFireAndBackOffAfterAFailure) {
     TempDir failing;
     auto ok = start({"--save", "1 1"});
     /* No save point yet, so that none fires before the BGSAVE below. */
-    auto bad = startServer(GetParam(), failing.path(), {"--save", ""});
+    auto bad = startServerInDir(GetParam(), failing.path(), {"--save", ""});
     RespConn c = ok->connect(), b = bad->connect();
     long long badStartedS = serverTimeMs(b) / 1000; /* no earlier than its lastsave */
     c.call({"SET", "k", "v"});
@@ -731,8 +715,8 @@ protected:
 /* The same data gives the same DEBUG DIGEST, and the same DIGEST-VALUE
  * for every key, on both servers, whatever their encodings. */
 TEST_F(RdbInterop, DigestEqualsRedis) {
-    auto ours = startServer(ServerImpl::Cppredis, dir.path(), {"--save", ""});
-    auto ref = startServer(ServerImpl::Redis, dir.path());
+    auto ours = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--save", ""});
+    auto ref = startServerInDir(ServerImpl::Redis, dir.path());
     RespConn a = ours->connect(), b = ref->connect();
     buildSamples(a);
     buildSamples(b);
@@ -746,8 +730,8 @@ TEST_F(RdbInterop, DigestEqualsRedis) {
 /* INFO persistence: Redis 7.0's fields, in its order; the values that
  * mean the same on both servers compared too. */
 TEST_F(RdbInterop, InfoPersistenceAsRedis) {
-    auto ours = startServer(ServerImpl::Cppredis, dir.path(), {"--save", ""});
-    auto ref = startServer(ServerImpl::Redis, dir.path());
+    auto ours = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--save", ""});
+    auto ref = startServerInDir(ServerImpl::Redis, dir.path());
     RespConn a = ours->connect(), b = ref->connect();
     Info x = info(a, {"persistence"}), y = info(b, {"persistence"});
     auto names = [](RespConn &c) {
@@ -768,7 +752,7 @@ TEST_F(RdbInterop, InfoPersistenceAsRedis) {
 TEST_F(RdbInterop, CppredisFileLoadsIntoRedis) {
     std::string dataset, before;
     {
-        auto ours = startServer(ServerImpl::Cppredis, dir.path(), {"--save", ""});
+        auto ours = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--save", ""});
         RespConn c = ours->connect();
         buildSamples(c);
         dataset = dumpDataset(c);
@@ -782,7 +766,7 @@ TEST_F(RdbInterop, CppredisFileLoadsIntoRedis) {
         EXPECT_NE(check.out.find("RDB looks OK"), std::string::npos) << check.out;
         EXPECT_NE(check.out.find(std::to_string(samples().size() + 3) + " keys read"), std::string::npos) << check.out;
     }
-    auto ref = startServer(ServerImpl::Redis, dir.path());
+    auto ref = startServerInDir(ServerImpl::Redis, dir.path());
     RespConn r = ref->connect();
     EXPECT_EQ(dumpDataset(r), dataset);
     EXPECT_EQ(digest(r), before);
@@ -794,7 +778,7 @@ TEST_F(RdbInterop, CppredisFileLoadsIntoRedis) {
 TEST_F(RdbInterop, RedisFileLoadsIntoCppredis) {
     std::string dataset, before;
     {
-        auto ref = startServer(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb"});
+        auto ref = startServerInDir(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb"});
         RespConn r = ref->connect();
         buildSamples(r);
         /* A list node holding one big element as a PLAIN node. */
@@ -806,7 +790,7 @@ TEST_F(RdbInterop, RedisFileLoadsIntoCppredis) {
         shutdownNosave(*ref);
     }
     ASSERT_EQ(readFile(dir.file("redis.rdb")).substr(0, 9), "REDIS0010");
-    auto ours = startServer(ServerImpl::Cppredis, dir.path(), {"--dbfilename", "redis.rdb"});
+    auto ours = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--dbfilename", "redis.rdb"});
     EXPECT_TRUE(ours->waitForLog("Loading RDB produced by version 7."));
     RespConn c = ours->connect();
     EXPECT_EQ(dumpDataset(c), dataset);
@@ -823,7 +807,7 @@ TEST_F(RdbInterop, FunctionsAreRefused) {
          "The RDB file contains function libraries"}};
     for (const auto &[cmd, message] : cases) {
         {
-            auto ref = startServer(ServerImpl::Redis, dir.path());
+            auto ref = startServerInDir(ServerImpl::Redis, dir.path());
             RespConn r = ref->connect();
             ASSERT_FALSE(r.call(cmd).isError()) << describe(cmd);
             r.call({"SET", "k", "v"});

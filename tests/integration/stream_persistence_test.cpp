@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/persistence_harness.h"
 #include "integration/replies.h"
 
 using namespace itest;
@@ -39,22 +40,6 @@ namespace {
 /* ========================================================================
  * Helpers
  * ====================================================================== */
-
-/* cppredis or Redis 7.0.15, DEBUG enabled, its files in `dir`. */
-std::unique_ptr<TestServer> startServer(ServerImpl impl, const std::string &dir,
-                                        const std::vector<std::string> &extra = {}) {
-    std::vector<std::string> args{"--enable-debug-command", "yes", "--dir", dir};
-    args.insert(args.end(), extra.begin(), extra.end());
-    if (impl == ServerImpl::Redis) return std::make_unique<RedisReference>(args);
-    return std::make_unique<TestServer>(args);
-}
-
-void shutdownNosave(TestServer &srv) {
-    RespConn c = srv.connect();
-    c.cmd({"SHUTDOWN", "NOSAVE"});
-    c.expectClosed();
-    EXPECT_EQ(srv.waitExit(), 0) << srv.log();
-}
 
 void waitRewriteDone(RespConn &c) {
     EXPECT_TRUE(pollUntil([&] {
@@ -264,7 +249,7 @@ protected:
 TEST_F(StreamRdb, SurvivesBgsaveAndRestart) {
     std::string before;
     {
-        auto srv = startServer(ServerImpl::Cppredis, dir.path());
+        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path());
         RespConn c = srv->connect();
         pipeline(c, datasetCommands());
         before = streamSnapshot(c, MASK_NONE);
@@ -274,14 +259,14 @@ TEST_F(StreamRdb, SurvivesBgsaveAndRestart) {
         shutdownNosave(*srv);
     }
     EXPECT_EQ(readFile(dir.file("dump.rdb")).substr(0, 9), "REDIS0010");
-    auto srv = startServer(ServerImpl::Cppredis, dir.path());
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path());
     RespConn c = srv->connect();
     EXPECT_EQ(c.call({"DBSIZE"}).raw, integer(3));
     EXPECT_EQ(streamSnapshot(c, MASK_NONE), before);
 }
 
 TEST_F(StreamRdb, SurvivesDebugReload) {
-    auto srv = startServer(ServerImpl::Cppredis, dir.path());
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path());
     RespConn c = srv->connect();
     pipeline(c, datasetCommands());
     const std::string before = streamSnapshot(c, MASK_NONE);
@@ -309,7 +294,7 @@ TEST_F(StreamRdb, SurvivesDebugReload) {
  * type; without it again, 6. */
 TEST_F(StreamRdb, VersionTenOnlyWithAStream) {
     writeFile(dir.file("dump.rdb"), StreamFile{}.file());
-    auto srv = startServer(ServerImpl::Cppredis, dir.path());
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path());
     RespConn c = srv->connect();
     EXPECT_EQ(c.call({"DBSIZE"}).raw, integer(2));
     EXPECT_EQ(c.call({"SAVE"}).raw, OK);
@@ -331,7 +316,7 @@ TEST(StreamAof, SurvivesRewriteAndRestart) {
     TempDir dir;
     std::string before;
     {
-        auto srv = startServer(ServerImpl::Cppredis, dir.path(), aofArgs());
+        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), aofArgs());
         RespConn c = srv->connect();
         pipeline(c, datasetCommands());
         before = streamSnapshot(c, MASK_SEEN_TIME | MASK_REPACKED);
@@ -342,7 +327,7 @@ TEST(StreamAof, SurvivesRewriteAndRestart) {
         EXPECT_EQ(aof.find("XREADGROUP"), std::string::npos) << "not the rewritten file";
         shutdownNosave(*srv);
     }
-    auto srv = startServer(ServerImpl::Cppredis, dir.path(), aofArgs());
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), aofArgs());
     RespConn c = srv->connect();
     EXPECT_EQ(streamSnapshot(c, MASK_SEEN_TIME | MASK_REPACKED), before);
 }
@@ -351,13 +336,13 @@ TEST(StreamAof, SurvivesReplay) {
     TempDir dir;
     std::string before;
     {
-        auto srv = startServer(ServerImpl::Cppredis, dir.path(), aofArgs());
+        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), aofArgs());
         RespConn c = srv->connect();
         pipeline(c, datasetCommands());
         before = streamSnapshot(c, MASK_SEEN_TIME);
         shutdownNosave(*srv);
     }
-    auto srv = startServer(ServerImpl::Cppredis, dir.path(), aofArgs());
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), aofArgs());
     RespConn c = srv->connect();
     EXPECT_EQ(streamSnapshot(c, MASK_SEEN_TIME), before);
 }
@@ -374,7 +359,7 @@ protected:
     /* XINFO STREAM s FULL etc. on Redis 7.0.15 loading `file`. */
     std::string redisView(const std::string &file, const std::vector<std::string> &keys) {
         writeFile(dir.file("view.rdb"), file);
-        auto ref = startServer(ServerImpl::Redis, dir.path(), {"--dbfilename", "view.rdb"});
+        auto ref = startServerInDir(ServerImpl::Redis, dir.path(), {"--dbfilename", "view.rdb"});
         RespConn r = ref->connect();
         std::string view = streamSnapshotOnRedis(r, keys);
         shutdownNosave(*ref);
@@ -393,7 +378,7 @@ protected:
     std::string throughCppredis(const std::string &file, const std::vector<std::string> &keys = {},
                                 std::map<std::string, size_t> *lengths = nullptr) {
         writeFile(dir.file("in.rdb"), file);
-        auto srv = startServer(ServerImpl::Cppredis, dir.path(),
+        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(),
                                {"--dbfilename", "in.rdb", "--save", "", "--rdbcompression", "no"});
         RespConn c = srv->connect();
         for (const std::string &k : keys) {
@@ -437,7 +422,7 @@ TEST_F(StreamInterop, OldStreamTypeLoadsAsRedis7Loads) {
 TEST_F(StreamInterop, RedisDumpThroughCppredisBackToRedis) {
     std::string redisFile;
     {
-        auto ref = startServer(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb", "--rdbcompression", "no"});
+        auto ref = startServerInDir(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb", "--rdbcompression", "no"});
         RespConn r = ref->connect();
         pipeline(r, datasetCommands());
         EXPECT_EQ(r.call({"SAVE"}).raw, OK);
@@ -464,7 +449,7 @@ TEST_F(StreamInterop, RedisDumpThroughCppredisBackToRedis) {
 TEST_F(StreamInterop, LastIdBelowATombstoneLoads) {
     std::string redisFile;
     {
-        auto ref = startServer(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb"});
+        auto ref = startServerInDir(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb"});
         RespConn r = ref->connect();
         pipeline(r, {{"XADD", "s", "1-0", "a", "b"}, {"XADD", "s", "5-0", "a", "b"}, {"XDEL", "s", "5-0"},
                      {"XSETID", "s", "3-0"}});
@@ -480,7 +465,7 @@ TEST_F(StreamInterop, LastIdBelowATombstoneLoads) {
 TEST_F(StreamInterop, CppredisDumpLoadsIntoRedis) {
     std::string ours, view;
     {
-        auto srv = startServer(ServerImpl::Cppredis, dir.path(), {"--save", ""});
+        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--save", ""});
         RespConn c = srv->connect();
         pipeline(c, datasetCommands());
         view = streamSnapshot(c, MASK_RAX_NODES);
@@ -494,7 +479,7 @@ TEST_F(StreamInterop, CppredisDumpLoadsIntoRedis) {
         EXPECT_NE(check.out.find("RDB looks OK"), std::string::npos) << check.out;
     }
     writeFile(dir.file("view.rdb"), ours);
-    auto ref = startServer(ServerImpl::Redis, dir.path(), {"--dbfilename", "view.rdb"});
+    auto ref = startServerInDir(ServerImpl::Redis, dir.path(), {"--dbfilename", "view.rdb"});
     RespConn r = ref->connect();
     EXPECT_EQ(streamSnapshot(r, MASK_RAX_NODES), view);
 }
@@ -503,14 +488,14 @@ TEST_F(StreamInterop, CppredisDumpLoadsIntoRedis) {
 TEST_F(StreamInterop, RedisDumpLoadsIntoCppredis) {
     std::string view;
     {
-        auto ref = startServer(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb"});
+        auto ref = startServerInDir(ServerImpl::Redis, dir.path(), {"--dbfilename", "redis.rdb"});
         RespConn r = ref->connect();
         pipeline(r, datasetCommands());
         view = streamSnapshot(r, MASK_RAX_NODES);
         EXPECT_EQ(r.call({"SAVE"}).raw, OK);
         shutdownNosave(*ref);
     }
-    auto srv = startServer(ServerImpl::Cppredis, dir.path(), {"--dbfilename", "redis.rdb", "--save", ""});
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--dbfilename", "redis.rdb", "--save", ""});
     EXPECT_TRUE(srv->waitForLog("Loading RDB produced by version 7."));
     RespConn c = srv->connect();
     EXPECT_EQ(streamSnapshot(c, MASK_RAX_NODES), view);
@@ -556,7 +541,7 @@ std::map<std::string, std::vector<Args>> commandsByKey(const std::string &aof) {
  * preamble, so that its base file is commands too). */
 TEST_F(StreamInterop, RewriteWritesRedisCommands) {
     {
-        auto ref = startServer(ServerImpl::Redis, dir.path());
+        auto ref = startServerInDir(ServerImpl::Redis, dir.path());
         RespConn r = ref->connect();
         pipeline(r, datasetCommands());
         EXPECT_EQ(r.call({"SAVE"}).raw, OK);
@@ -566,7 +551,7 @@ TEST_F(StreamInterop, RewriteWritesRedisCommands) {
     std::filesystem::copy_file(dir.file("dump.rdb"), theirs.file("dump.rdb"));
     std::string ours_aof, theirs_aof;
     {
-        auto srv = startServer(ServerImpl::Cppredis, dir.path(), {"--save", ""});
+        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--save", ""});
         RespConn c = srv->connect();
         EXPECT_EQ(c.call({"CONFIG", "SET", "appendonly", "yes"}).raw, OK);
         waitRewriteDone(c);
@@ -574,7 +559,7 @@ TEST_F(StreamInterop, RewriteWritesRedisCommands) {
         shutdownNosave(*srv);
     }
     {
-        auto ref = startServer(ServerImpl::Redis, theirs.path(), {"--aof-use-rdb-preamble", "no"});
+        auto ref = startServerInDir(ServerImpl::Redis, theirs.path(), {"--aof-use-rdb-preamble", "no"});
         RespConn r = ref->connect();
         EXPECT_EQ(r.call({"CONFIG", "SET", "appendonly", "yes"}).raw, OK);
         waitRewriteDone(r);
@@ -605,7 +590,7 @@ protected:
  * and DEBUG OBJECT's serializedlength is the length of its value. */
 TEST_F(StreamRdbBad, TheWellFormedFileLoads) {
     writeFile(dir.file("dump.rdb"), StreamFile{}.file());
-    auto srv = startServer(ServerImpl::Cppredis, dir.path(), {"--rdbcompression", "no"});
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--rdbcompression", "no"});
     RespConn c = srv->connect();
     EXPECT_EQ(c.call({"DBSIZE"}).raw, integer(2));
     const std::string line = c.call({"DEBUG", "OBJECT", "s"}).str;
@@ -625,7 +610,7 @@ TEST_F(StreamRdbBad, ANodeOfTombstonesLoads) {
     lp[40] = 1;
     f.length = 0;
     writeFile(dir.file("dump.rdb"), f.file());
-    auto srv = startServer(ServerImpl::Cppredis, dir.path(), {"--rdbcompression", "no"});
+    auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--rdbcompression", "no"});
     RespConn c = srv->connect();
     EXPECT_EQ(c.call({"XLEN", "s"}).raw, integer(0));
     EXPECT_EQ(c.call({"XRANGE", "s", "-", "+"}).raw, EMPTY_ARRAY);
