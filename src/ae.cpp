@@ -24,6 +24,8 @@
 #include <cerrno>
 #include <climits>
 
+#include "trace.h"
+
 // The backend is fixed at build time (the Makefile passes the macro); with
 // none given, pick the best one the platform has, as Redis's config.h does.
 #if defined(AE_BACKEND_EPOLL)
@@ -160,6 +162,26 @@ void *aeGetFileClientData(aeEventLoop *el, int fd) {
     return aeFdInRange(el, fd) ? el->events[fd].clientData : nullptr;
 }
 
+// One handler call, traced as a slice named after the handler. A trace
+// reader's socket events are the trace's own delivery: quiet.
+static void aeCallFileProc(aeEventLoop *el, int fd, aeFileProc proc, void *clientData, int firedMask) {
+    if (!traceOn(TRACE_LOOP)) {
+        proc(el, fd, clientData, firedMask);
+        return;
+    }
+    bool reader;
+    uint64_t owner = traceFdOwner(fd, &reader);
+    const char *name = traceProcName(reinterpret_cast<const void *>(proc));
+    traceEvent ev(TRACE_LOOP, name, tracePhase::begin);
+    ev.quiet(reader).num("fd", fd);
+    if (owner) ev.num("client", (long long)owner);
+    ev.str("mask", firedMask & AE_READABLE ? (firedMask & AE_WRITABLE ? "readable|writable" : "readable")
+                                          : "writable")
+        .emit();
+    proc(el, fd, clientData, firedMask);
+    traceEvent(TRACE_LOOP, name, tracePhase::end).quiet(reader).emit();
+}
+
 // Runs the handlers of one fired fd. Read goes first so a reply produced by
 // this very read can be written in the same iteration; AE_BARRIER inverts
 // that. A proc registered for both directions runs once, with both bits.
@@ -173,18 +195,18 @@ static void aeDispatchFileEvent(aeEventLoop *el, int fd, int firedMask) {
     bool invert = fe->mask & AE_BARRIER;
 
     if (!invert && (fe->mask & firedMask & AE_READABLE)) {
-        fe->rfileProc(el, fd, fe->clientData, firedMask);
+        aeCallFileProc(el, fd, fe->rfileProc, fe->clientData, firedMask);
         calls++;
     }
     fe = live();
     if (fe && (fe->mask & firedMask & AE_WRITABLE) && (!calls || fe->wfileProc != fe->rfileProc)) {
-        fe->wfileProc(el, fd, fe->clientData, firedMask);
+        aeCallFileProc(el, fd, fe->wfileProc, fe->clientData, firedMask);
         calls++;
     }
     fe = live();
     if (invert && fe && (fe->mask & firedMask & AE_READABLE) &&
         (!calls || fe->wfileProc != fe->rfileProc)) {
-        fe->rfileProc(el, fd, fe->clientData, firedMask);
+        aeCallFileProc(el, fd, fe->rfileProc, fe->clientData, firedMask);
         calls++;
     }
 }
@@ -235,14 +257,21 @@ int aeDeleteTimeEvent(aeEventLoop *el, long long id) {
     return AE_ERR;
 }
 
-// Microseconds until the earliest live deadline: 0 if one is overdue, -1 if
-// there are none. A full walk, because the list is unordered.
-static int64_t usUntilEarliestTimer(aeEventLoop *el) {
+// The live event with the earliest deadline, or nullptr. A full walk, because
+// the list is unordered.
+static const aeTimeEvent *earliestTimer(aeEventLoop *el) {
     const aeTimeEvent *earliest = nullptr;
     for (const aeTimeEvent *te = el->timeEventHead.get(); te; te = te->next.get()) {
         if (te->id == AE_DELETED_EVENT_ID) continue;
         if (earliest == nullptr || te->when < earliest->when) earliest = te;
     }
+    return earliest;
+}
+
+// Microseconds until the earliest live deadline: 0 if one is overdue, -1 if
+// there are none.
+static int64_t usUntilEarliestTimer(aeEventLoop *el) {
+    const aeTimeEvent *earliest = earliestTimer(el);
     if (earliest == nullptr) return -1;
     monotime now = getMonotonicUs();
     return earliest->when > now ? (int64_t)(earliest->when - now) : 0;
@@ -260,6 +289,15 @@ static void aeUnlinkTimeEvent(aeEventLoop *el, std::unique_ptr<aeTimeEvent> *lin
 // Runs te's proc and applies its verdict. The deadline counts from after the
 // proc returns, so a slow proc cannot make its next run come early.
 static void aeRunTimeEvent(aeEventLoop *el, aeTimeEvent *te) {
+    const long long id = te->id;
+    const char *name = traceOn(TRACE_LOOP) ? traceProcName(reinterpret_cast<const void *>(te->timeProc)) : "";
+    if (traceOn(TRACE_LOOP)) {
+        monotime now = getMonotonicUs();
+        traceEvent(TRACE_LOOP, name, tracePhase::begin)
+            .num("time_event", id)
+            .num("late_us", now > te->when ? (long long)(now - te->when) : 0)
+            .emit();
+    }
     te->refcount++;  // pins te: a nested walk must not unlink it under us
     long long retval = te->timeProc(el, te->id, te->clientData);
     te->refcount--;
@@ -267,6 +305,13 @@ static void aeRunTimeEvent(aeEventLoop *el, aeTimeEvent *te) {
         te->id = AE_DELETED_EVENT_ID;
     else
         te->when = aeDeadlineAfterMs(retval);
+    if (traceOn(TRACE_LOOP)) {
+        traceEvent ev(TRACE_LOOP, name, tracePhase::end);
+        if (retval == AE_NOMORE)
+            ev.str("returned", "AE_NOMORE").str("then", "deleted").emit();
+        else
+            ev.num("returned_ms", retval).emit();
+    }
 }
 
 // One `now` for the whole walk: due-ness is a snapshot, so an event can run in
@@ -312,9 +357,31 @@ static struct timeval *aeComputeWait(aeEventLoop *el, int flags, struct timeval 
     return tv;
 }
 
+// The wait as a slice: what bounded it (AE_DONT_WAIT because work is
+// pending, the nearest time event, or nothing: forever), how long it really
+// slept, and how many fds fired. Quiet: waiting is not work.
+static void traceWait(aeEventLoop *el, int flags, const struct timeval *tv, monotime start, int numevents) {
+    traceEvent ev(TRACE_LOOP, "aeApiPoll");
+    ev.since(start).quiet().str("backend", aeApiName());
+    if (tv == nullptr) {
+        ev.num("timeout_us", -1).str("why", "forever");
+    } else {
+        ev.num("timeout_us", (long long)tv->tv_sec * 1000000 + tv->tv_usec);
+        const aeTimeEvent *te = earliestTimer(el);
+        if ((flags & AE_DONT_WAIT) || (el->flags & AE_DONT_WAIT))
+            ev.str("why", "AE_DONT_WAIT");
+        else if (te)
+            ev.str("why", "time_event").num("time_event", te->id)
+                .str("proc", traceProcName(reinterpret_cast<const void *>(te->timeProc)));
+    }
+    ev.num("fired", numevents).emit();
+}
+
 int aeProcessEvents(aeEventLoop *el, int flags) {
     if (!(flags & (AE_FILE_EVENTS | AE_TIME_EVENTS))) return 0;
     int processed = 0;
+    trace_iteration++;
+    if (traceOn(TRACE_LOOP)) traceIterationBegin();
 
     // With no fd registered we still sleep in the backend, as the way to wait
     // for the next timer -- unless told not to wait, then there is no point.
@@ -324,7 +391,10 @@ int aeProcessEvents(aeEventLoop *el, int flags) {
         if (el->beforesleep && (flags & AE_CALL_BEFORE_SLEEP)) el->beforesleep(el);
 
         struct timeval tv;
-        int numevents = aeApiPoll(el, aeComputeWait(el, flags, &tv));
+        struct timeval *wait = aeComputeWait(el, flags, &tv);
+        monotime pollStart = traceOn(TRACE_LOOP) ? traceNow() : 0;
+        int numevents = aeApiPoll(el, wait);
+        if (traceOn(TRACE_LOOP)) traceWait(el, flags, wait, pollStart, numevents);
 
         if (el->aftersleep && (flags & AE_CALL_AFTER_SLEEP)) el->aftersleep(el);
 
@@ -339,6 +409,7 @@ int aeProcessEvents(aeEventLoop *el, int flags) {
         }
     }
     if (flags & AE_TIME_EVENTS) processed += processTimeEvents(el);
+    if (traceOn(TRACE_LOOP)) traceIterationEnd(processed);
     return processed;
 }
 

@@ -69,6 +69,9 @@ constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pe
 constexpr uint64_t CLIENT_FORCE_AOF = 1ULL << 14;       /* propagate even if nothing changed (FLUSHALL) */
 constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
 constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;    /* blocking commands answer as if timed out (scripts) */
+/* cppredis's own: the client has received trace events (trace.h). Its
+ * commands and socket events are the trace's delivery, so not traced. */
+constexpr uint64_t CLIENT_TRACE_READER = 1ULL << 56;
 
 
 /* A block of the reply list, used once the static buffer is full. */
