@@ -121,7 +121,8 @@ static void traceSignalKeyAsReady(readyList &rl) {
     const client *by = server.current_client;
     traceEvent ev(TRACE_BLOCK, "signalKeyAsReady", tracePhase::flowStart);
     ev.id(rl.trace_flow).str("key", rl.key.view()).num("db", rl.db->id);
-    if (by && by->cmd) ev.str("by", by->cmd->fullname).num("by_client", static_cast<long long>(by->id));
+    /* lastcmd: a served waiter's own command has been reset since it blocked. */
+    if (by && by->lastcmd) ev.str("by", by->lastcmd->fullname).num("by_client", static_cast<long long>(by->id));
     ev.emit();
 }
 
