@@ -45,6 +45,7 @@
 #include "rdb.h"
 #include "scripting.h"
 #include "server.h"
+#include "tracing.h"
 #include "util.h"
 #include "version.h"
 #include "zmalloc.h"
@@ -208,6 +209,7 @@ static int prepareForShutdown(int flags) {
         serverLog(LL_NOTICE, "Removing the pid file.");
         unlink(server.pidfile.c_str());
     }
+    stopTraceFileOnShutdown();
     serverLog(LL_WARNING, "Redis is now ready to exit, bye bye...");
     return C_OK;
 }
