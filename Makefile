@@ -64,7 +64,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.cpp=$(BUILD)/bench/%)
 TOOLS_SRC := $(wildcard bench/tools/*.cpp)
 TOOLS_BIN := $(TOOLS_SRC:bench/tools/%.cpp=$(BUILD)/bench/%)
 
-.PHONY: all run test test-release test-asan check-layers bench tools clean
+.PHONY: all run test test-release test-asan test-traced check-layers bench tools clean
 all: $(SERVER)
 
 $(BUILD)/obj/%.o: src/%.cpp
@@ -127,10 +127,17 @@ TEST_BINS := $(BUILD)/unit_tests $(BUILD)/resp_parser_tests $(AE_TESTS) $(BUILD)
 test-release: $(SERVER) $(TEST_BINS)
 	@tests/run_suites.sh "$(if $(SANITIZE),asan+ubsan,release)" $(TEST_BINS)
 
+# A part of the integration suites again, with every trace point on (the
+# live trace, published to nobody): under ASan, tracing must stay clean.
+TRACED_SUITES := Blocking*:Lists*:Networking*:Multi*:ZsetBlocking*:StreamBlocking*:Expire*:Aof*:ScriptingLive*:PubSub*
+test-traced: $(SERVER) $(BUILD)/integration_tests
+	@CPPREDIS_TEST_TRACE=all GTEST_FILTER='$(TRACED_SUITES)' \
+	  tests/run_suites.sh "$(if $(SANITIZE),asan+ubsan,release), trace-events all" $(BUILD)/integration_tests
+
 # Sanitized build lives in build/asan; its integration tests drive the sanitized server.
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
-	$(MAKE) BUILD=$(BUILD)/asan OPT=-O1 SANITIZE="$(ASAN_FLAGS)" test-release
+	$(MAKE) BUILD=$(BUILD)/asan OPT=-O1 SANITIZE="$(ASAN_FLAGS)" test-release test-traced
 
 # Binaries compile in parallel (one job per core); the suites themselves run
 # one after the other so their verdicts read in order.

@@ -35,6 +35,7 @@
 #include "t_list.h"
 #include "t_stream.h"
 #include "t_zset.h"
+#include "trace.h"
 #include "util.h"
 
 /* ========================================================================
@@ -107,6 +108,10 @@ static long long blockedClientsTimeoutProc(aeEventLoop *, long long, void *) {
         updateBlockedTimeoutTimer(getMonotonicUs() + BLOCKED_TIMEOUT_MIN_INTERVAL_US);
     return AE_NOMORE;
 }
+[[maybe_unused]] static const bool timeout_proc_named = [] {
+    traceNameProc(reinterpret_cast<const void *>(blockedClientsTimeoutProc), "blockedClientsTimeoutProc");
+    return true;
+}();
 
 /* Moves the timer earlier if the table's earliest deadline now comes before
  * it (but not before `not_before`). A timer left later is never a problem:
@@ -143,7 +148,7 @@ void handleBlockedClientsTimeout() {
     while (!table.empty() && table.begin()->first <= now) {
         client *c = table.begin()->second;
         replyToBlockedClientTimedOut(c);
-        unblockClient(c); /* erases it from the table */
+        unblockClient(c, "timeout"); /* erases it from the table */
     }
 }
 
@@ -176,6 +181,31 @@ void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys
     blockForKeys(c, btype, keys, count, timeout, std::nullopt, {where, 0});
 }
 
+static const char *blockedTypeName(int btype) {
+    switch (btype) {
+    case BLOCKED_LIST: return "list";
+    case BLOCKED_ZSET: return "zset";
+    case BLOCKED_STREAM: return "stream";
+    default: return "?";
+    }
+}
+
+/* The start of the client's blocked span: what it waits on, until when. */
+static void traceBlockForKeys(client *c, std::span<const std::string_view> keys,
+                              std::optional<std::string_view> target) {
+    std::string names;
+    for (std::string_view key : keys) {
+        if (!names.empty()) names += ' ';
+        names += key;
+    }
+    monotime now = getMonotonicUs();
+    traceEvent ev(TRACE_BLOCK, "blockForKeys", tracePhase::asyncBegin);
+    ev.client(c->id).id(c->id).str("keys", names).str("type", blockedTypeName(c->btype));
+    ev.num("timeout_ms", c->bpop.timeout == 0 ? 0 : (long long)((c->bpop.timeout - std::min(now, c->bpop.timeout)) / 1000));
+    if (target) ev.str("target", *target);
+    ev.emit();
+}
+
 void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, long count,
                   monotime timeout, std::optional<std::string_view> target, blockPos blockpos,
                   std::span<const streamID> ids) {
@@ -197,6 +227,7 @@ void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, 
         bpop.keys.push_back({de, std::prev(waiters.end()), ids.empty() ? streamID{} : ids[j]});
     }
     blockClient(c, btype);
+    if (traceOn(TRACE_BLOCK)) traceBlockForKeys(c, keys, target);
 }
 
 /* Leaves every waiting list; an emptied one takes its key's entry along. */
@@ -214,7 +245,13 @@ static void unblockClientWaitingData(client *c) {
 
 /* Every way out of CLIENT_BLOCKED ends here; the caller has replied (or,
  * from freeClient, there is nobody to reply to). */
-void unblockClient(client *c) {
+void unblockClient(client *c, const char *reason) {
+    if (traceOn(TRACE_BLOCK))
+        traceEvent(TRACE_BLOCK, "unblockClient", tracePhase::asyncEnd)
+            .client(c->id)
+            .id(c->id)
+            .str("reason", reason)
+            .emit();
     if (c->btype == BLOCKED_LIST || c->btype == BLOCKED_ZSET || c->btype == BLOCKED_STREAM)
         unblockClientWaitingData(c);
     removeClientFromTimeoutTable(c);
@@ -236,23 +273,36 @@ void replyToBlockedClientTimedOut(client *c) {
 /* CLIENT_UNBLOCKED: what the client sent while blocked is still in its query
  * buffer, and no read event may ever come to process it (it may all have
  * arrived already). So it is queued for beforeSleep. */
+/* The CLIENT_UNBLOCKED path, with what the client left in its query buffer. */
+static void traceUnblockedClient(const client *c, const char *name) {
+    traceEvent(TRACE_BLOCK, name)
+        .client(c->id)
+        .num("pending_bytes", static_cast<long long>(c->querybuf.size() - c->req.pos))
+        .emit();
+}
+
 void queueClientForReprocessing(client *c) {
     if (c->flags & CLIENT_UNBLOCKED) return; /* already queued by an earlier unblock */
     c->flags |= CLIENT_UNBLOCKED;
     server.unblocked_clients.push_back(c);
     c->unblocked_node = std::prev(server.unblocked_clients.end());
+    if (traceOn(TRACE_BLOCK)) traceUnblockedClient(c, "queueClientForReprocessing");
 }
 
 /* From beforeSleep. Running a client's commands may unblock others, queued
  * at the tail and run in this same call, or free some (CLIENT KILL), which
  * removes them from the queue: hence one pop at a time. */
-void processUnblockedClients() {
+int processUnblockedClients() {
+    int processed = 0;
     while (!server.unblocked_clients.empty()) {
         client *c = server.unblocked_clients.front();
         server.unblocked_clients.pop_front();
         c->flags &= ~CLIENT_UNBLOCKED;
+        processed++;
+        if (traceOn(TRACE_BLOCK)) traceUnblockedClient(c, "processUnblockedClients");
         if (!(c->flags & CLIENT_BLOCKED)) processInputBuffer(c);
     }
+    return processed;
 }
 
 /* ========================================================================
@@ -288,13 +338,30 @@ static int blockedTypeOf(unsigned objtype) {
     return BLOCKED_NONE;
 }
 
+/* Which round of handleClientsBlockedOnKeys serves: 2 and up are chained
+ * wakes (a served BRPOPLPUSH/BLMOVE pushed to a key others wait on). */
+static int serve_round = 0;
+
+/* A waiter served: the end of the arrow from the command that signalled
+ * the key, with the reply it got (when it fits the static buffer). */
+static void traceServed(const readyList &rl, const client *receiver, blockedServe served, size_t reply_mark) {
+    traceEvent ev(TRACE_BLOCK, "handleClientsBlockedOnKeys", tracePhase::flowEnd);
+    ev.client(receiver->id).id(rl.trace_flow).str("key", rl.key.view()).num("round", serve_round);
+    ev.str("result", served == blockedServe::served_emptied ? "served, key emptied" : "served");
+    if (receiver->reply.empty() && receiver->bufpos >= reply_mark)
+        ev.str("reply", std::string_view(receiver->buf.get() + reply_mark, receiver->bufpos - reply_mark));
+    ev.emit();
+}
+
 /* First-block-first-serve: the waiters of `key` blocked as `btype`, in the
  * order they blocked, one serve each, until the key is gone or nobody is
  * left. Clients waiting here for another type keep their place (Redis 7.0
  * skips them): a list waiter and a sorted-set waiter on one key each wait
  * for their own type. A waiter is served once however many keys it waits
  * on: unblockClient takes it off all of them. */
-static void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key, int btype) {
+static void serveClientsBlockedOnKey(robj *o, const readyList &rl, int btype) {
+    redisDb *db = rl.db;
+    std::string_view key = rl.key.view();
     if (!server.blocked_clients_by_type[btype]) return;
     blockingKeysDict::entry *de = db->blocking_keys.find(key);
     if (!de) return;
@@ -306,9 +373,16 @@ static void serveClientsBlockedOnKey(robj *o, redisDb *db, std::string_view key,
         /* Decided now: unblocking the last waiter frees `waiters` itself. */
         last = it == waiters.end();
         if (receiver->btype != btype) continue;
+        /* As Redis: what serving does (a BRPOPLPUSH's push, its errors) is
+         * the receiver's doing. */
+        client *old_client = server.current_client;
+        server.current_client = receiver;
+        size_t reply_mark = traceOn(TRACE_BLOCK) ? receiver->bufpos : 0;
         blockedServe served = serve(receiver, o, key);
+        server.current_client = old_client;
         if (served == blockedServe::not_ready) continue;
-        unblockClient(receiver);
+        if (traceOn(TRACE_BLOCK)) traceServed(rl, receiver, served, reply_mark);
+        unblockClient(receiver, "served");
         if (served == blockedServe::served_emptied) break;
     }
 }
@@ -328,7 +402,7 @@ static void unblockDeletedStreamReadgroupClients(redisDb *db, std::string_view k
         last = it == waiters.end(); /* unblocking the last waiter frees `waiters` */
         if (receiver->btype != BLOCKED_STREAM || !receiver->bpop.xread_group) continue;
         addReplyError(receiver, "-UNBLOCKED the stream key no longer exists");
-        unblockClient(receiver);
+        unblockClient(receiver, "stream deleted");
     }
 }
 
@@ -338,7 +412,9 @@ static void unblockDeletedStreamReadgroupClients(redisDb *db, std::string_view k
  * the next round. The two vectors trade places and keep their capacity. */
 void handleClientsBlockedOnKeys() {
     static std::vector<readyList> l;
+    serve_round = 0;
     while (!server.ready_keys.empty()) {
+        serve_round++;
         l.swap(server.ready_keys);
         for (const readyList &rl : l) {
             /* First, so that serving may signal this same key again. */
@@ -350,7 +426,7 @@ void handleClientsBlockedOnKeys() {
             if (!o || o->type != OBJ_STREAM) unblockDeletedStreamReadgroupClients(rl.db, rl.key.view());
             if (!o) continue;
             int btype = blockedTypeOf(o->type);
-            if (btype != BLOCKED_NONE) serveClientsBlockedOnKey(o, rl.db, rl.key.view(), btype);
+            if (btype != BLOCKED_NONE) serveClientsBlockedOnKey(o, rl, btype);
         }
         l.clear();
     }
@@ -361,7 +437,7 @@ void handleClientsBlockedOnKeys() {
 /* A client being freed leaves every waiting list, and the queue of clients
  * to reprocess, first (networking.h, registerFreeClientProc). */
 static void unblockClientOnFree(client *c) {
-    if (c->flags & CLIENT_BLOCKED) unblockClient(c);
+    if (c->flags & CLIENT_BLOCKED) unblockClient(c, "disconnect");
     if (c->flags & CLIENT_UNBLOCKED) server.unblocked_clients.erase(c->unblocked_node);
 }
 [[maybe_unused]] static const bool unblock_on_free_registered = registerFreeClientProc(unblockClientOnFree);
@@ -385,7 +461,7 @@ void clientUnblockCommand(client *c) {
     if (!target || !(target->flags & CLIENT_BLOCKED)) return addReply(c, shared::czero);
     if (unblock_error) addReplyError(target, "-UNBLOCKED client unblocked via CLIENT UNBLOCK");
     else replyToBlockedClientTimedOut(target);
-    unblockClient(target);
+    unblockClient(target, unblock_error ? "CLIENT UNBLOCK ERROR" : "CLIENT UNBLOCK TIMEOUT");
     addReply(c, shared::cone);
 }
 

@@ -100,10 +100,12 @@ void blockForKeys(client *c, int btype, std::span<const std::string_view> keys, 
                   monotime timeout, std::optional<std::string_view> target, blockPos blockpos,
                   std::span<const streamID> ids = {});
 void blockClient(client *c, int btype);
-void unblockClient(client *c);
+/* `reason` (served, timeout, CLIENT UNBLOCK, disconnect...) is for the trace. */
+void unblockClient(client *c, const char *reason);
 void replyToBlockedClientTimedOut(client *c);
 void queueClientForReprocessing(client *c);
-void processUnblockedClients();
+/* Returns how many clients it reprocessed. */
+int processUnblockedClients();
 
 /* ---- waking (signalKeyAsReady, which queues a ready key, is db.h's) ------ */
 void handleClientsBlockedOnKeys();

@@ -20,6 +20,7 @@
 #include "aof.h"
 #include "notify.h"
 #include "server.h"
+#include "tracing.h"
 #include "util.h"
 #include "zmalloc.h"
 
@@ -284,6 +285,8 @@ const standardConfig static_configs[] = {
     {"rdb-key-save-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.rdb_key_save_delay, INT_MIN, INT_MAX}},
     {"enable-protected-configs", nullptr, IMMUTABLE_CONFIG, "no",
      EnumConfig{&server.enable_protected_configs, protected_action_enum}},
+    /* The live trace (tracing.cpp) */
+    {"trace-events", nullptr, 0, "", SpecialConfig{setTraceEvents, getTraceEvents}},
     /* Scripting (scripting.cpp) */
     {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
 };

@@ -16,6 +16,7 @@
 #include "expire.h"
 #include "notify.h"
 #include "server.h"
+#include "trace.h"
 #include "util.h"
 
 /* ========================================================================
@@ -117,11 +118,25 @@ void dbAdd(redisDb *db, std::string_view key, ObjRef val) {
 /* In Redis, signalKeyAsReady is in blocked.c; here the keyspace owns it,
  * as dbAdd calls it and it only queues the key (db->ready_keys,
  * server.ready_keys) for handleClientsBlockedOnKeys (blocked.h), above. */
+/* The start of the arrow to the clients this key will serve: which command
+ * (of which client) made it ready. */
+static void traceSignalKeyAsReady(readyList &rl) {
+    static uint64_t next_flow = 0;
+    rl.trace_flow = ++next_flow;
+    const client *by = server.current_client;
+    traceEvent ev(TRACE_BLOCK, "signalKeyAsReady", tracePhase::flowStart);
+    ev.id(rl.trace_flow).str("key", rl.key.view()).num("db", rl.db->id);
+    /* lastcmd: a served waiter's own command has been reset since it blocked. */
+    if (by && by->lastcmd) ev.str("by", by->lastcmd->fullname).num("by_client", static_cast<long long>(by->id));
+    ev.emit();
+}
+
 void signalKeyAsReady(redisDb *db, std::string_view key) {
     if (server.blocked_clients == 0) return; /* the common case: costs nothing */
     if (!db->blocking_keys.find(key)) return;
     if (!db->ready_keys.addRaw(sds(key))) return; /* already queued */
     server.ready_keys.push_back({db, sds(key)});
+    if (traceOn(TRACE_BLOCK)) traceSignalKeyAsReady(server.ready_keys.back());
 }
 
 /* WATCH's two functions, multi.cpp's (db.h). */

@@ -36,6 +36,7 @@
 
 #include "anet.h"
 #include "log.h"
+#include "trace.h"
 #include "util.h"
 #include "version.h"
 
@@ -321,8 +322,13 @@ void addReplyStatus(client *c, std::string_view status) {
  * AOF never reaches anyone, yet means the file did not rebuild what the
  * server had (Redis logs it as critical, and counts it apart). `err` is the
  * text as the caller gave it, without CRLF. */
+static std::string last_error_reply; /* for the trace's call events */
+
+const std::string &lastErrorReply() { return last_error_reply; }
+
 static void afterErrorReply(client *c, std::string_view err) {
     server.stat_total_error_replies++;
+    if (traceOn(TRACE_CMD)) last_error_reply.assign(err);
     if (c->id != CLIENT_ID_AOF) return;
     serverLog(LL_WARNING, "== CRITICAL == This server is sending an error to its AOF-loading-client: '%.*s' after "
                           "processing the command '%s'",
@@ -524,15 +530,23 @@ void sendReplyToClient(aeEventLoop *, int, void *privdata, int) {
 }
 
 /* Called from beforeSleep: write replies directly, without a round trip
- * through the event loop; only leftovers get a write handler. */
-int handleClientsWithPendingWrites() {
+ * through the event loop; only leftovers get a write handler. With a
+ * tally, counts the clients written and their bytes, trace readers apart
+ * (their output is the trace's own delivery). */
+int handleClientsWithPendingWrites(pendingWritesTally *tally) {
     static std::vector<client *> pending; /* reused: no allocation per call */
     pending.swap(server.clients_pending_write);
     int processed = static_cast<int>(pending.size());
     for (client *c : pending) {
         c->flags &= ~CLIENT_PENDING_WRITE;
         if (c->flags & CLIENT_CLOSE_ASAP) continue;
-        if (writeToClient(c, false) == C_ERR) continue;
+        long long before = server.stat_net_output_bytes;
+        int written = writeToClient(c, false);
+        if (tally && !(c->flags & CLIENT_TRACE_READER)) {
+            tally->clients++;
+            tally->bytes += server.stat_net_output_bytes - before;
+        }
+        if (written == C_ERR) continue;
         if (clientHasPendingReplies(c) &&
             aeCreateFileEvent(server.el.get(), c->fd, AE_WRITABLE, sendReplyToClient, c) == AE_ERR)
             freeClientAsync(c);
@@ -614,7 +628,15 @@ void processInputBuffer(client *c) {
     while (c->req.pos < c->querybuf.size()) {
         if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
         /* Blocked: what follows waits in the buffer until processUnblockedClients. */
-        if (c->flags & CLIENT_BLOCKED) break;
+        if (c->flags & CLIENT_BLOCKED) {
+            if (traceOn(TRACE_CMD))
+                traceEvent(TRACE_CMD, "processInputBuffer")
+                    .client(c->id)
+                    .num("pending_bytes", static_cast<long long>(c->querybuf.size() - c->req.pos))
+                    .str("why", "blocked")
+                    .emit();
+            break;
+        }
         if (!c->req.reqtype)
             c->req.reqtype = c->querybuf.data()[c->req.pos] == '*' ? PROTO_REQ_MULTIBULK : PROTO_REQ_INLINE;
         int rc = c->req.reqtype == PROTO_REQ_INLINE ? processInlineBuffer(c) : processMultibulkBuffer(c);
@@ -677,6 +699,27 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
     }
     processInputBuffer(c);
 }
+
+/* ========================================================================
+ * The trace's view of the loop: names for the handlers, and who owns an fd
+ * ====================================================================== */
+
+/* A listening socket's file event carries no client (clientData nullptr). */
+static uint64_t traceClientOfFd(int fd, bool *trace_reader) {
+    auto *c = static_cast<client *>(aeGetFileClientData(server.el.get(), fd));
+    if (!c) return 0;
+    *trace_reader = c->flags & CLIENT_TRACE_READER;
+    return c->id;
+}
+
+static bool registerTraceNames() {
+    traceNameProc(reinterpret_cast<const void *>(acceptTcpHandler), "acceptTcpHandler");
+    traceNameProc(reinterpret_cast<const void *>(readQueryFromClient), "readQueryFromClient");
+    traceNameProc(reinterpret_cast<const void *>(sendReplyToClient), "sendReplyToClient");
+    traceSetFdOwner(traceClientOfFd);
+    return true;
+}
+[[maybe_unused]] static const bool trace_names_registered = registerTraceNames();
 
 /* ========================================================================
  * Introspection: CLIENT LIST lines
@@ -807,6 +850,12 @@ static bool clientsCronHandleTimeout(client *c, long long now_ms) {
     if (c->flags & CLIENT_PUBSUB) return false;  /* nor is waiting for messages */
     if ((now_ms - c->lastinteraction) / 1000 <= server.maxidletime) return false;
     serverLog(LL_VERBOSE, "Closing idle client");
+    if (traceOn(TRACE_CRON))
+        traceEvent(TRACE_CRON, "clientsCronHandleTimeout")
+            .client(c->id)
+            .num("idle_s", (now_ms - c->lastinteraction) / 1000)
+            .num("timeout_s", server.maxidletime)
+            .emit();
     freeClient(c);
     return true;
 }

@@ -388,7 +388,14 @@ void processInputBuffer(client *c);
 int processInlineBuffer(client *c);
 int processMultibulkBuffer(client *c);
 std::string clientOutputBytes(const client *c); /* pending output, for socketless clients */
-int handleClientsWithPendingWrites();
+/* What handleClientsWithPendingWrites wrote, for beforeSleep's trace. */
+struct pendingWritesTally {
+    int clients = 0;
+    long long bytes = 0;
+};
+int handleClientsWithPendingWrites(pendingWritesTally *tally = nullptr);
+/* The text of the last error replied (kept only while the trace wants cmd). */
+const std::string &lastErrorReply();
 bool clientHasPendingReplies(const client *c);
 void resetClient(client *c);
 std::string catClientInfoString(const client *c);

@@ -65,8 +65,11 @@ void appendBulk(std::string &out, std::string_view s) {
     out += "\r\n";
 }
 
-long long deliver(const std::vector<client *> &subscribers, std::string_view bytes) {
-    for (client *c : subscribers) addReplyProto(c, bytes.data(), bytes.size());
+long long deliver(const std::vector<client *> &subscribers, std::string_view bytes, void (*received)(client *)) {
+    for (client *c : subscribers) {
+        addReplyProto(c, bytes.data(), bytes.size());
+        if (received) received(c);
+    }
     return static_cast<long long>(subscribers.size());
 }
 
@@ -154,14 +157,15 @@ int pubsubUnsubscribeAllPatterns(client *c, bool notify) {
  * Publishing
  * ====================================================================== */
 
-long long pubsubPublishMessage(std::string_view channel, std::string_view message) {
-    static std::string buf; /* the encoded message, reused */
+/* `buf` holds the encoded message and keeps its capacity between calls. */
+static long long publishMessage(std::string_view channel, std::string_view message, void (*received)(client *),
+                                std::string &buf) {
     long long receivers = 0;
     if (pubsubDict::entry *de = server.pubsub_channels.find(channel)) {
         buf.assign(kMessageHeader);
         appendBulk(buf, channel);
         appendBulk(buf, message);
-        receivers += deliver(de->val, buf);
+        receivers += deliver(de->val, buf, received);
     }
     if (server.pubsub_patterns.size()) {
         for (auto &de : server.pubsub_patterns) {
@@ -170,11 +174,23 @@ long long pubsubPublishMessage(std::string_view channel, std::string_view messag
             appendBulk(buf, de.key.view());
             appendBulk(buf, channel);
             appendBulk(buf, message);
-            receivers += deliver(de.val, buf);
+            receivers += deliver(de.val, buf, received);
         }
     }
     if (buf.capacity() > kPublishBufferKeep) std::string().swap(buf);
     return receivers;
+}
+
+long long pubsubPublishMessage(std::string_view channel, std::string_view message) {
+    static std::string buf;
+    return publishMessage(channel, message, nullptr, buf);
+}
+
+/* A buffer of its own: a trace event may be emitted while a PUBLISH is
+ * delivering from the other one (a subscriber cut off, say). */
+long long pubsubPublishMessageVisit(std::string_view channel, std::string_view message, void (*received)(client *)) {
+    static std::string buf;
+    return publishMessage(channel, message, received, buf);
 }
 
 /* Keyspace notifications (notify.h) publish through this too. */

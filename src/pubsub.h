@@ -36,6 +36,9 @@ int pubsubUnsubscribeAllPatterns(client *c, bool notify);
 /* Delivers `message` and returns how many clients received it (a client
  * subscribed to the channel and to two matching patterns counts 3). */
 long long pubsubPublishMessage(std::string_view channel, std::string_view message);
+/* The same, calling received(c) for each client handed the message (the
+ * live trace marks its readers, tracing.h). */
+long long pubsubPublishMessageVisit(std::string_view channel, std::string_view message, void (*received)(client *));
 
 /* Channels plus patterns the client is subscribed to. */
 size_t clientSubscriptionsCount(const client *c);

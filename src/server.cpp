@@ -29,6 +29,7 @@
 
 #include "anet.h"
 #include "config.h"
+#include "trace.h"
 #include "util.h"
 
 redisServer server;
@@ -194,8 +195,39 @@ static void propagateCommand(client *c, long long dirty, int call_flags) {
  * outermost call (Redis's fixed_time_expire), so no key expires halfway
  * through a transaction; and a command counts as failed only for errors
  * after its last nested call, so a queued command's error is not EXEC's. */
+/* The first arguments of a request, for the trace: a few, each cut short,
+ * unprintable bytes as '.', so a line stays a line. */
+std::string traceCommandArgs(const client *c) {
+    constexpr size_t kMaxArgs = 4, kMaxArgLen = 32;
+    std::string out;
+    size_t first = c->cmd && c->cmd->parent ? 2 : 1;
+    for (size_t j = first; j < c->argv.size() && j < first + kMaxArgs; j++) {
+        if (!out.empty()) out += ' ';
+        std::string_view a = c->argv[j].substr(0, kMaxArgLen);
+        for (char ch : a) out += (ch >= 32 && ch < 127) ? ch : '.';
+        if (c->argv[j].size() > kMaxArgLen) out += "...";
+    }
+    if (c->argv.size() > first + kMaxArgs) out += " ...(+" + std::to_string(c->argv.size() - first - kMaxArgs) + ")";
+    return out;
+}
+
+/* One command as the trace shows it: who, what, how long, and how it ended. */
+static void traceCall(const client *c, const redisCommand *cmd, monotime start, bool failed) {
+    traceEvent ev(TRACE_CMD, "call");
+    ev.since(start).client(c->id).str("cmd", cmd->fullname).str("args", traceCommandArgs(c));
+    if (c->flags & CLIENT_BLOCKED)
+        ev.str("outcome", "blocked");
+    else if (failed)
+        ev.str("outcome", "error").str("error", lastErrorReply());
+    else
+        ev.str("outcome", "replied");
+    ev.emit();
+}
+
 void call(client *c, int call_flags) {
     static long long err_mark = 0; /* errors already attributed to a command */
+    const bool traced = traceOn(TRACE_CMD) && !(c->flags & CLIENT_TRACE_READER);
+    const monotime trace_start = traced ? traceNow() : 0;
     redisCommand *real = c->cmd;
     err_mark = server.stat_total_error_replies;
     /* The propagation flags are the command's own: a nested call (EXEC's
@@ -218,8 +250,10 @@ void call(client *c, int call_flags) {
     c->flags = (c->flags & ~prop_flags) | saved_prop_flags;
     real->microseconds += duration;
     real->calls++;
-    if (server.stat_total_error_replies != err_mark) real->failed_calls++;
+    bool failed = server.stat_total_error_replies != err_mark;
+    if (failed) real->failed_calls++;
     err_mark = server.stat_total_error_replies;
+    if (traced) traceCall(c, real, trace_start, failed);
     server.stat_numcommands++;
 }
 

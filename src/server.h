@@ -98,6 +98,7 @@ inline constexpr const char *ACL_CATEGORY_NAMES[] = {
 struct readyList {
     redisDb *db;
     sds key;
+    uint64_t trace_flow = 0; /* the trace's arrow from the signal to the served */
 };
 
 /* Redis 6's clients_timeout_table: blocked clients by deadline. */
@@ -286,6 +287,8 @@ constexpr int PROPAGATE_NONE = 0, PROPAGATE_AOF = 1, PROPAGATE_REPL = 2;
  * reach the AOF; a script's redis.set_repl() can take it away. */
 constexpr int CMD_CALL_NONE = 0, CMD_CALL_PROPAGATE_AOF = 1 << 2;
 void call(client *c, int call_flags = CMD_CALL_PROPAGATE_AOF);
+/* "q 0" — the request's first arguments, shortened, for trace events. */
+std::string traceCommandArgs(const client *c);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
 /* The AOF, a layer above (tools/check_layers.sh), receives each execution
  * unit propagation closes: aof.cpp registers its feedAppendOnlyFile here

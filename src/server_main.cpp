@@ -45,6 +45,7 @@
 #include "rdb.h"
 #include "scripting.h"
 #include "server.h"
+#include "trace.h"
 #include "util.h"
 #include "version.h"
 #include "zmalloc.h"
@@ -56,6 +57,13 @@
 /* A rejected command inside MULTI dooms the transaction; a rejected EXEC
  * ends it. */
 static void rejectCommand(client *c, const std::string &err) {
+    if (traceOn(TRACE_CMD) && !(c->flags & CLIENT_TRACE_READER))
+        traceEvent(TRACE_CMD, "rejectCommand")
+            .client(c->id)
+            .str("cmd", c->cmd ? std::string_view(c->cmd->fullname) : c->argv[0])
+            .str("args", traceCommandArgs(c))
+            .str("error", err)
+            .emit();
     flagTransaction(c);
     if (c->cmd) c->cmd->rejected_calls++;
     if (c->cmd && c->cmd->proc == execCommand) execCommandAbort(c, err);
@@ -265,16 +273,38 @@ static long long serverCron(aeEventLoop *, long long, void *) {
     return 1000 / server.hz;
 }
 
+/* beforeSleep as one trace slice, with what each step did. Work for trace
+ * readers only is quiet: it is the trace's own delivery. */
+static void traceBeforeSleep(monotime start, int unblocked, long long aof_written, bool aof_fsynced,
+                             const pendingWritesTally &written) {
+    traceEvent(TRACE_LOOP, "beforeSleep")
+        .since(start)
+        .quiet(unblocked == 0 && aof_written == 0 && written.clients == 0)
+        .num("unblocked", unblocked)
+        .num("aof_written", aof_written)
+        .str("aof_fsynced", aof_fsynced ? "yes" : "no")
+        .num("clients_written", written.clients)
+        .num("bytes_written", written.bytes)
+        .emit();
+}
+
 /* Runs before the loop sleeps: anything that must happen before the next
  * wait — chiefly flushing replies written during this iteration. */
 void beforeSleep(aeEventLoop *) {
+    const bool traced = traceOn(TRACE_LOOP);
+    const monotime start = traced ? traceNow() : 0;
     /* First: the commands they pipelined while blocked add to the replies. */
-    if (!server.unblocked_clients.empty()) processUnblockedClients();
+    int unblocked = server.unblocked_clients.empty() ? 0 : processUnblockedClients();
     /* Before any reply leaves: a write is on disk before it is acknowledged
      * (appendfsync always: fsynced too), and so is anything a reply shows. */
+    const long long aof_size = server.aof_current_size, aof_synced = server.aof_fsync_offset;
     if (server.aof_state == AOF_ON) flushAppendOnlyFile();
-    handleClientsWithPendingWrites();
+    pendingWritesTally written;
+    handleClientsWithPendingWrites(traced ? &written : nullptr);
     freeClientsInAsyncFreeQueue();
+    if (traced)
+        traceBeforeSleep(start, unblocked, server.aof_current_size - aof_size,
+                         server.aof_fsync_offset != aof_synced, written);
 }
 
 static void afterSleep(aeEventLoop *) { updateCachedTime(); }
@@ -343,6 +373,7 @@ static void initServer() {
     server.stat_starttime = server.unixtime;
     server.lastsave = time(nullptr); /* at start-up the dataset counts as saved */
     server.inst_metric_last_sample_time = server.mstime;
+    traceNameProc(reinterpret_cast<const void *>(serverCron), "serverCron");
     if (aeCreateTimeEvent(server.el.get(), 1, serverCron, nullptr, nullptr) == AE_ERR) {
         serverLog(LL_WARNING, "Can't create event loop timers.");
         exit(1);

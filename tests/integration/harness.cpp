@@ -495,6 +495,12 @@ bool TestServer::trySpawn(const ServerOptions &opts, std::string &whyNot) {
     std::vector<std::string> argv{opts.binary};
     if (!opts.configFile.empty()) argv.push_back(opts.configFile);
     argv.insert(argv.end(), {"--port", std::to_string(port_), "--bind", "127.0.0.1"});
+    /* CPPREDIS_TEST_TRACE=<categories>: every cppredis under test traces
+     * them, so a suite run so exercises each trace point it reaches (make
+     * test runs a part of the suites so under ASan). A test's own arguments
+     * come after and win. */
+    if (const char *trace = std::getenv("CPPREDIS_TEST_TRACE"); trace && opts.binary == CPPREDIS_SERVER_BIN)
+        argv.insert(argv.end(), {"--trace-events", trace});
     argv.insert(argv.end(), opts.args.begin(), opts.args.end());
     commandLine_ = joinArgs(argv);
 

@@ -133,7 +133,7 @@ TEST_F(Blocked, BlockForKeysRecordsTheStateAndUnblockClientUndoesIt) {
     EXPECT_EQ(server.clients_timeout_table.size(), 1u);
     EXPECT_EQ(server.blocked_timeout_te_when, c->bpop.timeout);
 
-    unblockClient(c);
+    unblockClient(c, "test");
     EXPECT_FALSE(c->flags & CLIENT_BLOCKED);
     EXPECT_TRUE(c->flags & CLIENT_UNBLOCKED);
     EXPECT_EQ(c->btype, BLOCKED_NONE);
@@ -160,7 +160,7 @@ TEST_F(Blocked, BrpoplpushAndBlmoveRecordTheirTargetAndDirections) {
     EXPECT_EQ(c->bpop.timeout, 0u);
     EXPECT_TRUE(server.clients_timeout_table.empty()); /* 0: forever, no deadline to keep */
     EXPECT_EQ(waitersOf("dst"), nullptr);               /* it waits on its source only */
-    unblockClient(c);
+    unblockClient(c, "test");
     EXPECT_FALSE(c->bpop.target.has_value());
 
     EXPECT_EQ(run(c, "BLMPOP 0 2 x y RIGHT COUNT 3\r\n"), "");
@@ -195,8 +195,8 @@ TEST_F(Blocked, FreeingAnUnblockedClientLeavesTheReprocessingQueue) {
     client *c1 = newClient(), *c2 = newClient();
     run(c1, "BLPOP k 0\r\n");
     run(c2, "BLPOP k 0\r\n");
-    unblockClient(c1);
-    unblockClient(c2);
+    unblockClient(c1, "test");
+    unblockClient(c2, "test");
     EXPECT_EQ(server.unblocked_clients, (std::list<client *>{c1, c2}));
     freeOne(c1);
     EXPECT_EQ(server.unblocked_clients, std::list<client *>{c2});
@@ -363,7 +363,7 @@ TEST_F(Blocked, BzpopAndBzmpopRecordTheEndAndTheCount) {
     EXPECT_EQ((*waitersOf("z")), (std::list<client *>{lo, hi, m}));
     EXPECT_EQ(server.blocked_clients_by_type[BLOCKED_ZSET], 3u);
     EXPECT_TRUE(server.clients_timeout_table.empty()); /* 0: forever */
-    for (client *c : {lo, hi, m}) unblockClient(c);
+    for (client *c : {lo, hi, m}) unblockClient(c, "test");
     EXPECT_EQ(server.blocked_clients_by_type[BLOCKED_ZSET], 0u);
     processUnblockedClients();
 }
