@@ -40,6 +40,7 @@
 #include "t_set.h"
 #include "t_stream.h"
 #include "t_zset.h"
+#include "trace.h"
 #include "util.h"
 
 /* ========================================================================
@@ -719,11 +720,15 @@ void backgroundRewriteDoneHandler(int exitcode, int bysignal) {
 void killAppendOnlyChild() {
     if (server.child_type != CHILD_TYPE_AOF) return;
     serverLog(LL_NOTICE, "Killing running AOF rewrite child: %ld", static_cast<long>(server.child_pid));
+    int exitcode = -1, bysignal = 0; /* unknown if it could not be waited for */
     if (kill(server.child_pid, SIGUSR1) != -1) {
         int status;
-        while (waitpid(server.child_pid, &status, 0) == -1 && errno == EINTR) {
+        pid_t waited;
+        while ((waited = waitpid(server.child_pid, &status, 0)) == -1 && errno == EINTR) {
         }
+        if (waited != -1) childExitStatus(status, &exitcode, &bysignal);
     }
+    if (traceOn(TRACE_CHILD)) traceChildDone("killAppendOnlyChild", exitcode, bysignal);
     unlink(server.aof_rewrite_tmpfile.c_str());
     std::string().swap(server.aof_rewrite_buf);
     resetChildState();

@@ -14,6 +14,7 @@
 #include "aof.h"
 #include "rdb.h"
 #include "server.h"
+#include "trace.h"
 #include "zmalloc.h"
 
 namespace {
@@ -149,6 +150,19 @@ void receiveChildInfo() {
 
 bool hasActiveChildProcess() { return server.child_pid != -1; }
 
+/* When the running child was forked (traceNow), for its end's duration
+ * even when tracing started after the fork. */
+static monotime child_started = 0;
+
+/* TRACE_CHILD's name of a child type. */
+static const char *traceChildType(int type) {
+    switch (type) {
+    case CHILD_TYPE_RDB: return "rdb";
+    case CHILD_TYPE_AOF: return "aof-rewrite";
+    default: return "unknown";
+    }
+}
+
 /* Returns the child's pid in the parent, 0 in the child, -1 if fork()
  * failed. The child drops what belongs to the parent alone: it must not
  * accept connections nor answer signals meant for the server. */
@@ -171,11 +185,14 @@ pid_t redisFork(int child_type) {
     if (pid == -1) {
         int fork_errno = errno;
         closeChildInfoPipe();
+        if (traceOn(TRACE_CHILD))
+            traceEvent(TRACE_CHILD, "redisFork").str("type", traceChildType(child_type)).str("error", strerror(fork_errno)).emit();
         errno = fork_errno;
         return -1;
     }
     /* Without the write end, a SAVE run by the parent reports nothing. */
     keepChildInfoPipeEnd(0);
+    child_started = traceNow();
     server.stat_fork_time = ustime() - start;
     server.stat_total_forks++;
     server.child_pid = pid;
@@ -183,7 +200,28 @@ pid_t redisFork(int child_type) {
     /* The other current_* figures are zero: resetChildState cleared them
      * when the previous child ended. */
     server.stat_current_save_keys_total = dbTotalServerKeyCount();
+    if (traceOn(TRACE_CHILD)) {
+        traceEvent(TRACE_CHILD, "redisFork", tracePhase::asyncBegin)
+            .id(static_cast<uint64_t>(pid))
+            .str("type", traceChildType(child_type))
+            .num("pid", pid)
+            .num("fork_us", server.stat_fork_time)
+            .emit();
+    }
     return pid;
+}
+
+void traceChildDone(const char *name, int exitcode, int bysignal) {
+    const char *status = bysignal ? "signal" : exitcode == 0 ? "ok" : "error";
+    traceEvent(TRACE_CHILD, name, tracePhase::asyncEnd)
+        .id(static_cast<uint64_t>(server.child_pid))
+        .str("type", traceChildType(server.child_type))
+        .num("pid", server.child_pid)
+        .str("status", status)
+        .num("exitcode", exitcode)
+        .num("signal", bysignal)
+        .num("us", static_cast<long long>(traceNow() - child_started))
+        .emit();
 }
 
 /* The child is gone (reaped, or killed and reaped): forget it, and what it
@@ -207,14 +245,22 @@ static const char *strChildType(int type) {
     }
 }
 
+void childExitStatus(int status, int *exitcode, int *bysignal) {
+    *exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    *bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
 void concludeChild(pid_t waited, int status) {
     int exitcode = -1, bysignal = 0;
     if (waited == -1) {
         serverLog(LL_WARNING, "waitpid() returned an error: %s. child_type: %s, child_pid = %d", strerror(errno),
                   strChildType(server.child_type), static_cast<int>(server.child_pid));
     } else {
-        exitcode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        bysignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        childExitStatus(status, &exitcode, &bysignal);
+    }
+    if (traceOn(TRACE_CHILD)) {
+        traceChildDone(server.child_type == CHILD_TYPE_AOF ? "backgroundRewriteDoneHandler" : "backgroundSaveDoneHandler",
+                       exitcode, bysignal);
     }
     /* The handlers still see the child's pid (its temp file is named after it). */
     if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);

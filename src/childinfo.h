@@ -52,3 +52,10 @@ void checkChildrenDone();
  * when waitpid() failed (`waited` == -1, errno set: the child is lost and
  * its outcome unknown), as failed; then a new child may start. */
 void concludeChild(pid_t waited, int status);
+/* A waitpid() status as the exit code (-1 if it did not exit) and the
+ * signal that ended it (0 if none). */
+void childExitStatus(int status, int *exitcode, int *bysignal);
+/* TRACE_CHILD: the running child ended (`name`: the function that
+ * concludes it), as concludeChild's exitcode and bysignal say. Call only
+ * under traceOn(TRACE_CHILD), before the child state is reset. */
+void traceChildDone(const char *name, int exitcode, int bysignal);

@@ -25,7 +25,12 @@
 
 void initDatabases() {
     server.db = std::make_unique<redisDb[]>(server.dbnum);
-    for (int j = 0; j < server.dbnum; j++) server.db[j].id = j;
+    for (int j = 0; j < server.dbnum; j++) {
+        server.db[j].id = j;
+        /* What TRACE_DICT calls the keyspace's tables. */
+        server.db[j].dict.setTraceLabel("db" + std::to_string(j) + " keys");
+        server.db[j].expires.setTraceLabel("db" + std::to_string(j) + " expires");
+    }
 }
 
 /* CLIENT LIST's db= (networking.h, registerDbId: networking sits below

@@ -1,6 +1,7 @@
 /* dict.cpp — the non-template half of dict.h: the seeded hash functions
  * (Redis's siphash.c and dictGenHashFunction), the random source of
- * randomEntry, and the allocation and release of bucket arrays.
+ * randomEntry, the allocation and release of bucket arrays, and the
+ * trace of rehashing (TRACE_DICT).
  *
  * SipHash (Aumasson & Bernstein) is a keyed hash: without the 16-byte seed
  * an attacker cannot predict which keys collide, so a client cannot turn a
@@ -13,8 +14,11 @@
 
 #include <bit>
 #include <cstring>
+#include <deque>
 #include <new>
 #include <random>
+#include <string>
+#include <unordered_map>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -136,3 +140,68 @@ void *dict_detail::callocBuckets(size_t n, size_t size) {
     if (!p) throw std::bad_alloc();
     return p;
 }
+
+/* ------------------------------------------------------------------------
+ * TRACE_DICT: dictRehashStart / dictRehashEnd.
+ * ---------------------------------------------------------------------- */
+
+namespace {
+
+/* A rehash seen starting, by its new table: when, and how many dictRehash
+ * calls have moved buckets since. */
+struct rehashTrace {
+    monotime start;
+    long long steps;
+};
+std::unordered_map<const void *, rehashTrace> rehashes;
+
+/* Index 0 is the unnamed dict's "". A deque: a name's bytes stay put. */
+std::deque<std::string> &traceLabels() {
+    static std::deque<std::string> labels{""};
+    return labels;
+}
+
+traceEvent rehashEvent(const char *name, uint32_t label, size_t from, size_t to, size_t used) {
+    traceEvent ev(TRACE_DICT, name);
+    ev.str("dict", dict_detail::traceLabelName(label))
+        .num("from", static_cast<long long>(from))
+        .num("to", static_cast<long long>(to))
+        .num("used", static_cast<long long>(used));
+    return ev;
+}
+
+}  // namespace
+
+void dict_detail::traceRehashStart(uint32_t label, size_t from, size_t to, size_t used, const void *table) {
+    rehashes[table] = rehashTrace{traceNow(), 0};
+    rehashEvent("dictRehashStart", label, from, to, used).emit();
+}
+
+void dict_detail::traceRehashStep(const void *table) {
+    auto it = rehashes.find(table);
+    if (it != rehashes.end()) it->second.steps++;
+}
+
+void dict_detail::traceRehashEnd(uint32_t label, size_t from, size_t to, size_t used, const void *table) {
+    traceEvent ev = rehashEvent("dictRehashEnd", label, from, to, used);
+    auto it = rehashes.find(table);
+    if (it != rehashes.end()) {
+        ev.num("steps", it->second.steps + 1).num("us", static_cast<long long>(traceNow() - it->second.start));
+        rehashes.erase(it);
+    }
+    ev.emit();
+}
+
+void dict_detail::traceRehashForget(const void *table) {
+    if (!rehashes.empty()) rehashes.erase(table);
+}
+
+uint32_t dict_detail::traceLabelId(std::string_view label) {
+    std::deque<std::string> &labels = traceLabels();
+    for (size_t i = 0; i < labels.size(); i++)
+        if (labels[i] == label) return static_cast<uint32_t>(i);
+    labels.emplace_back(label);
+    return static_cast<uint32_t>(labels.size() - 1);
+}
+
+const char *dict_detail::traceLabelName(uint32_t id) { return traceLabels()[id].c_str(); }

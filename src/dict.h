@@ -44,6 +44,7 @@
 #include <utility>
 
 #include "sds.h"
+#include "trace.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------------
@@ -108,6 +109,19 @@ inline uint64_t mix(uint64_t x) { /* splitmix64's finalizer */
     x *= 0x94d049bb133111ebULL;
     return x ^ (x >> 31);
 }
+
+/* TRACE_DICT (dict.cpp): the rehash that moves into the bucket array
+ * `to` starts, takes one more step, ends. Each rehash is known by its new
+ * table, which stays put while the dict itself may be moved or swapped;
+ * an end without a start seen (tracing began meanwhile) says no time. */
+void traceRehashStart(uint32_t label, size_t from, size_t to, size_t used, const void *table);
+void traceRehashStep(const void *table);
+void traceRehashEnd(uint32_t label, size_t from, size_t to, size_t used, const void *table);
+/* A dict freed while rehashing: its rehash never ends. */
+void traceRehashForget(const void *table);
+/* Labels: "db0 keys" -> a small number a dict keeps (0 is no label). */
+uint32_t traceLabelId(std::string_view label);
+const char *traceLabelName(uint32_t id);
 
 /* Bit reversal, for the SCAN cursor. */
 inline unsigned long rev(unsigned long v) {
@@ -180,6 +194,11 @@ public:
     size_t buckets() const { return ht_[0].size + ht_[1].size; }  /* dictSlots */
     bool isRehashing() const { return rehashidx_ != -1; }
     size_t pendingBuckets() const { return pending_.size; } /* the next table, being faulted in */
+
+    /* Names the dict in its TRACE_DICT events ("db0 keys"); the name stays
+     * with this object when its content is swapped or moved out. */
+    void setTraceLabel(std::string_view label) { trace_label_ = dict_detail::traceLabelId(label); }
+    const char *traceLabel() const { return dict_detail::traceLabelName(trace_label_); }
 
     /* dictFind */
     entry *find(lookup_type key) {
@@ -295,9 +314,12 @@ public:
         if (pauserehash_ > 0) return true;
         moveBuckets(n);
         if (ht_[0].used != 0) {
+            if (traceOn(TRACE_DICT)) dict_detail::traceRehashStep(ht_[1].table.get());
             releaseRehashedPages();
             return true;
         }
+        if (traceOn(TRACE_DICT))
+            dict_detail::traceRehashEnd(trace_label_, ht_[0].size, ht_[1].size, ht_[1].used, ht_[1].table.get());
         ht_[0] = std::move(ht_[1]); /* frees the old table */
         ht_[1] = dictht{};
         rehashidx_ = -1;
@@ -434,6 +456,7 @@ public:
     template <typename Fn>
     void clear(Fn &&callback) {
         assert(pauserehash_ == 0 && "dict cleared during a safe iteration or a scan");
+        if (isRehashing()) dict_detail::traceRehashForget(ht_[1].table.get());
         for (dictht &ht : ht_) clearTable(ht, callback);
         rehashidx_ = -1;
         pending_ = dictht{};
@@ -477,6 +500,8 @@ private:
     }
 
     void startRehash(dictht &&to) {
+        if (traceOn(TRACE_DICT))
+            dict_detail::traceRehashStart(trace_label_, ht_[0].size, to.size, size(), to.table.get());
         ht_[1] = std::move(to);
         rehashidx_ = 0;
         released_ = 0;
@@ -626,6 +651,7 @@ private:
     dictht pending_;        /* the next table, being faulted in (prefaultStep) */
     size_t prefaulted_ = 0; /* its pages touched so far */
     int pauserehash_ = 0; /* running safe iterators and scans */
+    uint32_t trace_label_ = 0; /* setTraceLabel's; in what was padding, so a dict is no bigger */
 };
 
 /* dictIterator / dictNext. Lives for the length of a loop: a safe one

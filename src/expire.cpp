@@ -19,9 +19,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <string>
 
 #include "notify.h"
 #include "server.h"
+#include "trace.h"
 
 /* ========================================================================
  * EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT
@@ -223,7 +225,9 @@ static void updateAvgTtl(redisDb *db, const ExpireSample &s) {
  * TTL and delete the expired; while more than 10% of a sample had expired,
  * the database probably holds many more, so sample again. Stop when the
  * time budget — 25% of a cron tick — is spent, and resume at the next
- * database next time (all of them, if this call ran out of time). */
+ * database next time (all of them, if this call ran out of time).
+ * Traced (TRACE_CRON) as one slice per call that sampled anything: an idle
+ * server would otherwise print hz lines a second. */
 void activeExpireCycle() {
     static unsigned current_db = 0;     /* next database to look at */
     static bool timelimit_exit = false; /* the previous call hit the time limit */
@@ -235,10 +239,16 @@ void activeExpireCycle() {
     timelimit_exit = false;
     unsigned long total_sampled = 0, total_expired = 0;
     int iteration = 0;
+    const bool traced = traceOn(TRACE_CRON);
+    const monotime trace_start = traced ? traceNow() : 0;
+    std::string sampled_dbs; /* "0,3": where keys were sampled (traced only) */
+    int dbs_visited = 0;
 
     for (int j = 0; j < dbs_per_call && !timelimit_exit; j++) {
         /* Advance first: if time runs out here, the next call starts elsewhere. */
         redisDb *db = &server.db[current_db++ % server.dbnum];
+        unsigned long sampled_before = total_sampled;
+        dbs_visited++;
         ExpireSample s;
         do {
             iteration++;
@@ -262,6 +272,20 @@ void activeExpireCycle() {
                 break;
             }
         } while (s.sampled == 0 || s.expired * 100 / s.sampled > ACTIVE_EXPIRE_CYCLE_ACCEPTABLE_STALE);
+        if (traced && total_sampled > sampled_before)
+            sampled_dbs += (sampled_dbs.empty() ? "" : ",") + std::to_string(db->id);
+    }
+    if (traced && total_sampled) {
+        traceEvent(TRACE_CRON, "activeExpireCycle")
+            .since(trace_start)
+            .num("sampled", static_cast<long long>(total_sampled))
+            .num("expired", static_cast<long long>(total_expired))
+            .num("stale_perc", static_cast<long long>(total_expired * 100 / total_sampled))
+            .str("dbs", sampled_dbs)
+            .num("dbs_visited", dbs_visited)
+            .num("timelimit_us", timelimit)
+            .num("timelimit_exit", timelimit_exit)
+            .emit();
     }
 
     /* INFO expired_stale_perc: the share of sampled keys found already

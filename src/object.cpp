@@ -13,6 +13,7 @@
 #include "adlist.h"
 #include "server.h"
 #include "skiplist.h"
+#include "trace.h"
 #include "util.h"
 #include "ziplist.h"
 
@@ -330,6 +331,43 @@ unsigned long long estimateObjectIdleTime(const robj *o) {
     unsigned long long lruclock = LRU_CLOCK();
     if (lruclock >= o->lru) return (lruclock - o->lru) * LRU_CLOCK_RESOLUTION;
     return (lruclock + (LRU_CLOCK_MAX - o->lru)) * LRU_CLOCK_RESOLUTION;
+}
+
+/* ========================================================================
+ * Encoding conversions in the trace
+ * ====================================================================== */
+
+static const traceConversionKey *named_conversion_key = nullptr;
+
+traceConversionKey::traceConversionKey(std::string_view key) : key_(key), outer_(named_conversion_key) {
+    named_conversion_key = this;
+}
+
+traceConversionKey::~traceConversionKey() { named_conversion_key = outer_; }
+
+/* The key whose value o is: the one named, else the running command's
+ * argument that holds o in its database (a value a command builds before
+ * it enters the keyspace has none). Only the conversions pay the lookups. */
+static std::string_view conversionKey(const robj *o, client *c) {
+    if (named_conversion_key) return named_conversion_key->key();
+    if (!c || !c->db) return {};
+    for (size_t j = 1; j < c->argv.size(); j++) {
+        keyspaceDict::entry *de = c->db->dict.find(c->argv[j]);
+        if (de && de->val.get() == o) return c->argv[j];
+    }
+    return {};
+}
+
+void traceEncodingConversion(const char *fn, const robj *o, unsigned to, const encodingTrigger &why) {
+    client *c = server.current_client;
+    traceEvent ev(TRACE_ENCODING, fn);
+    if (c) ev.client(c->id);
+    ev.str("key", conversionKey(o, c))
+        .str("from", strEncoding(o->encoding))
+        .str("to", strEncoding(to))
+        .str("trigger", why.reason);
+    if (why.measure) ev.num(why.measure, why.n).num("limit", why.limit);
+    ev.str("cmd", c && c->cmd ? std::string_view(c->cmd->fullname) : std::string_view()).emit();
 }
 
 /* OBJECT <subcommand> <key>. The lookup must not touch the key: asking how

@@ -183,6 +183,40 @@ bool getRangeLongFromObjectOrReply(client *c, std::string_view arg, long min, lo
 bool getLongDoubleFromObjectOrReply(client *c, std::string_view arg, long double *value, const char *msg = nullptr);
 bool getDoubleFromObjectOrReply(client *c, std::string_view arg, double *value, const char *msg = nullptr);
 
+/* ---- encoding conversions in the trace (TRACE_ENCODING) --------------
+ * Each type's conversion function (listTypeConvert, hashTypeConvert,
+ * setTypeConvert, zsetConvert) is told why it runs, and traces itself. */
+
+/* Why a value changes encoding: `reason` says what went over which limit
+ * ("entries over list-max-ziplist-entries"), `measure` names the number
+ * compared with the limit ("entries", "value_len", "bytes"; nullptr when
+ * none is, as for a set's non-integer member). */
+struct encodingTrigger {
+    const char *reason;
+    const char *measure = nullptr;
+    long long n = 0;
+    long long limit = 0;
+};
+/* The event of `fn` converting o (still in its old encoding) to `to`, with
+ * the key (the named one, or the running command's argument whose value o
+ * is) and the command. Call only under traceOn(TRACE_ENCODING). */
+void traceEncodingConversion(const char *fn, const robj *o, unsigned to, const encodingTrigger &why);
+/* Names the key of the value built meanwhile, for the conversions of a
+ * value not in the keyspace yet (RDB loading). Costs two stores. */
+class traceConversionKey {
+public:
+    explicit traceConversionKey(std::string_view key);
+    ~traceConversionKey();
+    traceConversionKey(const traceConversionKey &) = delete;
+    traceConversionKey &operator=(const traceConversionKey &) = delete;
+
+    std::string_view key() const { return key_; }
+
+private:
+    std::string_view key_;
+    const traceConversionKey *outer_;
+};
+
 /* ---- names and sizes for introspection ------------------------------- */
 const char *strEncoding(unsigned encoding);
 const char *strType(unsigned type);

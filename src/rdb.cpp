@@ -29,6 +29,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <unordered_set>
 #include <utility>
 
@@ -535,7 +536,7 @@ class HashBuilder {
 public:
     explicit HashBuilder(uint64_t len) : o_(createHashObject()) {
         if (len > static_cast<unsigned long long>(server.hash_max_ziplist_entries))
-            hashTypeConvert(o_.get(), OBJ_ENCODING_HT);
+            hashTypeConvert(o_.get(), OBJ_ENCODING_HT, hashEntriesOverLimit(len));
     }
     void add(std::string_view field, std::string_view value) {
         if (hashTypeSet(o_.get(), field, value)) rdbCorrupt("Duplicate hash fields detected");
@@ -622,20 +623,29 @@ static ObjRef rdbLoadIntsetObject(rio &rdb) {
     if (is->len() == 0) return {};
     ObjRef o = createIntsetObject();
     objectIntset(o.get()) = std::move(*is);
-    if (setTypeSize(o.get()) > static_cast<unsigned long long>(server.set_max_intset_entries))
-        setTypeConvert(o.get(), OBJ_ENCODING_HT);
+    if (unsigned long entries = setTypeSize(o.get());
+        entries > static_cast<unsigned long long>(server.set_max_intset_entries))
+        setTypeConvert(o.get(), OBJ_ENCODING_HT, setEntriesOverLimit(entries));
     return o;
 }
 
-/* Does a ziplist holding `per` entries per element (1 for a list, 2 for
- * the pairs of a hash or sorted set) exceed the configured limits? */
-static bool ziplistExceedsLimits(const ziplist &zl, unsigned per, long long maxEntries, long long maxValue) {
-    if (zl.len() / per > static_cast<unsigned long long>(maxEntries)) return true;
+/* The limits of a type's ziplist: its two settings, and the triggers
+ * that say which one a value goes over. */
+struct ziplistLimits {
+    long long max_entries, max_value;
+    encodingTrigger (*entries_over)(unsigned long entries);
+    encodingTrigger (*value_over)(size_t len);
+};
+
+/* Which limit a ziplist holding `per` entries per element (1 for a list, 2
+ * for the pairs of a hash or sorted set) exceeds, if any. */
+static std::optional<encodingTrigger> ziplistExceedsLimits(const ziplist &zl, unsigned per, const ziplistLimits &l) {
+    if (zl.len() / per > static_cast<unsigned long long>(l.max_entries)) return l.entries_over(zl.len() / per);
     for (zlpos p = zl.index(0); p; p = zl.next(p)) {
         ziplistEntry e = zl.get(p);
-        if (!e.isInt && e.sval.size() > static_cast<unsigned long long>(maxValue)) return true;
+        if (!e.isInt && e.sval.size() > static_cast<unsigned long long>(l.max_value)) return l.value_over(e.sval.size());
     }
-    return false;
+    return std::nullopt;
 }
 
 /* The pairs of a hash or sorted set ziplist: an even count, no member or
@@ -665,13 +675,16 @@ static ObjRef rdbLoadZiplistObject(rio &rdb, int rdbtype) {
     objectZiplist(o.get()) = std::move(*zl);
     const ziplist &blob = objectZiplist(o.get());
     if (rdbtype == RDB_TYPE_LIST_ZIPLIST) {
-        if (ziplistExceedsLimits(blob, 1, server.list_max_ziplist_entries, server.list_max_ziplist_value))
-            listTypeConvert(o.get(), OBJ_ENCODING_LINKEDLIST);
+        if (auto why = ziplistExceedsLimits(blob, 1, {server.list_max_ziplist_entries, server.list_max_ziplist_value,
+                                                      listEntriesOverLimit, listValueOverLimit}))
+            listTypeConvert(o.get(), OBJ_ENCODING_LINKEDLIST, *why);
     } else if (rdbtype == RDB_TYPE_ZSET_ZIPLIST) {
-        if (ziplistExceedsLimits(blob, 2, server.zset_max_ziplist_entries, server.zset_max_ziplist_value))
-            zsetConvert(o.get(), OBJ_ENCODING_SKIPLIST);
-    } else if (ziplistExceedsLimits(blob, 2, server.hash_max_ziplist_entries, server.hash_max_ziplist_value)) {
-        hashTypeConvert(o.get(), OBJ_ENCODING_HT);
+        if (auto why = ziplistExceedsLimits(blob, 2, {server.zset_max_ziplist_entries, server.zset_max_ziplist_value,
+                                                      zsetEntriesOverLimit, zsetValueOverLimit}))
+            zsetConvert(o.get(), OBJ_ENCODING_SKIPLIST, *why);
+    } else if (auto why = ziplistExceedsLimits(blob, 2, {server.hash_max_ziplist_entries, server.hash_max_ziplist_value,
+                                                         hashEntriesOverLimit, hashValueOverLimit})) {
+        hashTypeConvert(o.get(), OBJ_ENCODING_HT, *why);
     }
     return o;
 }
@@ -1037,6 +1050,7 @@ static bool rdbLoadOpcode(rio &rdb, int type, RdbLoadState &st) {
 static void rdbLoadKeyValue(rio &rdb, int type, RdbLoadState &st) {
     if (!rdbIsObjectType(type)) rdbCorrupt(formatString("Unknown RDB encoding type %d", type));
     std::string key = rdbGenericLoadStringObject(rdb);
+    traceConversionKey named(key);
     ObjRef val = rdbLoadObject(type, rdb);
     long long expiretime = std::exchange(st.expiretime, -1);
     if (!val) {

@@ -31,6 +31,7 @@
 
 #include "notify.h"
 #include "server.h"
+#include "trace.h"
 
 /* ========================================================================
  * Hash Type API
@@ -62,10 +63,22 @@ void hashTypeTryConversion(robj *o, std::span<const std::string_view> args) {
     size_t sum = 0;
     for (std::string_view arg : args) {
         if (arg.size() > static_cast<unsigned long long>(server.hash_max_ziplist_value))
-            return hashTypeConvert(o, OBJ_ENCODING_HT);
+            return hashTypeConvert(o, OBJ_ENCODING_HT, hashValueOverLimit(arg.size()));
         sum += arg.size();
     }
-    if (objectZiplist(o).blobLen() + sum > ZIPLIST_MAX_SAFETY_SIZE) hashTypeConvert(o, OBJ_ENCODING_HT);
+    if (size_t bytes = objectZiplist(o).blobLen() + sum; bytes > ZIPLIST_MAX_SAFETY_SIZE)
+        hashTypeConvert(o, OBJ_ENCODING_HT,
+                        {"ziplist over its safety size", "bytes", static_cast<long long>(bytes),
+                         static_cast<long long>(ZIPLIST_MAX_SAFETY_SIZE)});
+}
+
+encodingTrigger hashValueOverLimit(size_t len) {
+    return {"value over hash-max-ziplist-value", "value_len", static_cast<long long>(len), server.hash_max_ziplist_value};
+}
+
+encodingTrigger hashEntriesOverLimit(unsigned long entries) {
+    return {"entries over hash-max-ziplist-entries", "entries", static_cast<long long>(entries),
+            server.hash_max_ziplist_entries};
 }
 
 /* Puts `d` in place of the ziplist of a ziplist-encoded hash. */
@@ -79,9 +92,9 @@ static void hashTypeAdoptDict(robj *o, std::unique_ptr<hashDict> d) {
  * turns back into a ziplist, even when fields are deleted: as for lists
  * (t_list.cpp), a hash whose size hovers around a threshold would otherwise
  * copy every field back and forth. */
-void hashTypeConvert(robj *o, unsigned enc) {
+void hashTypeConvert(robj *o, unsigned enc, const encodingTrigger &why) {
     assert(o->type == OBJ_HASH && o->encoding == OBJ_ENCODING_ZIPLIST && enc == OBJ_ENCODING_HT);
-    (void)enc;
+    if (traceOn(TRACE_ENCODING)) traceEncodingConversion("hashTypeConvert", o, enc, why);
     auto d = std::make_unique<hashDict>();
     d->expand(hashTypeLength(o)); /* one allocation of the buckets, no rehash on the way */
     char fbuf[LONG_STR_SIZE], vbuf[LONG_STR_SIZE];
@@ -133,8 +146,9 @@ bool hashTypeSet(robj *o, std::string_view field, std::string_view value) {
         }
         zl.push(field, ZIPLIST_TAIL);
         zl.push(value, ZIPLIST_TAIL);
-        if (hashTypeLength(o) > static_cast<unsigned long long>(server.hash_max_ziplist_entries))
-            hashTypeConvert(o, OBJ_ENCODING_HT);
+        if (unsigned long entries = hashTypeLength(o);
+            entries > static_cast<unsigned long long>(server.hash_max_ziplist_entries))
+            hashTypeConvert(o, OBJ_ENCODING_HT, hashEntriesOverLimit(entries));
         return false;
     }
     /* One lookup either way; an update allocates no field. */

@@ -58,7 +58,11 @@ void addReplyHashValue(client *c, const hashTypeValue &v);
 /* Converts a ziplist hash that could not take all of `args` (fields and
  * values about to be set): one of them is too long for it. */
 void hashTypeTryConversion(robj *o, std::span<const std::string_view> args);
-void hashTypeConvert(robj *o, unsigned enc); /* only ZIPLIST -> HT */
+/* Only ZIPLIST -> HT; `why` is for the trace: one of these two, or the
+ * ziplist's safety size. */
+void hashTypeConvert(robj *o, unsigned enc, const encodingTrigger &why);
+encodingTrigger hashValueOverLimit(size_t len);
+encodingTrigger hashEntriesOverLimit(unsigned long entries);
 std::optional<hashTypeValue> hashTypeGetValue(robj *o, std::string_view field);
 size_t hashTypeGetValueLength(robj *o, std::string_view field); /* 0 when missing */
 bool hashTypeExists(robj *o, std::string_view field);

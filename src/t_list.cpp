@@ -27,6 +27,7 @@
 
 #include "notify.h"
 #include "server.h"
+#include "trace.h"
 
 /* ========================================================================
  * List Type API
@@ -52,10 +53,19 @@ static bool ziplistIsFull(const robj *subject) {
     return objectZiplist(subject).len() >= static_cast<unsigned long long>(server.list_max_ziplist_entries);
 }
 
+encodingTrigger listValueOverLimit(size_t len) {
+    return {"value over list-max-ziplist-value", "value_len", static_cast<long long>(len), server.list_max_ziplist_value};
+}
+
+encodingTrigger listEntriesOverLimit(unsigned long entries) {
+    return {"entries over list-max-ziplist-entries", "entries", static_cast<long long>(entries),
+            server.list_max_ziplist_entries};
+}
+
 /* A value too long for a ziplist converts the list before it is added. */
 void listTypeTryConversion(robj *subject, std::string_view value) {
     if (subject->encoding == OBJ_ENCODING_ZIPLIST && ziplistValueTooLong(value))
-        listTypeConvert(subject, OBJ_ENCODING_LINKEDLIST);
+        listTypeConvert(subject, OBJ_ENCODING_LINKEDLIST, listValueOverLimit(value.size()));
 }
 
 /* ziplist -> linkedlist, the only conversion there is. A linkedlist never
@@ -64,10 +74,10 @@ void listTypeTryConversion(robj *subject, std::string_view value) {
  * hovers around the threshold (a queue pushed and popped at about the same
  * rate) would otherwise convert back and forth, copying every element each
  * time, instead of paying for one conversion in its life. */
-void listTypeConvert(robj *subject, unsigned enc) {
+void listTypeConvert(robj *subject, unsigned enc, const encodingTrigger &why) {
     assert(subject->type == OBJ_LIST && subject->encoding == OBJ_ENCODING_ZIPLIST &&
            enc == OBJ_ENCODING_LINKEDLIST);
-    (void)enc;
+    if (traceOn(TRACE_ENCODING)) traceEncodingConversion("listTypeConvert", subject, enc, why);
     auto l = std::make_unique<list>();
     ziplist &zl = objectZiplist(subject);
     char buf[LONG_STR_SIZE];
@@ -81,7 +91,7 @@ void listTypeConvert(robj *subject, unsigned enc) {
 void listTypePush(robj *subject, std::string_view value, int where) {
     listTypeTryConversion(subject, value);
     if (subject->encoding == OBJ_ENCODING_ZIPLIST && ziplistIsFull(subject))
-        listTypeConvert(subject, OBJ_ENCODING_LINKEDLIST);
+        listTypeConvert(subject, OBJ_ENCODING_LINKEDLIST, listEntriesOverLimit(listTypeLength(subject) + 1));
 
     if (subject->encoding == OBJ_ENCODING_ZIPLIST) {
         objectZiplist(subject).push(value, where == LIST_HEAD ? ZIPLIST_HEAD : ZIPLIST_TAIL);
@@ -251,7 +261,7 @@ void listTypeDelete(listTypeEntry *entry) {
 static void listTypeTryConversionAt(listTypeEntry *entry, long index, std::string_view value) {
     listTypeIterator *li = entry->li;
     if (li->encoding != OBJ_ENCODING_ZIPLIST || !ziplistValueTooLong(value)) return;
-    listTypeConvert(li->subject, OBJ_ENCODING_LINKEDLIST);
+    listTypeConvert(li->subject, OBJ_ENCODING_LINKEDLIST, listValueOverLimit(value.size()));
     *li = listTypeInitIterator(li->subject, index, li->direction);
     listTypeNext(li, entry);
 }
@@ -381,7 +391,7 @@ void linsertCommand(client *c) {
         /* The insert may have taken the ziplist past its entry limit. */
         if (subject->encoding == OBJ_ENCODING_ZIPLIST &&
             listTypeLength(subject) > static_cast<unsigned long long>(server.list_max_ziplist_entries))
-            listTypeConvert(subject, OBJ_ENCODING_LINKEDLIST);
+            listTypeConvert(subject, OBJ_ENCODING_LINKEDLIST, listEntriesOverLimit(listTypeLength(subject)));
         signalModifiedKey(c, c->db, c->argv[1]);
         notifyKeyspaceEvent(NOTIFY_LIST, "linsert", c->argv[1], c->db->id);
         server.dirty++;

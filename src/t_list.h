@@ -53,7 +53,10 @@ std::string_view listTypeValueView(const listTypeValue &v, char (&buf)[LONG_STR_
 
 /* ---- the list as a whole -------------------------------------------- */
 void listTypeTryConversion(robj *subject, std::string_view value);
-void listTypeConvert(robj *subject, unsigned enc); /* only ZIPLIST -> LINKEDLIST */
+/* Only ZIPLIST -> LINKEDLIST; `why` is for the trace, one of these two. */
+encodingTrigger listValueOverLimit(size_t len);
+encodingTrigger listEntriesOverLimit(unsigned long entries);
+void listTypeConvert(robj *subject, unsigned enc, const encodingTrigger &why);
 void listTypePush(robj *subject, std::string_view value, int where);
 /* Removes the element at `where` and returns a copy of it. */
 sds listTypePop(robj *subject, int where);

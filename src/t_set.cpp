@@ -30,6 +30,7 @@
 
 #include "notify.h"
 #include "server.h"
+#include "trace.h"
 
 /* ========================================================================
  * Set Type API
@@ -49,6 +50,11 @@ static void addReplySetValue(client *c, const setTypeValue &v) {
  * past that, inserting (a memmove of the whole array) costs too much. */
 static unsigned long long setMaxIntsetEntries() {
     return std::min<unsigned long long>(static_cast<unsigned long long>(server.set_max_intset_entries), 1ULL << 30);
+}
+
+encodingTrigger setEntriesOverLimit(unsigned long entries) {
+    return {"entries over set-max-intset-entries", "entries", static_cast<long long>(entries),
+            static_cast<long long>(setMaxIntsetEntries())};
 }
 
 /* In Redis, the set objects are created in object.c; here they are the set
@@ -77,10 +83,10 @@ bool setTypeAdd(robj *subject, std::string_view value) {
         if (string2ll(value, &ll)) {
             intset &is = objectIntset(subject);
             if (!is.add(ll)) return false;
-            if (is.len() > setMaxIntsetEntries()) setTypeConvert(subject, OBJ_ENCODING_HT);
+            if (is.len() > setMaxIntsetEntries()) setTypeConvert(subject, OBJ_ENCODING_HT, setEntriesOverLimit(is.len()));
             return true;
         }
-        setTypeConvert(subject, OBJ_ENCODING_HT);
+        setTypeConvert(subject, OBJ_ENCODING_HT, {"non-integer member"});
     }
     /* Looked up before the member is copied: one already there costs no
      * allocation (Redis 7.0 copies it first, and frees the copy). */
@@ -153,9 +159,9 @@ setTypeValue setTypeRandomElement(robj *subject) {
 /* intset -> hash table, the only conversion there is, for good: a set
  * whose size hovers around the limit would otherwise copy every member
  * each time it crosses it. The table is sized for every member at once. */
-void setTypeConvert(robj *subject, unsigned enc) {
+void setTypeConvert(robj *subject, unsigned enc, const encodingTrigger &why) {
     assert(subject->type == OBJ_SET && subject->encoding == OBJ_ENCODING_INTSET && enc == OBJ_ENCODING_HT);
-    (void)enc;
+    if (traceOn(TRACE_ENCODING)) traceEncodingConversion("setTypeConvert", subject, enc, why);
     auto d = std::make_unique<setDict>();
     intset &is = objectIntset(subject);
     d->expand(is.len());

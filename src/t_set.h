@@ -73,8 +73,11 @@ bool setTypeIsMember(robj *subject, std::string_view value);
 unsigned long setTypeSize(const robj *subject);
 /* A member chosen at random (not removed); the set must not be empty. */
 setTypeValue setTypeRandomElement(robj *subject);
-void setTypeConvert(robj *subject, unsigned enc); /* only INTSET -> HT */
-ObjRef setTypeDup(const robj *o);                 /* COPY */
+/* Only INTSET -> HT; `why` is for the trace: a non-integer member, or
+ * setEntriesOverLimit. */
+void setTypeConvert(robj *subject, unsigned enc, const encodingTrigger &why);
+encodingTrigger setEntriesOverLimit(unsigned long entries);
+ObjRef setTypeDup(const robj *o); /* COPY */
 
 /* ---- iterating (setTypeInitIterator / setTypeNext) ------------------------
  * Members come in the encoding's order: ascending for an intset, the hash

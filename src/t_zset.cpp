@@ -33,6 +33,7 @@
 
 #include "notify.h"
 #include "server.h"
+#include "trace.h"
 #include "t_list.h" /* objectZiplist, and a ziplist entry's bytes */
 #include "t_set.h"  /* plain sets are valid inputs of ZUNION and friends */
 
@@ -142,11 +143,25 @@ static void zzlInsert(ziplist &zl, std::string_view ele, double score) {
     zzlInsertAt(zl, eptr, ele, score);
 }
 
-/* Would the ziplist still fit its limits with `ele` added? */
-static bool zzlHasRoomFor(const ziplist &zl, std::string_view ele) {
-    return zzlLength(zl) + 1 <= static_cast<unsigned long long>(server.zset_max_ziplist_entries) &&
-           ele.size() <= static_cast<unsigned long long>(server.zset_max_ziplist_value) &&
-           zl.blobLen() + ele.size() <= ZIPLIST_SAFETY_SIZE;
+encodingTrigger zsetEntriesOverLimit(unsigned long entries) {
+    return {"entries over zset-max-ziplist-entries", "entries", static_cast<long long>(entries),
+            server.zset_max_ziplist_entries};
+}
+
+encodingTrigger zsetValueOverLimit(size_t len) {
+    return {"value over zset-max-ziplist-value", "value_len", static_cast<long long>(len), server.zset_max_ziplist_value};
+}
+
+/* Which limit the ziplist would go over with `ele` added: a reason of
+ * nullptr when none, it has room. */
+static encodingTrigger zzlOverflowWith(const ziplist &zl, std::string_view ele) {
+    if (zzlLength(zl) + 1 > static_cast<unsigned long long>(server.zset_max_ziplist_entries))
+        return zsetEntriesOverLimit(zzlLength(zl) + 1);
+    if (ele.size() > static_cast<unsigned long long>(server.zset_max_ziplist_value)) return zsetValueOverLimit(ele.size());
+    if (size_t bytes = zl.blobLen() + ele.size(); bytes > ZIPLIST_SAFETY_SIZE)
+        return {"ziplist over its safety size", "bytes", static_cast<long long>(bytes),
+                static_cast<long long>(ZIPLIST_SAFETY_SIZE)};
+    return {nullptr};
 }
 
 static bool zzlGteMin(const ziplist &zl, zlpos eptr, const zrangespec &r) {
@@ -218,8 +233,9 @@ static void zsetInsertNew(zset &zs, double score, std::string_view ele) {
  * only for a result built whole that turns out small (never for a sorted
  * set in use: as Redis 2.6's lists, a set hovering around the limits would
  * otherwise convert back and forth). */
-void zsetConvert(robj *zobj, unsigned encoding) {
+void zsetConvert(robj *zobj, unsigned encoding, const encodingTrigger &why) {
     assert(zobj->type == OBJ_ZSET && zobj->encoding != encoding);
+    if (traceOn(TRACE_ENCODING)) traceEncodingConversion("zsetConvert", zobj, encoding, why);
     if (encoding == OBJ_ENCODING_SKIPLIST) {
         auto zs = std::make_unique<zset>();
         const ziplist &zl = objectZiplist(zobj);
@@ -241,9 +257,12 @@ void zsetConvert(robj *zobj, unsigned encoding) {
 
 void zsetConvertToZiplistIfNeeded(robj *zobj, size_t maxelelen) {
     if (zobj->encoding == OBJ_ENCODING_ZIPLIST) return;
-    if (objectZset(zobj).zsl.length <= static_cast<unsigned long long>(server.zset_max_ziplist_entries) &&
+    unsigned long entries = objectZset(zobj).zsl.length;
+    if (entries <= static_cast<unsigned long long>(server.zset_max_ziplist_entries) &&
         maxelelen <= static_cast<unsigned long long>(server.zset_max_ziplist_value))
-        zsetConvert(zobj, OBJ_ENCODING_ZIPLIST);
+        zsetConvert(zobj, OBJ_ENCODING_ZIPLIST,
+                    {"within zset-max-ziplist-entries and zset-max-ziplist-value", "entries",
+                     static_cast<long long>(entries), server.zset_max_ziplist_entries});
 }
 
 /* For a member already there with `curscore`: may ZADD's flags update it,
@@ -287,11 +306,11 @@ bool zsetAdd(robj *zobj, double score, std::string_view ele, int in_flags, int *
         } else if (xx) {
             *out_flags |= ZADD_OUT_NOP;
             return true;
-        } else if (zzlHasRoomFor(zl, ele)) {
+        } else if (encodingTrigger overflow = zzlOverflowWith(zl, ele); !overflow.reason) {
             zzlInsert(zl, ele, score);
             *out_flags |= ZADD_OUT_ADDED;
         } else {
-            zsetConvert(zobj, OBJ_ENCODING_SKIPLIST);
+            zsetConvert(zobj, OBJ_ENCODING_SKIPLIST, overflow);
             zsetInsertNew(objectZset(zobj), score, ele);
             *out_flags |= ZADD_OUT_ADDED;
         }

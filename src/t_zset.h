@@ -61,8 +61,11 @@ constexpr int ZSET_MIN = 0, ZSET_MAX = 1;
 
 unsigned long zsetLength(const robj *zobj);
 /* ziplist -> skiplist (growth), or skiplist -> ziplist (a result built
- * whole that turns out small: zsetConvertToZiplistIfNeeded). */
-void zsetConvert(robj *zobj, unsigned encoding);
+ * whole that turns out small: zsetConvertToZiplistIfNeeded); `why` is for
+ * the trace. */
+void zsetConvert(robj *zobj, unsigned encoding, const encodingTrigger &why);
+encodingTrigger zsetEntriesOverLimit(unsigned long entries);
+encodingTrigger zsetValueOverLimit(size_t len);
 void zsetConvertToZiplistIfNeeded(robj *zobj, size_t maxelelen);
 /* ZADD's core: adds or updates `ele` under ZADD_IN_* flags, reports
  * ZADD_OUT_* in *out_flags and the member's score in *newscore (unless

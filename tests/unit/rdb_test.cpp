@@ -358,7 +358,7 @@ TEST_F(RdbObject, SetsHashesZsets) {
              {"a", 1}, {"b", 2.5}, {"c", -INFINITY}, {"d", INFINITY}, {"e", 0.1}})
         zsetAdd(z.get(), s, m, ZADD_IN_NONE, &out, &newscore);
     EXPECT_EQ(reload(z.get())->encoding, OBJ_ENCODING_ZIPLIST);
-    zsetConvert(z.get(), OBJ_ENCODING_SKIPLIST);
+    zsetConvert(z.get(), OBJ_ENCODING_SKIPLIST, {"test"});
     ObjRef zBack = reload(z.get());
     EXPECT_EQ(zBack->encoding, OBJ_ENCODING_ZIPLIST); /* it fits the limits: compact again, as Redis */
     double score;

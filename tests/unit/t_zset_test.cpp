@@ -235,7 +235,7 @@ TEST_F(SortedSetApi, ConvertsBackOnlyWhenAResultIsSmall) {
     EXPECT_EQ(o->encoding, OBJ_ENCODING_ZIPLIST);
     before.erase(std::find(before.begin(), before.end(), Element{"m0", 0}));
     EXPECT_EQ(contents(o.get()), before);
-    zsetConvert(o.get(), OBJ_ENCODING_SKIPLIST);
+    zsetConvert(o.get(), OBJ_ENCODING_SKIPLIST, {"test"});
     EXPECT_EQ(contents(o.get()), before);
 }
 
