@@ -12,42 +12,24 @@
  * tests/clients` (make test does the latter) provide them. */
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <string>
 
 #include "integration/harness.h"
+#include "integration/subprocess.h"
 
 using namespace itest;
 
 namespace {
 
-/* tests/clients/, found from this file's path (tests/integration/...). */
-std::filesystem::path clientsDir() {
-    return std::filesystem::absolute(std::filesystem::path(__FILE__)).parent_path().parent_path() / "clients";
-}
-
-/* Runs `command` through the shell; its output (stdout and stderr) goes to
- * *output. Returns the exit status, -1 if it did not exit normally. */
-int run(const std::string &command, std::string *output) {
-    FILE *p = popen((command + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) output->append(buf.data(), n);
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+std::filesystem::path clientsDir() { return repoDir() / "tests" / "clients"; }
 
 TEST(Clients, PythonRqRunsEveryJobOnceWithItsResult) {
     std::string ignored;
-    if (run("/usr/bin/python3 -c 'import rq'", &ignored) != 0) GTEST_SKIP() << "python3-rq is not installed";
+    if (runCommand("/usr/bin/python3 -c 'import rq'", &ignored) != 0) GTEST_SKIP() << "python3-rq is not installed";
     TestServer srv;
     std::string out;
-    int rc = run("/usr/bin/python3 " + (clientsDir() / "rq_e2e.py").string() + " " + std::to_string(srv.port()) +
+    int rc = runCommand("/usr/bin/python3 " + (clientsDir() / "rq_e2e.py").string() + " " + std::to_string(srv.port()) +
                      " 200 3",
                  &out);
     EXPECT_EQ(rc, 0) << out;
@@ -59,7 +41,7 @@ TEST(Clients, BullmqRunsEveryJobOnceWithItsResult) {
         GTEST_SKIP() << "BullMQ is not installed (npm ci --prefix tests/clients)";
     TestServer srv;
     std::string out;
-    int rc = run("node " + (clientsDir() / "bullmq_e2e.mjs").string() + " " + std::to_string(srv.port()) + " 200 2 4",
+    int rc = runCommand("node " + (clientsDir() / "bullmq_e2e.mjs").string() + " " + std::to_string(srv.port()) + " 200 2 4",
                  &out);
     EXPECT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("200 completed exactly once with their result, 200 completed events"), std::string::npos)
