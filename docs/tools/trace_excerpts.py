@@ -15,7 +15,7 @@ port, runs each scenario over raw sockets (RESP), reads the live trace on a
 PSUBSCRIBE '__trace__:*' connection, normalises what differs from run to run
 and writes the result between the markers.
 
-    docs/tools/trace_excerpts.py            # rewrite the excerpts in docs/*.md
+    docs/tools/trace_excerpts.py            # rewrite the excerpts in docs/*.md and README.md
     docs/tools/trace_excerpts.py --check    # exit 1 with a diff if one differs
     docs/tools/trace_excerpts.py --only blocking-blpop --raw   # see the raw lines
 
@@ -140,7 +140,9 @@ class Conn:
 
 # ---------------------------------------------------------------- the trace
 
-FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)')
+# A value is quoted when it holds a space, a quote or '='; otherwise it runs
+# to the next space, and may hold CR LF (a reply's RESP bytes).
+FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|[^ ]*)')
 
 
 class Event:
@@ -396,6 +398,9 @@ def render(ev, iteration):
             v = MASK
         else:
             v = re.sub(r"(127\.0\.0\.1):\d+", r"\1:" + MASK, v)
+            if "\r" in v or "\n" in v:  # one event, one line
+                v = v.replace("\r", "\\r").replace("\n", "\\n")
+                v = v if v.startswith('"') else '"%s"' % v
         parts.append("%s=%s" % (k, v))
     return " ".join(parts)
 
@@ -503,6 +508,19 @@ def blocking_blpop(s):
     a.expect(["q", "x"])
     a.expect("PONG")
     return {"blocking-blpop": select(s.finish(), {"loop", "cmd", "block"})}
+
+
+@scenario(*HZ1)
+def watch_it_work(s):
+    """README's "Watch it work": redis-cli BLPOP q 0 blocks, LPUSH q hello
+    from another redis-cli wakes it."""
+    a, b = s.client(), s.client()
+    s.start()
+    a.send("BLPOP", "q", "0")
+    s.wait_event("blockForKeys", a)
+    b.call("LPUSH", "q", "hello")
+    a.expect(["q", "hello"])
+    return {"watch-it-work": select(s.finish(), {"cmd", "block"})}
 
 
 @scenario(*HZ1)
@@ -713,7 +731,7 @@ def main():
     differs = False
     missing = set()
     used = set()
-    for md in sorted(DOCS.glob("*.md")):
+    for md in [REPO / "README.md"] + sorted(DOCS.glob("*.md")):
         text = md.read_text(encoding="utf-8")
         used.update(m.group("name") for m in MARKER.finditer(text))
         new = fill(text, excerpts, missing)
