@@ -30,7 +30,8 @@ What is normalised (docs/README.md tells the reader the same):
   * the script's own control and trace connections are left out;
   * a value holding CR LF (a served client's reply) is quoted, `\r\n`.
 A scenario in which serverCron ran anyway is run again. --check compares
-everything but the multiplexing backend's name (epoll, poll, kqueue).
+everything but the multiplexing backend's name (epoll, poll, kqueue) and
+the fd numbers, which count the epoll fd.
 Only the Python standard library is used.
 """
 
@@ -717,9 +718,9 @@ def fill(text, excerpts, missing):
 
 def any_backend(text):
     """The excerpts show the multiplexing backend of the server that made
-    them (epoll on Linux); a check against a poll or kqueue build compares
-    everything else."""
-    return re.sub(r"\bbackend=\w+", "backend=*", text)
+    them (epoll on Linux) and fd numbers that count the epoll fd; a check
+    against a poll or kqueue build compares everything else."""
+    return re.sub(r"\bfd=\d+", "fd=*", re.sub(r"\bbackend=\w+", "backend=*", text))
 
 
 def main():
