@@ -187,7 +187,16 @@ void appendThreadName(std::string &out, uint64_t tid, std::string_view name) {
     out += "}}";
 }
 
-/* The record as one or more events (see tracing.h for the mapping). */
+/* The record as one or more events:
+ *  - begin/end -> B/E, complete -> X, instant -> i (thread scope), on the
+ *    record's track: the loop's for loop records and those of no client;
+ *  - a command's call -> X on the loop's track and on its client's;
+ *  - blockForKeys / unblockClient (async, id = client id) -> b/e "blocked"
+ *    on the client's track, plus an instant with the record's name and args;
+ *  - signalKeyAsReady (flow start) -> an instant on the loop's track and
+ *    the arrow's start s "wake" there, bound to the enclosing command;
+ *  - a waiter served (flow end, client = receiver) -> a short X slice on
+ *    the receiver's track and the arrow's end f "wake" bound to it. */
 void appendRecordEvents(std::string &out, const traceRecord &r) {
     uint64_t tid = (r.category == TRACE_LOOP || r.client == 0) ? 0 : r.client + 1;
     const char *cat = traceCategoryName(r.category);
@@ -240,27 +249,30 @@ void appendRecordEvents(std::string &out, const traceRecord &r) {
     }
 }
 
-/* write() all of it, through short writes and signals. */
-bool writeAll(int fd, std::string_view data) {
+/* write() all of it, through short writes and signals: what is left
+ * unwritten (0 on success, errno set otherwise). */
+size_t writeAll(int fd, std::string_view data) {
     while (!data.empty()) {
         ssize_t n = write(fd, data.data(), data.size());
         if (n == -1 && errno == EINTR) continue;
         if (n <= 0) {
             if (n == 0) errno = ENOSPC;
-            return false;
+            break;
         }
         data.remove_prefix(static_cast<size_t>(n));
     }
-    return true;
+    return data.size();
 }
 
 /* Writes the buffer. On failure the file is closed and the output
  * removed: the server carries on without it. */
 bool flushTraceFile() {
-    if (writeAll(tfile.fd, tfile.buf)) {
+    size_t unwritten = writeAll(tfile.fd, tfile.buf);
+    if (unwritten == 0) {
         tfile.buf.clear();
         return true;
     }
+    tfile.bytes -= unwritten;
     serverLog(LL_WARNING, "Error writing to the trace file %s: %s. Tracing to the file stopped.",
               tfile.path.c_str(), strerror(errno));
     traceSetOutput(TRACE_OUTPUT_FILE, 0, nullptr);
