@@ -28,6 +28,15 @@ static std::string invalidCategoryError(const std::string &bad) {
  * Live: pub/sub channels __trace__:<category>
  * ====================================================================== */
 
+static void dropTraceOutputsInChild();
+
+/* A fork()ed child (BGSAVE, AOF rewrite) must not write into the parent's
+ * trace file, nor publish to its clients: it drops the outputs it
+ * inherited. Registered once, when an output is first set. */
+static void dropTraceOutputsInChildren() {
+    [[maybe_unused]] static const bool registered = pthread_atfork(nullptr, nullptr, dropTraceOutputsInChild) == 0;
+}
+
 static void markTraceReader(client *c) { c->flags |= CLIENT_TRACE_READER; }
 
 static void publishTraceRecord(const traceRecord &r) {
@@ -47,6 +56,7 @@ SetResult setTraceEvents(std::span<const std::string> args, std::string &err) {
         return SetResult::Error;
     }
     if (mask == traceOutputCategories(TRACE_OUTPUT_LIVE)) return SetResult::Unchanged;
+    if (mask) dropTraceOutputsInChildren();
     traceSetOutput(TRACE_OUTPUT_LIVE, mask, mask ? publishTraceRecord : nullptr);
     return SetResult::Changed;
 }
@@ -325,19 +335,9 @@ void writeTraceRecord(const traceRecord &r) {
     if (tfile.buf.size() >= kTraceFileFlushBytes) flushTraceFile();
 }
 
-/* A fork()ed child (BGSAVE, AOF rewrite) must not write into the parent's
- * file, nor publish to its clients: it drops the outputs it inherited. */
-void dropTraceOutputsInChild() {
-    traceSetOutput(TRACE_OUTPUT_LIVE, 0, nullptr);
-    traceSetOutput(TRACE_OUTPUT_FILE, 0, nullptr);
-    if (tfile.fd != -1) close(tfile.fd);
-    tfile.fd = -1;
-}
-
 /* The header: the process's and the loop track's names. */
 void startTraceFile(int fd, std::string path, uint32_t categories, unsigned long long maxsize) {
-    static const bool atfork_registered = pthread_atfork(nullptr, nullptr, dropTraceOutputsInChild) == 0;
-    (void)atfork_registered;
+    dropTraceOutputsInChildren();
     tfile.fd = fd;
     tfile.path = std::move(path);
     tfile.categories = categories;
@@ -450,6 +450,13 @@ void traceHelpCommand(client *c) {
         "    maxsize, bytes written or buffered, events, whether it was truncated.",
         nullptr};
     addReplyHelp(c, help);
+}
+
+static void dropTraceOutputsInChild() {
+    traceSetOutput(TRACE_OUTPUT_LIVE, 0, nullptr);
+    traceSetOutput(TRACE_OUTPUT_FILE, 0, nullptr);
+    if (tfile.fd != -1) close(tfile.fd);
+    tfile.fd = -1;
 }
 
 void stopTraceFileOnShutdown() {
