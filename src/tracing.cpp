@@ -356,6 +356,10 @@ void startTraceFile(int fd, std::string path, uint32_t categories, unsigned long
 /* [CATEGORIES <cat> ...] [MAXSIZE <bytes>] from argv[from]. False after
  * replying the error. */
 bool parseTraceStartOptions(client *c, size_t from, uint32_t *categories, unsigned long long *maxsize) {
+    auto syntaxError = [c] {
+        addReplyErrorObject(c, shared::syntaxerr);
+        return false;
+    };
     for (size_t j = from; j < c->argv.size(); j++) {
         std::string_view opt = c->argv[j];
         if (strEqualNoCase(opt, "maxsize") && j + 1 < c->argv.size()) {
@@ -377,13 +381,9 @@ bool parseTraceStartOptions(client *c, size_t from, uint32_t *categories, unsign
                 }
                 *categories |= mask;
             }
-            if (*categories == 0) {
-                addReplyErrorObject(c, shared::syntaxerr);
-                return false;
-            }
+            if (*categories == 0) return syntaxError();
         } else {
-            addReplyErrorObject(c, shared::syntaxerr);
-            return false;
+            return syntaxError();
         }
     }
     return true;
