@@ -28,6 +28,15 @@ static std::string invalidCategoryError(const std::string &bad) {
  * Live: pub/sub channels __trace__:<category>
  * ====================================================================== */
 
+static void dropTraceOutputsInChild();
+
+/* A fork()ed child (BGSAVE, AOF rewrite) must not write into the parent's
+ * trace file, nor publish to its clients: it drops the outputs it
+ * inherited. Registered once, when an output is first set. */
+static void dropTraceOutputsInChildren() {
+    [[maybe_unused]] static const bool registered = pthread_atfork(nullptr, nullptr, dropTraceOutputsInChild) == 0;
+}
+
 static void markTraceReader(client *c) { c->flags |= CLIENT_TRACE_READER; }
 
 static void publishTraceRecord(const traceRecord &r) {
@@ -47,6 +56,7 @@ SetResult setTraceEvents(std::span<const std::string> args, std::string &err) {
         return SetResult::Error;
     }
     if (mask == traceOutputCategories(TRACE_OUTPUT_LIVE)) return SetResult::Unchanged;
+    if (mask) dropTraceOutputsInChildren();
     traceSetOutput(TRACE_OUTPUT_LIVE, mask, mask ? publishTraceRecord : nullptr);
     return SetResult::Changed;
 }
@@ -187,7 +197,16 @@ void appendThreadName(std::string &out, uint64_t tid, std::string_view name) {
     out += "}}";
 }
 
-/* The record as one or more events (see tracing.h for the mapping). */
+/* The record as one or more events:
+ *  - begin/end -> B/E, complete -> X, instant -> i (thread scope), on the
+ *    record's track: the loop's for loop records and those of no client;
+ *  - a command's call -> X on the loop's track and on its client's;
+ *  - blockForKeys / unblockClient (async, id = client id) -> b/e "blocked"
+ *    on the client's track, plus an instant with the record's name and args;
+ *  - signalKeyAsReady (flow start) -> an instant on the loop's track and
+ *    the arrow's start s "wake" there, bound to the enclosing command;
+ *  - a waiter served (flow end, client = receiver) -> a short X slice on
+ *    the receiver's track and the arrow's end f "wake" bound to it. */
 void appendRecordEvents(std::string &out, const traceRecord &r) {
     uint64_t tid = (r.category == TRACE_LOOP || r.client == 0) ? 0 : r.client + 1;
     const char *cat = traceCategoryName(r.category);
@@ -240,27 +259,30 @@ void appendRecordEvents(std::string &out, const traceRecord &r) {
     }
 }
 
-/* write() all of it, through short writes and signals. */
-bool writeAll(int fd, std::string_view data) {
+/* write() all of it, through short writes and signals: what is left
+ * unwritten (0 on success, errno set otherwise). */
+size_t writeAll(int fd, std::string_view data) {
     while (!data.empty()) {
         ssize_t n = write(fd, data.data(), data.size());
         if (n == -1 && errno == EINTR) continue;
         if (n <= 0) {
             if (n == 0) errno = ENOSPC;
-            return false;
+            break;
         }
         data.remove_prefix(static_cast<size_t>(n));
     }
-    return true;
+    return data.size();
 }
 
 /* Writes the buffer. On failure the file is closed and the output
  * removed: the server carries on without it. */
 bool flushTraceFile() {
-    if (writeAll(tfile.fd, tfile.buf)) {
+    size_t unwritten = writeAll(tfile.fd, tfile.buf);
+    if (unwritten == 0) {
         tfile.buf.clear();
         return true;
     }
+    tfile.bytes -= unwritten;
     serverLog(LL_WARNING, "Error writing to the trace file %s: %s. Tracing to the file stopped.",
               tfile.path.c_str(), strerror(errno));
     traceSetOutput(TRACE_OUTPUT_FILE, 0, nullptr);
@@ -313,19 +335,9 @@ void writeTraceRecord(const traceRecord &r) {
     if (tfile.buf.size() >= kTraceFileFlushBytes) flushTraceFile();
 }
 
-/* A fork()ed child (BGSAVE, AOF rewrite) must not write into the parent's
- * file, nor publish to its clients: it drops the outputs it inherited. */
-void dropTraceOutputsInChild() {
-    traceSetOutput(TRACE_OUTPUT_LIVE, 0, nullptr);
-    traceSetOutput(TRACE_OUTPUT_FILE, 0, nullptr);
-    if (tfile.fd != -1) close(tfile.fd);
-    tfile.fd = -1;
-}
-
 /* The header: the process's and the loop track's names. */
 void startTraceFile(int fd, std::string path, uint32_t categories, unsigned long long maxsize) {
-    static const bool atfork_registered = pthread_atfork(nullptr, nullptr, dropTraceOutputsInChild) == 0;
-    (void)atfork_registered;
+    dropTraceOutputsInChildren();
     tfile.fd = fd;
     tfile.path = std::move(path);
     tfile.categories = categories;
@@ -344,6 +356,10 @@ void startTraceFile(int fd, std::string path, uint32_t categories, unsigned long
 /* [CATEGORIES <cat> ...] [MAXSIZE <bytes>] from argv[from]. False after
  * replying the error. */
 bool parseTraceStartOptions(client *c, size_t from, uint32_t *categories, unsigned long long *maxsize) {
+    auto syntaxError = [c] {
+        addReplyErrorObject(c, shared::syntaxerr);
+        return false;
+    };
     for (size_t j = from; j < c->argv.size(); j++) {
         std::string_view opt = c->argv[j];
         if (strEqualNoCase(opt, "maxsize") && j + 1 < c->argv.size()) {
@@ -365,13 +381,9 @@ bool parseTraceStartOptions(client *c, size_t from, uint32_t *categories, unsign
                 }
                 *categories |= mask;
             }
-            if (*categories == 0) {
-                addReplyErrorObject(c, shared::syntaxerr);
-                return false;
-            }
+            if (*categories == 0) return syntaxError();
         } else {
-            addReplyErrorObject(c, shared::syntaxerr);
-            return false;
+            return syntaxError();
         }
     }
     return true;
@@ -438,6 +450,13 @@ void traceHelpCommand(client *c) {
         "    maxsize, bytes written or buffered, events, whether it was truncated.",
         nullptr};
     addReplyHelp(c, help);
+}
+
+static void dropTraceOutputsInChild() {
+    traceSetOutput(TRACE_OUTPUT_LIVE, 0, nullptr);
+    traceSetOutput(TRACE_OUTPUT_FILE, 0, nullptr);
+    if (tfile.fd != -1) close(tfile.fd);
+    tfile.fd = -1;
 }
 
 void stopTraceFileOnShutdown() {

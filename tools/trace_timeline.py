@@ -119,6 +119,12 @@ def assign_depths(track):
         track.depth = max(track.depth, len(stack))
 
 
+def innermost_y(track, top, ts):
+    """The middle of the deepest slice open at ts: where an arrow attaches."""
+    depth = max((s[4] for s in track.slices if s[0] <= ts <= s[1]), default=0)
+    return top + depth * ROW_H + ROW_H / 2
+
+
 def color(name):
     return PALETTE[sum(map(ord, name)) % len(PALETTE)]
 
@@ -184,10 +190,12 @@ def render(tracks, flows, t0, t1, width):
                 out.append('<path d="M%.1f %.1f l4 5 l-4 5 l-4 -5 z" class="mark">%s</path>'
                            % (mx, my - 5, tooltip(name, args)))
         y += h
+    by_tid = {t.tid: t for t in tracks}
     for ts0, tid0, ts1, tid1 in flows:
         if visible(min(ts0, ts1), max(ts0, ts1)):
             out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="flow" marker-end="url(#arrow)"/>'
-                       % (x(ts0), track_y[tid0] + ROW_H / 2, x(ts1), track_y[tid1] + ROW_H / 2))
+                       % (x(ts0), innermost_y(by_tid[tid0], track_y[tid0], ts0),
+                          x(ts1), innermost_y(by_tid[tid1], track_y[tid1], ts1)))
     height = y + MARGIN
     axis = ['<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>'
             % (LABEL_W + MARGIN, AXIS_H, width - MARGIN, AXIS_H)]

@@ -252,6 +252,25 @@ TEST_F(TraceFile, MaxsizeTruncatesAndTheFileStaysValid) {
     EXPECT_EQ(call({"TRACE", "START", path}), OK) << "a new trace may start";
 }
 
+/* /dev/full opens and refuses every write: the first flush fails, the file
+ * is closed and logged, and the server carries on; STOP says so if its own
+ * flush is the one that fails. */
+TEST_F(TraceFile, WriteErrorStopsTheFileAndTheServerCarriesOn) {
+    ASSERT_EQ(call({"TRACE", "START", "/dev/full", "CATEGORIES", "loop", "cmd"}), OK);
+    EXPECT_EQ(call({"TRACE", "STOP"}),
+              err("ERR Error writing the trace file /dev/full: it is closed, incomplete. Check the server logs."));
+    EXPECT_TRUE(srv.waitForLog("Error writing to the trace file /dev/full: No space left on device. "
+                               "Tracing to the file stopped."));
+    ASSERT_EQ(call({"TRACE", "START", "/dev/full", "CATEGORIES", "loop", "cmd"}), OK);
+    RespConn other = srv.connect();
+    const std::vector<Args> batch(100, Args{"SET", "key", std::string(64, 'v')});
+    for (int i = 0; i < 1000 && fileOpen(); i++) pipeline(other, batch);
+    std::map<std::string, Reply> st = status();
+    EXPECT_EQ(st["file-open"].str, "no") << "the 64 KB buffer was never written";
+    EXPECT_EQ(st["file-bytes"].integer, 0) << "nothing reached the file";
+    EXPECT_EQ(other.call({"PING"}).raw, "+PONG\r\n");
+}
+
 TEST_F(TraceFile, ShutdownCompletesTheFile) {
     const std::string path = dir.file("t.json");
     ASSERT_EQ(call({"TRACE", "START", path}), OK);
