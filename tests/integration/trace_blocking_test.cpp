@@ -5,7 +5,8 @@
  * the documented events in the documented order, and so must a chained
  * BRPOPLPUSH wake, a timeout (its time event returning AE_NOMORE), a
  * CLIENT UNBLOCK and a disconnect. The loop's own events show what
- * beforeSleep wrote, never counting the trace's reader.
+ * beforeSleep wrote, never counting the trace's reader; clientsCron's idle
+ * timeout (seed 004) shows whom it closed.
  *
  * Events are compared without their timestamp and iteration ("<s.us> #N "),
  * and without durations (us=..., late_us=...), which vary run to run. The
@@ -222,3 +223,29 @@ TEST_F(TraceBlocking, LoopShowsTheReadTheCallAndBeforeSleepWritingTheReply) {
 }
 
 }  // namespace
+
+/* Seed 004: an idle client is closed by clientsCron once `timeout` has
+ * passed; a blocked one (a BLPOP waits, it does not idle) is not. */
+TEST_F(TraceBlocking, IdleTimeoutDisconnectIsClientsCronsDoing) {
+    RespConn idle = srv.connect(), waiting = srv.connect();
+    std::string idle_id = id(idle), waiting_id = id(waiting);
+    waiting.cmd({"BLPOP", "q", "0"});
+    ASSERT_EQ(admin.call({"CONFIG", "SET", "timeout", "1"}).str, "OK");
+    traceEvents("cron block");
+    TraceReader trace(srv);
+    /* The admin connection idles too: whichever goes first, the idle one must
+     * go, and the waiting one must not. */
+    std::vector<std::string> closed;
+    while (closed.size() < 2) {
+        std::string line = trace.next();
+        if (line.rfind("cron clientsCronHandleTimeout", 0) == 0) closed.push_back(line);
+    }
+    for (const std::string &line : closed) {
+        EXPECT_TRUE(std::regex_match(line, std::regex(R"(cron clientsCronHandleTimeout client=\d+ idle_s=\d+ timeout_s=1)")))
+            << line;
+        EXPECT_EQ(line.find("client=" + waiting_id + " "), std::string::npos) << line;
+    }
+    EXPECT_TRUE(closed[0].find("client=" + idle_id + " ") != std::string::npos ||
+                closed[1].find("client=" + idle_id + " ") != std::string::npos);
+    idle.expectClosed();
+}
