@@ -33,6 +33,7 @@
 #include "t_stream.h"
 #include "t_string.h"
 #include "t_zset.h"
+#include "tracing.h"
 
 namespace {
 
@@ -502,6 +503,14 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("shutdown", shutdownCommand, -1, ADMIN | CMD_NO_MULTI | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0, "server",
             "Synchronously save the dataset to disk and then shut down the server", "1.0.0"),
         cmd("debug", debugCommand, -2, ADMIN | CMD_PROTECTED, 0, 0, 0, "server", "A container for debugging commands", "1.0.0"),
+        /* cppredis's own: the trace file (tracing.h); "since" is cppredis's version */
+        cmd("trace", nullptr, -2, 0, 0, 0, 0, "server", "A container for the trace of the server at work", "0.1.0")
+            .subcommands({
+                cmd("start", traceStartCommand, -3, ADMIN, 0, 0, 0, "server", "Start writing the trace to a file in Chrome's Trace Event Format", "0.1.0"),
+                cmd("stop", traceStopCommand, 2, ADMIN, 0, 0, 0, "server", "Complete and close the trace file", "0.1.0"),
+                cmd("status", traceStatusCommand, 2, ADMIN, 0, 0, 0, "server", "Show the live trace's categories and the trace file's state", "0.1.0"),
+                cmd("help", traceHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "0.1.0"),
+            }),
         cmd("command", commandCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0, "server",
             "Get array of Redis command details", "2.8.13")
             .acl(CONNECTION).tips({"nondeterministic_output_order"})

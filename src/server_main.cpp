@@ -46,6 +46,7 @@
 #include "scripting.h"
 #include "server.h"
 #include "trace.h"
+#include "tracing.h"
 #include "util.h"
 #include "version.h"
 #include "zmalloc.h"
@@ -216,6 +217,7 @@ static int prepareForShutdown(int flags) {
         serverLog(LL_NOTICE, "Removing the pid file.");
         unlink(server.pidfile.c_str());
     }
+    stopTraceFileOnShutdown();
     serverLog(LL_WARNING, "Redis is now ready to exit, bye bye...");
     return C_OK;
 }

@@ -31,6 +31,18 @@
 
 #include "config.h"
 
+struct client;
+
 /* trace-events: the categories published live ("" none, "all"). */
 SetResult setTraceEvents(std::span<const std::string> args, std::string &err);
 std::string getTraceEvents();
+
+/* TRACE START|STOP|STATUS|HELP (the command table is in commands.cpp). */
+void traceStartCommand(client *c);
+void traceStopCommand(client *c);
+void traceStatusCommand(client *c);
+void traceHelpCommand(client *c);
+
+/* prepareForShutdown: the trace file, if one is open, is completed and
+ * closed. */
+void stopTraceFileOnShutdown();

@@ -461,6 +461,8 @@ TEST_F(Introspection, CommandInfoMatchesRedisForEveryCommand) {
     ASSERT_GT(names.elements.size(), 100u);
     size_t compared = 0;
     for (const Reply &name : names.elements) {
+        /* cppredis's own, with no Redis counterpart: TRACE (tracing.h). */
+        if (name.str == "trace" || name.str.starts_with("trace|")) continue;
         Reply ours = c.call({"COMMAND", "INFO", name.str});
         if (ours.elements.at(0).elements.size() > 9 && !ours.elements[0].elements[9].elements.empty()) continue;
         EXPECT_EQ(ours.raw, ref.call({"COMMAND", "INFO", name.str}).raw) << name.str;
