@@ -185,8 +185,12 @@ pid_t redisFork(int child_type) {
     if (pid == -1) {
         int fork_errno = errno;
         closeChildInfoPipe();
-        if (traceOn(TRACE_CHILD))
-            traceEvent(TRACE_CHILD, "redisFork").str("type", traceChildType(child_type)).str("error", strerror(fork_errno)).emit();
+        if (traceOn(TRACE_CHILD)) {
+            traceEvent(TRACE_CHILD, "redisFork")
+                .str("type", traceChildType(child_type))
+                .str("error", strerror(fork_errno))
+                .emit();
+        }
         errno = fork_errno;
         return -1;
     }
@@ -259,8 +263,9 @@ void concludeChild(pid_t waited, int status) {
         childExitStatus(status, &exitcode, &bysignal);
     }
     if (traceOn(TRACE_CHILD)) {
-        traceChildDone(server.child_type == CHILD_TYPE_AOF ? "backgroundRewriteDoneHandler" : "backgroundSaveDoneHandler",
-                       exitcode, bysignal);
+        const char *handler =
+            server.child_type == CHILD_TYPE_AOF ? "backgroundRewriteDoneHandler" : "backgroundSaveDoneHandler";
+        traceChildDone(handler, exitcode, bysignal);
     }
     /* The handlers still see the child's pid (its temp file is named after it). */
     if (server.child_type == CHILD_TYPE_RDB) backgroundSaveDoneHandler(exitcode, bysignal);

@@ -643,7 +643,8 @@ static std::optional<encodingTrigger> ziplistExceedsLimits(const ziplist &zl, un
     if (zl.len() / per > static_cast<unsigned long long>(l.max_entries)) return l.entries_over(zl.len() / per);
     for (zlpos p = zl.index(0); p; p = zl.next(p)) {
         ziplistEntry e = zl.get(p);
-        if (!e.isInt && e.sval.size() > static_cast<unsigned long long>(l.max_value)) return l.value_over(e.sval.size());
+        if (!e.isInt && e.sval.size() > static_cast<unsigned long long>(l.max_value))
+            return l.value_over(e.sval.size());
     }
     return std::nullopt;
 }

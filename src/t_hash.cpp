@@ -73,7 +73,8 @@ void hashTypeTryConversion(robj *o, std::span<const std::string_view> args) {
 }
 
 encodingTrigger hashValueOverLimit(size_t len) {
-    return {"value over hash-max-ziplist-value", "value_len", static_cast<long long>(len), server.hash_max_ziplist_value};
+    return {"value over hash-max-ziplist-value", "value_len", static_cast<long long>(len),
+            server.hash_max_ziplist_value};
 }
 
 encodingTrigger hashEntriesOverLimit(unsigned long entries) {

@@ -54,7 +54,8 @@ static bool ziplistIsFull(const robj *subject) {
 }
 
 encodingTrigger listValueOverLimit(size_t len) {
-    return {"value over list-max-ziplist-value", "value_len", static_cast<long long>(len), server.list_max_ziplist_value};
+    return {"value over list-max-ziplist-value", "value_len", static_cast<long long>(len),
+            server.list_max_ziplist_value};
 }
 
 encodingTrigger listEntriesOverLimit(unsigned long entries) {

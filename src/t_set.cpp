@@ -83,7 +83,8 @@ bool setTypeAdd(robj *subject, std::string_view value) {
         if (string2ll(value, &ll)) {
             intset &is = objectIntset(subject);
             if (!is.add(ll)) return false;
-            if (is.len() > setMaxIntsetEntries()) setTypeConvert(subject, OBJ_ENCODING_HT, setEntriesOverLimit(is.len()));
+            if (is.len() > setMaxIntsetEntries())
+                setTypeConvert(subject, OBJ_ENCODING_HT, setEntriesOverLimit(is.len()));
             return true;
         }
         setTypeConvert(subject, OBJ_ENCODING_HT, {"non-integer member"});

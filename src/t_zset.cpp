@@ -149,7 +149,8 @@ encodingTrigger zsetEntriesOverLimit(unsigned long entries) {
 }
 
 encodingTrigger zsetValueOverLimit(size_t len) {
-    return {"value over zset-max-ziplist-value", "value_len", static_cast<long long>(len), server.zset_max_ziplist_value};
+    return {"value over zset-max-ziplist-value", "value_len", static_cast<long long>(len),
+            server.zset_max_ziplist_value};
 }
 
 /* Which limit the ziplist would go over with `ele` added: a reason of
@@ -157,7 +158,8 @@ encodingTrigger zsetValueOverLimit(size_t len) {
 static encodingTrigger zzlOverflowWith(const ziplist &zl, std::string_view ele) {
     if (zzlLength(zl) + 1 > static_cast<unsigned long long>(server.zset_max_ziplist_entries))
         return zsetEntriesOverLimit(zzlLength(zl) + 1);
-    if (ele.size() > static_cast<unsigned long long>(server.zset_max_ziplist_value)) return zsetValueOverLimit(ele.size());
+    if (ele.size() > static_cast<unsigned long long>(server.zset_max_ziplist_value))
+        return zsetValueOverLimit(ele.size());
     if (size_t bytes = zl.blobLen() + ele.size(); bytes > ZIPLIST_SAFETY_SIZE)
         return {"ziplist over its safety size", "bytes", static_cast<long long>(bytes),
                 static_cast<long long>(ZIPLIST_SAFETY_SIZE)};

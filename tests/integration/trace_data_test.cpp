@@ -20,7 +20,7 @@ using namespace itest;
 namespace {
 
 class TraceData : public ::testing::Test {
-protected:
+public:
     TestServer srv{{"--enable-debug-command", "yes"}};
     RespConn admin = srv.connect();
     RespConn reader = srv.connect();
@@ -148,15 +148,15 @@ TEST_F(TraceData, KeyspaceRehashIsNamedWithItsSizes) {
     EXPECT_EQ(lineStarting("dict dictRehashStart"), "dict dictRehashStart dict=\"db0 keys\" from=4 to=8 used=4");
     /* Every lookup moves a bucket: the table is done within a few. */
     for (int i = 0; i < 16; i++) c.call({"EXISTS", "k0"});
-    EXPECT_TRUE(std::regex_match(lineStarting("dict dictRehashEnd"),
-                                 std::regex(R"(dict dictRehashEnd dict="db0 keys" from=4 to=8 used=5 steps=\d+ us=\d+)")));
+    static const std::regex end(R"(dict dictRehashEnd dict="db0 keys" from=4 to=8 used=5 steps=\d+ us=\d+)");
+    EXPECT_TRUE(std::regex_match(lineStarting("dict dictRehashEnd"), end));
 }
 
 TEST_F(TraceData, ActiveExpireCycleReportsWhatItExpired) {
     watch("cron");
     for (int i = 0; i < 5; i++) ASSERT_EQ(c.call({"SET", "t" + std::to_string(i), "v", "PX", "1"}).str, "OK");
-    static const std::regex cycle(
-        R"(cron activeExpireCycle sampled=(\d+) expired=(\d+) stale_perc=(\d+) dbs=0 dbs_visited=16 timelimit_us=25000 timelimit_exit=0 us=\d+)");
+    static const std::regex cycle(R"(cron activeExpireCycle sampled=(\d+) expired=(\d+) stale_perc=(\d+) dbs=0 )"
+                                  R"(dbs_visited=16 timelimit_us=25000 timelimit_exit=0 us=\d+)");
     long long expired = 0;
     while (expired < 5) { /* the keys may die over more than one run */
         std::string line = lineStarting("cron activeExpireCycle");
@@ -169,32 +169,30 @@ TEST_F(TraceData, ActiveExpireCycleReportsWhatItExpired) {
     EXPECT_EQ(c.call({"DBSIZE"}).integer, 0);
 }
 
-TEST_F(TraceData, BgsaveChildStartAndEnd) {
-    ASSERT_EQ(c.call({"SET", "k", "v"}).str, "OK");
-    watch("child");
-    ASSERT_EQ(c.call({"BGSAVE"}).str, "Background saving started");
+/* A child's life: forked by `cmd`, concluded by `handler`, both naming it. */
+void expectChildStartAndEnd(TraceData &t, const Args &cmd, const std::string &reply, const std::string &type,
+                            const std::string &handler) {
+    ASSERT_EQ(t.c.call(cmd).str, reply);
     std::smatch m;
-    std::string start = lineStarting("child");
-    ASSERT_TRUE(std::regex_match(start, m, std::regex(R"(child redisFork type=rdb pid=(\d+) fork_us=\d+)"))) << start;
-    std::string pid = m[1];
-    std::string end = lineStarting("child");
-    EXPECT_TRUE(std::regex_match(end, std::regex("child backgroundSaveDoneHandler type=rdb pid=" + pid +
+    std::string start = t.lineStarting("child");
+    ASSERT_TRUE(std::regex_match(start, m, std::regex("child redisFork type=" + type + R"( pid=(\d+) fork_us=\d+)")))
+        << start;
+    std::string end = t.lineStarting("child");
+    EXPECT_TRUE(std::regex_match(end, std::regex("child " + handler + " type=" + type + " pid=" + m[1].str() +
                                                  R"( status=ok exitcode=0 signal=0 us=\d+)")))
         << end;
 }
 
+TEST_F(TraceData, BgsaveChildStartAndEnd) {
+    ASSERT_EQ(c.call({"SET", "k", "v"}).str, "OK");
+    watch("child");
+    expectChildStartAndEnd(*this, {"BGSAVE"}, "Background saving started", "rdb", "backgroundSaveDoneHandler");
+}
+
 TEST_F(TraceData, AofRewriteChildStartAndEnd) {
     watch("child");
-    ASSERT_EQ(c.call({"BGREWRITEAOF"}).str, "Background append only file rewriting started");
-    std::smatch m;
-    std::string start = lineStarting("child");
-    ASSERT_TRUE(std::regex_match(start, m, std::regex(R"(child redisFork type=aof-rewrite pid=(\d+) fork_us=\d+)")))
-        << start;
-    std::string pid = m[1];
-    std::string end = lineStarting("child");
-    EXPECT_TRUE(std::regex_match(end, std::regex("child backgroundRewriteDoneHandler type=aof-rewrite pid=" + pid +
-                                                 R"( status=ok exitcode=0 signal=0 us=\d+)")))
-        << end;
+    expectChildStartAndEnd(*this, {"BGREWRITEAOF"}, "Background append only file rewriting started", "aof-rewrite",
+                           "backgroundRewriteDoneHandler");
 }
 
 /* With only encoding on, a rehash, an expiry cycle and a BGSAVE child come
