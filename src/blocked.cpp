@@ -201,7 +201,9 @@ static void traceBlockForKeys(client *c, std::span<const std::string_view> keys,
     monotime now = getMonotonicUs();
     traceEvent ev(TRACE_BLOCK, "blockForKeys", tracePhase::asyncBegin);
     ev.client(c->id).id(c->id).str("keys", names).str("type", blockedTypeName(c->btype));
-    ev.num("timeout_ms", c->bpop.timeout == 0 ? 0 : (long long)((c->bpop.timeout - std::min(now, c->bpop.timeout)) / 1000));
+    /* The time left, rounded up: a 50 ms timeout reads 50, not 49.99. */
+    monotime left = c->bpop.timeout - std::min(now, c->bpop.timeout);
+    ev.num("timeout_ms", c->bpop.timeout == 0 ? 0 : static_cast<long long>((left + 999) / 1000));
     if (target) ev.str("target", *target);
     ev.emit();
 }

@@ -74,7 +74,7 @@ static void debugObject(client *c) {
 
 /* DEBUG ZIPLIST <key>: every entry of a ziplist-encoded value (offset,
  * prevlen, encoding, header bytes, value) goes to the log, for readers of
- * the ziplist chapter. Redis 2.6 had no such subcommand; Redis 3.2 to 6.2
+ * the ziplist chapter. Redis 2.6 had no such subcommand; Redis 4.0 to 6.2
  * printed the same table on stdout, which is where cppredis's log goes
  * unless `logfile` is set. */
 static void debugZiplist(client *c) {

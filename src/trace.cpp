@@ -185,26 +185,47 @@ void traceSetOutput(traceOutputSlot slot, uint32_t categories, traceOutputProc p
 
 uint32_t traceOutputCategories(traceOutputSlot slot) { return outputs[slot].categories; }
 
+static bool printable(char ch) { return ch > 32 && ch < 127 && ch != '"' && ch != '\\' && ch != '='; }
+
+// A value a reader can tell the end of, on one line: bare when it is only
+// printable bytes, else quoted with escapes as redis-cli shows strings
+// (\r, \n, \t, \", \\, \xHH for the rest).
+static void appendValue(std::string &line, std::string_view v) {
+    bool bare = !v.empty();
+    for (char ch : v) bare = bare && printable(ch);
+    if (bare) {
+        line += v;
+        return;
+    }
+    line += '"';
+    for (unsigned char ch : v) {
+        switch (ch) {
+        case '\r': line += "\\r"; break;
+        case '\n': line += "\\n"; break;
+        case '\t': line += "\\t"; break;
+        case '"': line += "\\\""; break;
+        case '\\': line += "\\\\"; break;
+        default:
+            if (ch >= 32 && ch < 127) {
+                line += static_cast<char>(ch);
+            } else {
+                char hex[5];
+                snprintf(hex, sizeof(hex), "\\x%02x", ch);
+                line += hex;
+            }
+        }
+    }
+    line += '"';
+}
+
 static void appendField(std::string &line, const traceField &f) {
     line += ' ';
     line += f.key;
     line += '=';
-    if (f.is_num) {
+    if (f.is_num)
         line += std::to_string(f.num);
-        return;
-    }
-    // Quoted when a reader could not tell where it ends.
-    bool quote = f.str.empty() || f.str.find_first_of(" \"=") != std::string::npos;
-    if (!quote) {
-        line += f.str;
-        return;
-    }
-    line += '"';
-    for (char ch : f.str) {
-        if (ch == '"' || ch == '\\') line += '\\';
-        line += ch;
-    }
-    line += '"';
+    else
+        appendValue(line, f.str);
 }
 
 std::string traceFormatText(const traceRecord &r) {

@@ -27,8 +27,7 @@ What is normalised (docs/README.md tells the reader the same):
   * iterations in which the loop did nothing but run serverCron are left
     out, and so is the wait that ends the excerpt (what ends it is the
     script's next request, not the scenario);
-  * the script's own control and trace connections are left out;
-  * a value holding CR LF (a served client's reply) is quoted, `\r\n`.
+  * the script's own control and trace connections are left out.
 A scenario in which serverCron ran anyway is run again. --check compares
 everything but the multiplexing backend's name (epoll, poll, kqueue) and
 the fd numbers, which count the epoll fd.
@@ -145,8 +144,8 @@ class Conn:
 
 # ---------------------------------------------------------------- the trace
 
-# A value is quoted when it holds a space, a quote or '='; otherwise it runs
-# to the next space, and may hold CR LF (a reply's RESP bytes).
+# A value is quoted (with escapes: a reply's CR LF reads \r\n) unless it is
+# printable bytes only; then it runs to the next space.
 FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|[^ ]*)')
 
 
@@ -399,9 +398,6 @@ def render(ev, iteration):
             v = MASK
         else:
             v = re.sub(r"(127\.0\.0\.1):\d+", r"\1:" + MASK, v)  # a client's port, were one shown
-            if "\r" in v or "\n" in v:  # one event, one line
-                v = v.replace("\r", "\\r").replace("\n", "\\n")
-                v = v if v.startswith('"') else '"%s"' % v
         parts.append("%s=%s" % (k, v))
     return " ".join(parts)
 

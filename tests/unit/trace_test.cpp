@@ -91,6 +91,15 @@ TEST_F(TraceCore, TextLine) {
     EXPECT_NE(traceFormatText(collected[3]).find(" loop serverCron end returned_ms=100"), std::string::npos);
 }
 
+/* One event, one line: bytes a terminal would act on are escaped. */
+TEST_F(TraceCore, ValuesStayOnOneLine) {
+    traceSetOutput(TRACE_OUTPUT_LIVE, TRACE_ALL, collect);
+    traceEvent(TRACE_BLOCK, "handleClientsBlockedOnKeys").str("reply", "*1\r\n$1\r\nx\r\n").str("key", "a\tb\\\"\x01\xff").str("k", "a=b").emit();
+    ASSERT_EQ(collected.size(), 1u);
+    std::string line = traceFormatText(collected[0]);
+    EXPECT_NE(line.find(R"( reply="*1\r\n$1\r\nx\r\n" key="a\tb\\\"\x01\xff" k="a=b")"), std::string::npos) << line;
+}
+
 TEST_F(TraceCore, AnIterationOfQuietEventsOnlyIsDropped) {
     traceSetOutput(TRACE_OUTPUT_LIVE, TRACE_ALL, collect);
     traceIterationBegin();
