@@ -131,7 +131,7 @@ test-release: $(SERVER) $(TEST_BINS)
 # live trace, published to nobody): under ASan, tracing must stay clean.
 # Not the pub/sub suites: a PSUBSCRIBE * there receives the trace too, as
 # it receives keyspace notifications.
-TRACED_SUITES := *Blocking*:Lists.*:Networking.*:Multi.*:Expire*:*ScriptingLive*:*Streams*:*Zsets*:*KeyspaceEvents*:*AofRewriteReplies*
+TRACED_SUITES := *Blocking*:Lists.*:Networking.*:Multi.*:Expire*:*ScriptingLive*:*Streams*:*Zsets*:Servers/Sets.*:Servers/Hashes.*:*KeyspaceEvents*:*AofRewriteReplies*
 test-traced: $(SERVER) $(BUILD)/integration_tests
 	@CPPREDIS_TEST_TRACE=all GTEST_FILTER='$(TRACED_SUITES)' \
 	  tests/run_suites.sh "$(if $(SANITIZE),asan+ubsan,release), trace-events all" $(BUILD)/integration_tests
