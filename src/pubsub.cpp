@@ -193,6 +193,10 @@ long long pubsubPublishMessageVisit(std::string_view channel, std::string_view m
     return publishMessage(channel, message, received, buf);
 }
 
+bool pubsubMayHaveReceivers(std::string_view channel) {
+    return server.pubsub_patterns.size() != 0 || server.pubsub_channels.find(channel) != nullptr;
+}
+
 /* Keyspace notifications (notify.h) publish through this too. */
 [[maybe_unused]] static const bool keyspace_event_publisher_registered =
     registerKeyspaceEventPublisher(pubsubPublishMessage);

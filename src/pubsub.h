@@ -39,6 +39,9 @@ long long pubsubPublishMessage(std::string_view channel, std::string_view messag
 /* The same, calling received(c) for each client handed the message (the
  * live trace marks its readers, tracing.h). */
 long long pubsubPublishMessageVisit(std::string_view channel, std::string_view message, void (*received)(client *));
+/* Whether a message on `channel` may reach anybody: it has subscribers, or
+ * some pattern exists (which might match it). */
+bool pubsubMayHaveReceivers(std::string_view channel);
 
 /* Channels plus patterns the client is subscribed to. */
 size_t clientSubscriptionsCount(const client *c);

@@ -41,10 +41,11 @@ static void markTraceReader(client *c) { c->flags |= CLIENT_TRACE_READER; }
 
 static void publishTraceRecord(const traceRecord &r) {
     static std::string channel; /* reused: its capacity stays */
-    std::string line = traceFormatText(r);
-    if (line.empty()) return;
     channel.assign("__trace__:");
     channel += traceCategoryName(r.category);
+    if (!pubsubMayHaveReceivers(channel)) return; /* no line to format for nobody */
+    std::string line = traceFormatText(r);
+    if (line.empty()) return;
     pubsubPublishMessageVisit(channel, line, markTraceReader);
 }
 
@@ -116,6 +117,12 @@ void appendJsonString(std::string &out, std::string_view s) {
     const auto *p = reinterpret_cast<const unsigned char *>(s.data());
     size_t n = s.size();
     for (size_t i = 0; i < n;) {
+        /* A run of ASCII that needs no escape goes in at once: most of it. */
+        size_t run = i;
+        while (run < n && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\') run++;
+        out.append(s.data() + i, run - i);
+        i = run;
+        if (i == n) break;
         unsigned char ch = p[i];
         size_t len = utf8SequenceLength(p + i, n - i);
         if (len > 1) {
