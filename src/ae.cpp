@@ -163,23 +163,24 @@ void *aeGetFileClientData(aeEventLoop *el, int fd) {
 }
 
 // One handler call, traced as a slice named after the handler. A trace
-// reader's socket events are the trace's own delivery: quiet.
+// reader's socket events are the trace's own delivery: not traced (an
+// iteration with nothing else then holds only quiet events, and is dropped).
 static void aeCallFileProc(aeEventLoop *el, int fd, aeFileProc proc, void *clientData, int firedMask) {
-    if (!traceOn(TRACE_LOOP)) {
+    bool reader = false;
+    uint64_t owner = traceOn(TRACE_LOOP) ? traceFdOwner(fd, &reader) : 0;
+    if (!traceOn(TRACE_LOOP) || reader) {
         proc(el, fd, clientData, firedMask);
         return;
     }
-    bool reader;
-    uint64_t owner = traceFdOwner(fd, &reader);
     const char *name = traceProcName(reinterpret_cast<const void *>(proc));
     traceEvent ev(TRACE_LOOP, name, tracePhase::begin);
-    ev.quiet(reader).num("fd", fd);
+    ev.num("fd", fd);
     if (owner) ev.num("client", (long long)owner);
     ev.str("mask", firedMask & AE_READABLE ? (firedMask & AE_WRITABLE ? "readable|writable" : "readable")
                                           : "writable")
         .emit();
     proc(el, fd, clientData, firedMask);
-    traceEvent(TRACE_LOOP, name, tracePhase::end).quiet(reader).emit();
+    traceEvent(TRACE_LOOP, name, tracePhase::end).emit();
 }
 
 // Runs the handlers of one fired fd. Read goes first so a reply produced by

@@ -27,8 +27,15 @@ namespace {
 class TraceReader {
 public:
     explicit TraceReader(TestServer &srv) : conn_(srv.connect()) {
+        id_ = std::to_string(conn_.call({"CLIENT", "ID"}).integer);
         Reply r = conn_.call({"PSUBSCRIBE", "__trace__:*"});
         EXPECT_EQ(r.type, Reply::Type::Array);
+    }
+    const std::string &id() const { return id_; }
+    /* The next event line as published. */
+    std::string nextRaw() {
+        Reply r = conn_.readReply();
+        return r.type == Reply::Type::Array && r.elements.size() == 4 ? r.elements[3].str : "?" + toString(r);
     }
     /* The next event line, without timestamp and iteration, durations
      * masked; the reader's own PSUBSCRIBE (traced: it was no reader yet) skipped. */
@@ -60,6 +67,7 @@ public:
 
 private:
     RespConn conn_;
+    std::string id_;
 };
 
 std::string id(RespConn &c) { return std::to_string(c.call({"CLIENT", "ID"}).integer); }
@@ -248,4 +256,42 @@ TEST_F(TraceBlocking, IdleTimeoutDisconnectIsClientsCronsDoing) {
     EXPECT_TRUE(closed[0].find("client=" + idle_id + " ") != std::string::npos ||
                 closed[1].find("client=" + idle_id + " ") != std::string::npos);
     idle.expectClosed();
+}
+
+/* No feedback: a reader too slow for its trace makes the server wait for
+ * its socket (a write handler), yet none of that delivery shows in the
+ * trace it reads — no sendReplyToClient of its own, even in iterations that
+ * also serve another client. */
+TEST_F(TraceBlocking, TheReadersOwnDeliveryIsNotTraced) {
+    RespConn pinger = srv.connect();
+    std::string idp = id(pinger);
+    traceEvents("loop cmd");
+    TraceReader trace(srv);
+    /* Some 5 MB of trace, more than the sockets hold while nobody reads. */
+    constexpr int kPings = 60000;
+    std::string batch;
+    for (int i = 0; i < kPings; i++) batch += "PING\r\n";
+    pinger.send(batch);
+    for (int i = 0; i < kPings; i++) ASSERT_EQ(pinger.readReply().raw, "+PONG\r\n");
+    /* The reader's output waits for its socket: a write handler (events=rw). */
+    ASSERT_TRUE(pollUntil([&] {
+        return clientField(clientListLine(admin, "id", trace.id()), "events") == "rw";
+    }));
+    /* More requests while the reader drains, both ready when the server
+     * wakes from a sleep: one iteration serves both. */
+    admin.cmd({"DEBUG", "SLEEP", "0.2"});
+    const std::string reader = "client=" + trace.id() + " ", ping = "cmd call client=" + idp + " cmd=ping";
+    std::vector<std::string> lines;
+    for (int i = 0; i < 50000; i++) lines.push_back(trace.nextRaw());
+    pinger.send(batch);
+    ASSERT_EQ(admin.readReply().raw, "+OK\r\n");
+    int calls = 0;
+    for (size_t i = 0; calls < 2 * kPings; i++) {
+        std::string line = i < lines.size() ? lines[i] : trace.nextRaw();
+        /* Its PSUBSCRIBE ran before it was a reader: a command like any. */
+        if (line.find(" cmd=psubscribe args=__trace__:* ") == std::string::npos)
+            EXPECT_EQ(line.find(reader), std::string::npos) << line;
+        if (line.find(ping) != std::string::npos) calls++;
+    }
+    for (int i = 0; i < kPings; i++) ASSERT_EQ(pinger.readReply().raw, "+PONG\r\n");
 }

@@ -151,6 +151,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"dbfilename", "dump.rdb"}, {"dir", std::filesystem::current_path().string()},
         {"rdbcompression", "yes"}, {"rdbchecksum", "yes"}, {"rdb-save-incremental-fsync", "yes"},
         {"stop-writes-on-bgsave-error", "yes"}, {"enable-protected-configs", "no"},
+        {"trace-events", ""},
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
     };
     EXPECT_EQ(configGet(all), expected);
