@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "util.h"
+
 uint32_t trace_wanted = 0;
 long long trace_iteration = 0;
 
@@ -123,11 +125,6 @@ traceEvent &traceEvent::since(monotime start) {
     return *this;
 }
 
-traceEvent &traceEvent::at(monotime ts) {
-    r_.ts = ts;
-    return *this;
-}
-
 traceEvent &traceEvent::quiet(bool q) {
     r_.quiet = q;
     return *this;
@@ -189,34 +186,14 @@ uint32_t traceOutputCategories(traceOutputSlot slot) { return outputs[slot].cate
 static bool printable(char ch) { return ch > 32 && ch < 127 && ch != '"' && ch != '\\' && ch != '='; }
 
 // A value a reader can tell the end of, on one line: bare when it is only
-// printable bytes, else quoted with escapes as redis-cli shows strings
-// (\r, \n, \t, \", \\, \xHH for the rest).
+// printable bytes, else quoted with escapes as redis-cli shows strings.
 static void appendValue(std::string &line, std::string_view v) {
     bool bare = !v.empty();
     for (char ch : v) bare = bare && printable(ch);
-    if (bare) {
+    if (bare)
         line += v;
-        return;
-    }
-    line += '"';
-    for (unsigned char ch : v) {
-        switch (ch) {
-        case '\r': line += "\\r"; break;
-        case '\n': line += "\\n"; break;
-        case '\t': line += "\\t"; break;
-        case '"': line += "\\\""; break;
-        case '\\': line += "\\\\"; break;
-        default:
-            if (ch >= 32 && ch < 127) {
-                line += static_cast<char>(ch);
-            } else {
-                char hex[5];
-                snprintf(hex, sizeof(hex), "\\x%02x", ch);
-                line += hex;
-            }
-        }
-    }
-    line += '"';
+    else
+        catRepr(line, v);
 }
 
 static void appendField(std::string &line, const traceField &f) {

@@ -103,8 +103,6 @@ public:
     traceEvent &id(uint64_t id);
     // A complete event that started at `start` (a traceNow() value) and ends now.
     traceEvent &since(monotime start);
-    // Stamped at `ts` (a traceNow() value) instead of now.
-    traceEvent &at(monotime ts);
     traceEvent &quiet(bool q = true);
     traceEvent &num(std::string_view key, long long v);
     traceEvent &str(std::string_view key, std::string_view v);
@@ -139,7 +137,7 @@ const char *traceProcName(const void *proc);
 
 // Who owns an fd, for the loop's file events: the client id (0: none, e.g.
 // the listening socket) and whether it is a trace reader, whose socket
-// events are the trace's own delivery and so quiet. Set by networking.
+// events are the trace's own delivery and so not traced. Set by networking.
 using traceFdOwnerProc = uint64_t (*)(int fd, bool *trace_reader);
 void traceSetFdOwner(traceFdOwnerProc proc);
 uint64_t traceFdOwner(int fd, bool *trace_reader);
