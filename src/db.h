@@ -18,6 +18,7 @@
 
 #include <climits>
 #include <list>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -140,6 +141,26 @@ unsigned long scanDict(Dict &d, unsigned long cursor, long count, std::vector<sd
  * expiry, then shrinking and incremental rehashing of the tables, visiting
  * at most CRON_DBS_PER_CALL databases per call. */
 constexpr int CRON_DBS_PER_CALL = 16;
+/* Which arguments of a command are keys, and how it uses each (Redis's
+ * getKeysResult, db.c): found from the command's key specs, or, for the
+ * commands whose specs are incomplete or whose flags vary with the
+ * arguments, by the command's own getkeys procedure. ACL checks keys with
+ * it, COMMAND GETKEYS shows it. */
+struct keyReference {
+    int pos;   /* index in argv */
+    int flags; /* CMD_KEY_* (keyspecs.h) */
+};
+struct getKeysResult {
+    std::vector<keyReference> keys;
+};
+constexpr int GET_KEYSPEC_DEFAULT = 0;
+constexpr int GET_KEYSPEC_INCLUDE_NOT_KEYS = 1 << 0; /* also the NOT_KEY specs' arguments */
+constexpr int GET_KEYSPEC_RETURN_PARTIAL = 1 << 1;   /* an incomplete spec's keys, not -1 */
+/* Fills result with the keys of `cmd` called with argv (argv[0] is the
+ * command name); returns how many, or -1 when argv cannot be a valid call. */
+int getKeysFromCommandWithSpecs(const redisCommand *cmd, std::span<const std::string_view> argv, int search_flags,
+                                getKeysResult *result);
+
 void databasesCron();
 
 /* The keyspace commands (the command table is in commands.cpp). */
