@@ -692,8 +692,10 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
     server.stat_net_input_bytes += nread;
     server.stat_total_reads_processed++;
     if (c->querybuf.size() > static_cast<size_t>(server.client_max_querybuf_len)) {
-        serverLog(LL_WARNING, "Closing client that reached max query buffer length: %s",
-                  catClientInfoString(c).c_str());
+        std::string bytes;
+        catRepr(bytes, std::string_view(c->querybuf.data(), std::min<size_t>(c->querybuf.size(), 64)));
+        serverLog(LL_WARNING, "Closing client that reached max query buffer length: %s (qbuf initial bytes: %s)",
+                  catClientInfoString(c).c_str(), bytes.c_str());
         freeClient(c);
         return;
     }

@@ -234,6 +234,29 @@ TEST_P(NetConfig, AuthAnswersAsWithNoPasswordConfigured) {
 }
 
 /* ------------------------------------------------------------------------
+ * Client limits: a query buffer past client-query-buffer-limit closes the
+ * client (without a reply); a bulk longer than proto-max-bulk-len is a
+ * protocol error. Both can be changed at run time.
+ * ---------------------------------------------------------------------- */
+
+TEST_P(NetConfig, QueryBufferLimitClosesTheClient) {
+    EXPECT_EQ(call({"CONFIG", "SET", "client-query-buffer-limit", "1mb"}), "+OK\r\n");
+    RespConn big = srv->connect();
+    /* A 3 MB argument still arriving: the buffer passes 1 MB first. */
+    big.send("*2\r\n$3\r\nSET\r\n$3000000\r\n" + std::string(1536 * 1024, 'x'));
+    EXPECT_EQ(escape(big.readAllUntilClose()), "");
+    EXPECT_EQ(call({"PING"}), "+PONG\r\n") << "the others are served on";
+}
+
+TEST_P(NetConfig, ProtoMaxBulkLenRefusesALongerBulk) {
+    EXPECT_EQ(call({"CONFIG", "SET", "proto-max-bulk-len", "1mb"}), "+OK\r\n");
+    RespConn big = srv->connect();
+    big.send("*2\r\n$4\r\nECHO\r\n$1048577\r\n");
+    EXPECT_EQ(escape(big.readAllUntilClose()), escape("-ERR Protocol error: invalid bulk length\r\n"));
+    EXPECT_EQ(call({"ECHO", std::string(1024 * 1024, 'y')}).size(), 1024u * 1024 + 12) << "1 MB itself is allowed";
+}
+
+/* ------------------------------------------------------------------------
  * Start-up: port 0, pidfile, daemonize
  * ---------------------------------------------------------------------- */
 
