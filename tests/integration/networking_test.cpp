@@ -11,11 +11,13 @@
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <ctime>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -597,6 +599,47 @@ TEST_F(Networking, InfoSectionSelection) {
 /* ------------------------------------------------------------------------
  * CONFIG
  * ---------------------------------------------------------------------- */
+/* adjustOpenFilesLimit: the server raises its soft RLIMIT_NOFILE to fit
+ * maxclients plus its own descriptors when the hard limit allows, and
+ * otherwise lowers maxclients to what fits, saying so as Redis does. The
+ * server runs under prlimit (a wrapper script) with the limits given. */
+struct LimitedServer {
+    TempDir dir;
+    std::unique_ptr<TestServer> srv;
+    LimitedServer(const std::string &nofile, const std::string &maxclients) {
+        const std::string wrapper = dir.file("limited-server");
+        writeFile(wrapper, "#!/bin/sh\nexec prlimit --nofile=" + nofile + " " CPPREDIS_SERVER_BIN " \"$@\"\n");
+        ::chmod(wrapper.c_str(), 0700);
+        srv = std::make_unique<TestServer>(ServerOptions{.args = {"--maxclients", maxclients}, .binary = wrapper});
+    }
+    std::string softNofile() const {
+        std::string limits = readFile("/proc/" + std::to_string(srv->pid()) + "/limits");
+        size_t at = limits.find("Max open files");
+        std::istringstream fields(limits.substr(at + 14));
+        std::string soft;
+        fields >> soft;
+        return soft;
+    }
+};
+
+TEST(NetworkingLimits, OpenFilesLimitIsRaisedForMaxclients) {
+    if (!haveProgram("prlimit")) GTEST_SKIP() << "prlimit is missing";
+    LimitedServer s("1024:4096", "2000");
+    RespConn c = s.srv->connect();
+    EXPECT_EQ(c.call({"CONFIG", "GET", "maxclients"}).raw, "*2\r\n" + bulk("maxclients") + bulk("2000"));
+    EXPECT_EQ(s.softNofile(), "2032") << "maxclients + 32 reserved descriptors";
+}
+
+TEST(NetworkingLimits, MaxclientsIsLoweredToTheHardFileLimit) {
+    if (!haveProgram("prlimit")) GTEST_SKIP() << "prlimit is missing";
+    LimitedServer s("100:100", "10000");
+    RespConn c = s.srv->connect();
+    EXPECT_EQ(c.call({"CONFIG", "GET", "maxclients"}).raw, "*2\r\n" + bulk("maxclients") + bulk("68"));
+    EXPECT_TRUE(s.srv->waitForLog("Current maximum open files is 100. maxclients has been reduced to 68 to "
+                                  "compensate for low ulimit. If you need higher maxclients increase 'ulimit -n'."))
+        << s.srv->log();
+}
+
 TEST_F(Networking, ConfigGet) {
     RespConn c = conn();
     const std::string port = std::to_string(srv().port());
