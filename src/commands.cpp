@@ -12,6 +12,10 @@
  */
 #include "commands.h"
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "acl.h"
 #include "aof.h"
 #include "blocked.h"
 #include "config.h"
@@ -524,6 +528,22 @@ std::vector<redisCommand> buildCommandTable() {
                     .acl(CONNECTION).tips({"nondeterministic_output_order"}),
                 cmd("help", commandHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "5.0.0").acl(CONNECTION),
             }),
+        cmd("acl", nullptr, -2, 0, 0, 0, 0, "server", "A container for Access List Control commands", "6.0.0")
+            .subcommands({
+                cmd("cat", aclCommand, -2, CONN, 0, 0, 0, "server", "List the ACL categories or the commands inside a category", "6.0.0"),
+                cmd("deluser", aclCommand, -3, ADMIN, 0, 0, 0, "server", "Remove the specified ACL users and the associated rules", "6.0.0"),
+                cmd("dryrun", aclCommand, -4, ADMIN, 0, 0, 0, "server", "Returns whether the user can execute the given command without executing the command.", "7.0.0"),
+                cmd("genpass", aclCommand, -2, CONN, 0, 0, 0, "server", "Generate a pseudorandom secure password to use for ACL users", "6.0.0"),
+                cmd("getuser", aclCommand, 3, ADMIN, 0, 0, 0, "server", "Get the rules for a specific ACL user", "6.0.0"),
+                cmd("help", aclCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "6.0.0"),
+                cmd("list", aclCommand, 2, ADMIN, 0, 0, 0, "server", "List the current ACL rules in ACL config file format", "6.0.0"),
+                cmd("load", aclCommand, 2, ADMIN, 0, 0, 0, "server", "Reload the ACLs from the configured ACL file", "6.0.0"),
+                cmd("log", aclCommand, -2, ADMIN, 0, 0, 0, "server", "List latest events denied because of ACLs in place", "6.0.0"),
+                cmd("save", aclCommand, 2, ADMIN, 0, 0, 0, "server", "Save the current ACL rules in the configured ACL file", "6.0.0"),
+                cmd("setuser", aclCommand, -3, ADMIN, 0, 0, 0, "server", "Modify or create the rules for a specific ACL user", "6.0.0"),
+                cmd("users", aclCommand, 2, ADMIN, 0, 0, 0, "server", "List the username of all the configured ACL rules", "6.0.0"),
+                cmd("whoami", aclCommand, 2, CONN, 0, 0, 0, "server", "Return the name of the user associated to the current connection", "6.0.0"),
+            }),
         cmd("config", nullptr, -2, 0, 0, 0, 0, "server", "A container for server configuration commands", "2.0.0")
             .subcommands({
                 cmd("get", configGetCommand, -3, ADMIN, 0, 0, 0, "server", "Get the values of configuration parameters", "2.0.0"),
@@ -567,16 +587,23 @@ static void setImplicitACLCategories(redisCommand &cmd) {
 /* Links subcommands to their parent and indexes every command by name. */
 void populateCommandTable() {
     server.command_table = &redisCommandTable();
+    unsigned long nextid = 0; /* ACL's bit of each command (never USER_COMMAND_BITS_COUNT - 1) */
     for (redisCommand &cmd : *server.command_table) {
         cmd.fullname = cmd.declared_name;
+        cmd.id = nextid++;
         setImplicitACLCategories(cmd);
         for (redisCommand &sub : cmd.subcommands) {
+            sub.id = nextid++;
             sub.parent = &cmd;
             sub.fullname = std::string(cmd.declared_name) + "|" + sub.declared_name;
             setImplicitACLCategories(sub);
             cmd.subcommands_dict[sub.declared_name] = &sub;
         }
         server.commands[cmd.declared_name] = &cmd;
+    }
+    if (nextid >= USER_COMMAND_BITS_COUNT - 1) {
+        fprintf(stderr, "The command table outgrew ACL's command bitmap (USER_COMMAND_BITS_COUNT)\n");
+        abort();
     }
 }
 

@@ -42,6 +42,7 @@
 struct redisCommand;
 struct redisDb;
 struct client;
+struct user; /* an ACL user (acl.h, above): clients only point at one */
 
 /* ------------------------------------------------------------------------
  * Limits (the same numbers as Redis 7.0).
@@ -127,6 +128,7 @@ struct redisCommand {
 
     /* Filled when the table is populated. */
     std::string fullname;            /* "config|get" for a subcommand */
+    unsigned long id = 0;            /* its bit in ACL users' command bitmaps (acl.h) */
     redisCommand *parent = nullptr;
     commandDict subcommands_dict;
 
@@ -256,6 +258,8 @@ struct client {
     redisDb *db = nullptr;            /* the SELECTed database */
     int resp = 2;
     uint64_t flags = 0;
+    struct user *user = nullptr;      /* the ACL user it runs as (acl.h); nullptr: anything goes */
+    bool authenticated = false;       /* AUTH/HELLO succeeded, or it started as a nopass default user */
 
     QueryBuffer querybuf;
     RequestParser req;
@@ -374,6 +378,20 @@ bool registerRepliesMustWait(repliesMustWaitProc proc);
 using dbIdProc = int (*)(const redisDb *db);
 bool registerDbId(dbIdProc proc);
 
+/* What networking needs of ACL users (acl.cpp registers it): the user a
+ * new client starts as and whether that already authenticates it, whether
+ * the default user takes no password (protected mode), a user's name
+ * (CLIENT LIST user=) and lookup by name (CLIENT KILL USER), and HELLO's
+ * AUTH option (true if authenticated). */
+struct aclNetworkingHooks {
+    void (*clientSetDefaultAuth)(client *c);
+    bool (*defaultUserIsNopass)();
+    const std::string &(*userName)(const user *u);
+    user *(*getUserByName)(std::string_view name);
+    bool (*authenticateUser)(client *c, std::string_view username, std::string_view password);
+};
+bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks);
+
 /* ------------------------------------------------------------------------
  * networking.cpp
  * ---------------------------------------------------------------------- */
@@ -453,9 +471,8 @@ inline constexpr std::string_view outofrangeerr = "-ERR index out of range\r\n";
 inline constexpr std::string_view emptyscan = "*2\r\n$1\r\n0\r\n*0\r\n";
 }  // namespace shared
 
-/* The connection commands (CLIENT, HELLO, AUTH, QUIT) (the command table is in commands.cpp). */
+/* The connection commands (CLIENT, HELLO, QUIT; AUTH is acl.h's) (the command table is in commands.cpp). */
 void helloCommand(client *c);
-void authCommand(client *c);
 void quitCommand(client *c);
 void clientIdCommand(client *c);
 void clientInfoCommand(client *c);
