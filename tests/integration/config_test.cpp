@@ -177,7 +177,8 @@ TEST_P(NetConfig, SetBindToABusyAddressFailsAndKeepsTheOldOnes) {
 }
 
 /* ------------------------------------------------------------------------
- * Protected mode: no password exists, so only 127.0.0.1 and ::1 are served
+ * Protected mode: while the default user has no password, only 127.0.0.1
+ * and ::1 are served
  * ---------------------------------------------------------------------- */
 
 TEST_P(NetConfig, ProtectedModeRefusesANonLoopbackPeer) {
@@ -189,6 +190,18 @@ TEST_P(NetConfig, ProtectedModeRefusesANonLoopbackPeer) {
         EXPECT_EQ(readUntilClose(s.fd), PROTECTED_MODE_DENIED);
     }
     EXPECT_EQ(infoField(*c, "stats", "rejected_connections"), "1");
+    /* A password on the default user lifts protected mode: the peer is
+     * served, and asked to authenticate. */
+    EXPECT_EQ(call({"CONFIG", "SET", "requirepass", "pw"}), "+OK\r\n");
+    {
+        Socket s(connectFrom("127.0.0.2", "127.0.0.1", port));
+        ASSERT_NE(s.fd, -1);
+        ASSERT_EQ(::write(s.fd, "PING\r\n", 6), 6);
+        char buf[64];
+        EXPECT_EQ(std::string(buf, static_cast<size_t>(std::max<ssize_t>(0, ::read(s.fd, buf, sizeof(buf))))),
+                  "-NOAUTH Authentication required.\r\n");
+    }
+    EXPECT_EQ(call({"CONFIG", "SET", "requirepass", ""}), "+OK\r\n"); /* c connected before: still authenticated */
     EXPECT_EQ(call({"CONFIG", "SET", "protected-mode", "no"}), "+OK\r\n");
     Socket s(connectFrom("127.0.0.2", "127.0.0.1", port));
     ASSERT_NE(s.fd, -1);
