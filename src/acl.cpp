@@ -840,8 +840,8 @@ bool ACLAuthenticateUser(client *c, std::string_view username, std::string_view 
 /* Networking's view of users (networking.h). */
 void clientSetDefaultAuth(client *c) {
     c->user = DefaultUser;
-    c->authenticated = DefaultUser && (DefaultUser->flags & USER_FLAG_NOPASS) &&
-                       !(DefaultUser->flags & USER_FLAG_DISABLED);
+    c->authenticated = !DefaultUser || ((DefaultUser->flags & USER_FLAG_NOPASS) &&
+                                        !(DefaultUser->flags & USER_FLAG_DISABLED));
 }
 bool defaultUserIsNopass() { return !DefaultUser || (DefaultUser->flags & USER_FLAG_NOPASS); }
 const std::string &userName(const user *u) { return u->name; }
@@ -1222,8 +1222,11 @@ int ACLCheckAllUserCommandPerm(const user *u, const redisCommand *cmd, std::span
 
 int ACLCheckAllPerm(client *c, int *idxptr) { return ACLCheckAllUserCommandPerm(c->user, c->cmd, c->argv, idxptr); }
 
+/* Before ACLInit (unit tests that never call it) there are no users, and
+ * clients (user nullptr) may run anything. */
 bool authRequired(const client *c) {
-    return ((DefaultUser->flags & USER_FLAG_DISABLED) || !(DefaultUser->flags & USER_FLAG_NOPASS)) &&
+    return DefaultUser &&
+           ((DefaultUser->flags & USER_FLAG_DISABLED) || !(DefaultUser->flags & USER_FLAG_NOPASS)) &&
            !c->authenticated;
 }
 
