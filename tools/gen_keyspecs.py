@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Regenerates src/keyspecs.cpp: the key specifications COMMAND INFO reports
-for every command cppredis implements, taken from a running Redis 7.
+"""Regenerates src/keyspecs.cpp: the key specifications of every command
+cppredis implements, taken from a running Redis 7, both as the keySpec
+tables (keyspecs.h) getKeysFromCommandWithSpecs walks and as the RESP
+COMMAND INFO replies with.
 
 Key specs are interface data (which arguments are keys, read or written),
 the same for any server implementing the command, so they are copied from
-the reference rather than re-typed. Run it after adding commands:
+the reference rather than re-typed. Run it after adding commands, with two
+free ports P1 and P2 (`ss -ltn` shows the used ones), both servers on
+127.0.0.1, each stopped by its own pid afterwards:
 
-    redis-server --port 7001 --save '' &             # the reference
-    ./build/cppredis-server --port 7002 &            # the list of commands
-    tools/gen_keyspecs.py 7001 7002 > src/keyspecs.cpp
+    redis-server --port P1 --bind 127.0.0.1 --save '' &           # the reference
+    ./build/cppredis-server --port P2 --bind 127.0.0.1 --save '' &  # the list of commands
+    tools/gen_keyspecs.py P1 P2 > src/keyspecs.cpp
+    kill <pid of each>
 """
 import socket
 import sys
