@@ -28,6 +28,7 @@
 #include <list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,6 +36,7 @@
 
 #include "ae.h"
 #include "dict.h"
+#include "keyspecs.h"
 #include "resp_parser.h"
 #include "sds.h"
 #include "stream.h" /* streamID: what an XREAD waiter waits past */
@@ -42,6 +44,7 @@
 struct redisCommand;
 struct redisDb;
 struct client;
+struct getKeysResult;
 struct user; /* an ACL user (acl.h, above): clients only point at one */
 
 /* ------------------------------------------------------------------------
@@ -110,6 +113,9 @@ struct CommandNameEqual {
 using commandDict = std::unordered_map<std::string, redisCommand *, CommandNameHash, CommandNameEqual>;
 
 using redisCommandProc = void (*)(client *c);
+/* Finds the keys where the key specs cannot (db.h's getKeysFromCommandWithSpecs). */
+using redisGetKeysProc = int (*)(const redisCommand *cmd, std::span<const std::string_view> argv,
+                                 getKeysResult *result);
 
 /* One row of the command table. Arity counts the command name itself;
  * a negative arity means "at least -arity arguments". */
@@ -125,12 +131,14 @@ struct redisCommand {
     std::vector<redisCommand> subcommands;
     std::vector<const char *> tips;  /* COMMAND INFO tips, e.g. "request_policy:all_shards" */
     uint64_t acl_categories = 0;     /* explicit ACL_CATEGORY_*; implicit ones added at start */
+    redisGetKeysProc getkeys_proc = nullptr; /* for specs that are incomplete or whose flags vary */
 
     /* Filled when the table is populated. */
     std::string fullname;            /* "config|get" for a subcommand */
     unsigned long id = 0;            /* its bit in ACL users' command bitmaps (acl.h) */
     redisCommand *parent = nullptr;
     commandDict subcommands_dict;
+    std::span<const keySpec> key_specs; /* keyspecs.cpp's table for `fullname` */
 
     /* Statistics for INFO commandstats. */
     long long microseconds = 0, calls = 0, rejected_calls = 0, failed_calls = 0;

@@ -282,7 +282,7 @@ extern redisServer server;
 long long ustime();
 long long mstime();
 void updateCachedTime();
-redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
+redisCommand *lookupCommand(std::span<const std::string_view> argv);
 redisCommand *lookupCommandByName(std::string_view name);
 redisCommand *lookupCommandBySdsFullname(std::string_view name); /* "get" or "config|get" */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
