@@ -846,7 +846,7 @@ void clientSetDefaultAuth(client *c) {
 bool defaultUserIsNopass() { return !DefaultUser || (DefaultUser->flags & USER_FLAG_NOPASS); }
 const std::string &userName(const user *u) { return u->name; }
 [[maybe_unused]] const bool acl_hooks_registered = registerACLNetworkingHooks(
-    {clientSetDefaultAuth, defaultUserIsNopass, userName, ACLGetUserByName, ACLAuthenticateUser});
+    {clientSetDefaultAuth, defaultUserIsNopass, userName, ACLGetUserByName, ACLAuthenticateUser, authRequired});
 [[maybe_unused]] const bool user_directive_registered = registerUserDirective(ACLAppendUserForLoading);
 
 /* ------------------------------------------------------------------------

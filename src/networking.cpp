@@ -614,9 +614,30 @@ int processInlineBuffer(client *c) {
     return afterParse(c, parseInlineRequest(c->querybuf, c->req, err), err);
 }
 
+/* Redis 7.0.15: a client that must still authenticate may announce at most
+ * 10 arguments of at most 16 KB each, so that it cannot make the server
+ * buffer a large request. */
+static const char *unauthenticatedRequestError(const client *c) {
+    if (c->authenticated || !aclHooks.authRequired || !aclHooks.authRequired(c)) return nullptr;
+    constexpr size_t UNAUTH_MAX_ARGS = 10, UNAUTH_MAX_BULK = 16384;
+    if (c->req.argspan.size() + static_cast<size_t>(c->req.multibulklen) > UNAUTH_MAX_ARGS)
+        return "unauthenticated multibulk length";
+    if (c->req.bulklen > static_cast<long long>(UNAUTH_MAX_BULK)) return "unauthenticated bulk length";
+    for (auto [off, len] : c->req.argspan)
+        if (len > UNAUTH_MAX_BULK) return "unauthenticated bulk length";
+    return nullptr;
+}
+
 int processMultibulkBuffer(client *c) {
     std::string err;
-    return afterParse(c, parseMultibulkRequest(c->querybuf, c->req, server.proto_max_bulk_len, err), err);
+    ParseStatus st = parseMultibulkRequest(c->querybuf, c->req, server.proto_max_bulk_len, err);
+    if (st != PARSE_ERROR) {
+        if (const char *unauth = unauthenticatedRequestError(c)) {
+            st = PARSE_ERROR;
+            err = unauth;
+        }
+    }
+    return afterParse(c, st, err);
 }
 
 /* Drops the bytes of requests already run. Arguments of a partial request

@@ -389,14 +389,16 @@ bool registerDbId(dbIdProc proc);
 /* What networking needs of ACL users (acl.cpp registers it): the user a
  * new client starts as and whether that already authenticates it, whether
  * the default user takes no password (protected mode), a user's name
- * (CLIENT LIST user=) and lookup by name (CLIENT KILL USER), and HELLO's
- * AUTH option (true if authenticated). */
+ * (CLIENT LIST user=) and lookup by name (CLIENT KILL USER), HELLO's AUTH
+ * option (true if authenticated), and whether a client must still
+ * authenticate (the request size limits before it has). */
 struct aclNetworkingHooks {
     void (*clientSetDefaultAuth)(client *c);
     bool (*defaultUserIsNopass)();
     const std::string &(*userName)(const user *u);
     user *(*getUserByName)(std::string_view name);
     bool (*authenticateUser)(client *c, std::string_view username, std::string_view password);
+    bool (*authRequired)(const client *c);
 };
 bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks);
 

@@ -1,7 +1,7 @@
 /* acl_extra_test.cpp — what a user's clients see of ACL changes, beside
  * acl_test.cpp: CLIENT LIST's user=, CLIENT KILL USER, a disabled user's
  * open connection (Redis 7.0.15 keeps it), acl-pubsub-default and
- * acllog-max-len. Each test runs on a fresh cppredis and a fresh Redis
+ * acllog-max-len, the request size limits before authentication. Each test runs on a fresh cppredis and a fresh Redis
  * 7.0.15 (EitherServerTest) with the same expectations. */
 #include <gtest/gtest.h>
 
@@ -70,6 +70,28 @@ TEST_P(AclExtra, PubsubDefaultAndLogLength) {
     ASSERT_EQ(log.elements.size(), 2u);
     EXPECT_EQ(log.elements[0].elements[7].str, "del");
     EXPECT_EQ(log.elements[1].elements[7].str, "set");
+}
+
+/* Redis 7.0.15's limits before authentication: more than 10 arguments, or
+ * an argument over 16384 bytes, is a protocol error (the connection
+ * closes) as soon as announced; once authenticated, neither applies. */
+TEST_P(AclExtra, RequestSizeLimitsBeforeAuthentication) {
+    ASSERT_EQ(call({"CONFIG", "SET", "requirepass", "pw"}), OK);
+    {
+        RespConn u = srv->connect();
+        u.send("*11\r\n");
+        EXPECT_EQ(u.readAllUntilClose(), err("ERR Protocol error: unauthenticated multibulk length"));
+    }
+    {
+        RespConn u = srv->connect();
+        u.send("*2\r\n$3\r\nGET\r\n$16385\r\n");
+        EXPECT_EQ(u.readAllUntilClose(), err("ERR Protocol error: unauthenticated bulk length"));
+    }
+    RespConn u = srv->connect();
+    EXPECT_EQ(u.call({"GET", std::string(16384, 'k')}).raw, err("NOAUTH Authentication required."));
+    EXPECT_EQ(u.call({"AUTH", "pw"}).raw, OK);
+    EXPECT_EQ(u.call({"DEL", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}).raw, integer(0));
+    EXPECT_EQ(u.call({"GET", std::string(16385, 'k')}).raw, NIL);
 }
 
 }  // namespace
