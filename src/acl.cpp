@@ -1100,12 +1100,6 @@ void ACLInit() {
     for (auto &owned : server.clients) owned->user = DefaultUser; /* a test's clients, from before */
 }
 
-bool ACLSetUser(user *u, std::string_view op, const char **errmsg) {
-    int err = ACLSetUserRule(u, op);
-    if (err && errmsg) *errmsg = ACLSetUserStringError(err);
-    return err == ACL_SET_OK;
-}
-
 std::string ACLStringSetUser(user *u, std::string_view username, std::span<const std::string_view> rules) {
     std::vector<std::string> merged;
     size_t invalid = 0;

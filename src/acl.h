@@ -94,9 +94,6 @@ void ACLUpdateDefaultUserPassword(std::string_view password);
 
 std::string ACLHashPassword(std::string_view cleartext);
 user *ACLGetUserByName(std::string_view name);
-/* Applies one rule to a user; on error returns false and sets *errmsg to
- * Redis's description of it (ACLSetUserStringError). */
-bool ACLSetUser(user *u, std::string_view op, const char **errmsg = nullptr);
 /* ACL SETUSER's whole list of rules, all or nothing; the error text or "". */
 std::string ACLStringSetUser(user *u, std::string_view username, std::span<const std::string_view> rules);
 /* The rules as ACL LIST shows them (without "user <name> "). */
