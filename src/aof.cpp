@@ -854,6 +854,7 @@ client *createAOFClient() {
     client *c = createClient(-1);
     server.clients_index.erase(c->id);
     c->id = CLIENT_ID_AOF;
+    c->user = nullptr; /* no ACL user: the file's commands are not checked */
     return c;
 }
 

@@ -12,6 +12,10 @@
  */
 #include "commands.h"
 
+#include <cstdio>
+#include <cstdlib>
+
+#include "acl.h"
 #include "aof.h"
 #include "blocked.h"
 #include "config.h"
@@ -62,6 +66,10 @@ struct Cmd {
         c.acl_categories |= categories;
         return std::move(*this);
     }
+    Cmd &&getkeys(redisGetKeysProc proc) && {
+        c.getkeys_proc = proc;
+        return std::move(*this);
+    }
     Cmd &&tips(std::initializer_list<const char *> t) && {
         c.tips.assign(t);
         return std::move(*this);
@@ -106,7 +114,7 @@ std::vector<redisCommand> buildCommandTable() {
             }),
         /* strings (t_string.cpp) */
         cmd("set", setCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "string", "Set the string value of a key", "1.0.0")
-            .acl(ACL_CATEGORY_STRING),
+            .acl(ACL_CATEGORY_STRING).getkeys(setGetKeys),
         cmd("get", getCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1, "string", "Get the value of a key", "1.0.0")
             .acl(ACL_CATEGORY_STRING),
         cmd("getset", getsetCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "string", "Set the string value of a key and return its old value", "1.0.0")
@@ -179,7 +187,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("lpos", lposCommand, -3, CMD_READONLY, 1, 1, 1, "list", "Return the index of matching elements on a list", "6.0.6")
             .acl(ACL_CATEGORY_LIST),
         cmd("lmpop", lmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0, "list", "Pop elements from a list", "7.0.0")
-            .acl(ACL_CATEGORY_LIST),
+            .acl(ACL_CATEGORY_LIST).getkeys(lmpopGetKeys),
         /* blocking list commands (t_list.cpp, machinery in blocked.cpp) */
         cmd("blpop", blpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1, "list", "Remove and get the first element in a list, or block until one is available", "2.0.0")
             .acl(ACL_CATEGORY_LIST),
@@ -190,7 +198,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("blmove", blmoveCommand, 6, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT | CMD_BLOCKING, 1, 2, 1, "list", "Pop an element from a list, push it to another list and return it; or block until one is available", "6.2.0")
             .acl(ACL_CATEGORY_LIST),
         cmd("blmpop", blmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "list", "Pop elements from a list, or block until one is available", "7.0.0")
-            .acl(ACL_CATEGORY_LIST),
+            .acl(ACL_CATEGORY_LIST).getkeys(blmpopGetKeys),
         /* hashes (t_hash.cpp) */
         cmd("hset", hsetCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "hash", "Set the string value of a hash field", "2.0.0")
             .acl(ACL_CATEGORY_HASH),
@@ -256,7 +264,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("sdiffstore", sdiffstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1, "set", "Subtract multiple sets and store the resulting set in a key", "1.0.0")
             .acl(ACL_CATEGORY_SET),
         cmd("sintercard", sintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "set", "Intersect multiple sets and return the cardinality of the result", "7.0.0")
-            .acl(ACL_CATEGORY_SET),
+            .acl(ACL_CATEGORY_SET).getkeys(sintercardGetKeys),
         cmd("sscan", sscanCommand, -3, CMD_READONLY, 1, 1, 1, "set", "Incrementally iterate Set elements", "2.8.0")
             .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
         /* sorted sets (t_zset.cpp; BZPOPMIN/BZPOPMAX/BZMPOP block through blocked.cpp) */
@@ -305,23 +313,23 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("zrangestore", zrangestoreCommand, -5, CMD_WRITE | CMD_DENYOOM, 1, 2, 1, "sorted-set", "Store a range of members from sorted set into another key", "6.2.0")
             .acl(ACL_CATEGORY_SORTEDSET),
         cmd("zunionstore", zunionstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "sorted-set", "Add multiple sorted sets and store the resulting sorted set in a new key", "2.0.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
         cmd("zinterstore", zinterstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "sorted-set", "Intersect multiple sorted sets and store the resulting sorted set in a new key", "2.0.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
         cmd("zunion", zunionCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Add multiple sorted sets", "6.2.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
         cmd("zinter", zinterCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Intersect multiple sorted sets", "6.2.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
         cmd("zdiff", zdiffCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Subtract multiple sorted sets", "6.2.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
         cmd("zdiffstore", zdiffstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "sorted-set", "Subtract multiple sorted sets and store the resulting sorted set in a new key", "6.2.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
         cmd("zintercard", zintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Intersect multiple sorted sets and return the cardinality of the result", "7.0.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
         cmd("zrandmember", zrandmemberCommand, -2, CMD_READONLY, 1, 1, 1, "sorted-set", "Get one or multiple random elements from a sorted set", "6.2.0")
             .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
         cmd("zmpop", zmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Remove and return members with scores in a sorted set", "7.0.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zmpopGetKeys),
         cmd("zscan", zscanCommand, -3, CMD_READONLY, 1, 1, 1, "sorted-set", "Incrementally iterate sorted sets elements and associated scores", "2.8.0")
             .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
         cmd("bzpopmin", bzpopminCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1, "sorted-set", "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available", "5.0.0")
@@ -329,7 +337,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("bzpopmax", bzpopmaxCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1, "sorted-set", "Remove and return the member with the highest score from one or more sorted sets, or block until one is available", "5.0.0")
             .acl(ACL_CATEGORY_SORTEDSET),
         cmd("bzmpop", bzmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "sorted-set", "Remove and return members with scores in a sorted set or block until one is available", "7.0.0")
-            .acl(ACL_CATEGORY_SORTEDSET),
+            .acl(ACL_CATEGORY_SORTEDSET).getkeys(blmpopGetKeys),
         /* streams (t_stream.cpp; XREAD/XREADGROUP block through blocked.cpp) */
         cmd("xadd", xaddCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "stream", "Appends a new entry to a stream", "5.0.0")
             .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
@@ -346,9 +354,9 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("xsetid", xsetidCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "stream", "An internal command for replicating stream values", "5.0.0")
             .acl(ACL_CATEGORY_STREAM),
         cmd("xread", xreadCommand, -4, CMD_READONLY | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "stream", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller for each stream. Can block.", "5.0.0")
-            .acl(ACL_CATEGORY_STREAM),
+            .acl(ACL_CATEGORY_STREAM).getkeys(xreadGetKeys),
         cmd("xreadgroup", xreadCommand, -7, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0, "stream", "Return new entries from a stream using a consumer group, or access the history of the pending entries for a given consumer. Can block.", "5.0.0")
-            .acl(ACL_CATEGORY_STREAM),
+            .acl(ACL_CATEGORY_STREAM).getkeys(xreadGetKeys),
         cmd("xack", xackCommand, -4, CMD_WRITE | CMD_FAST, 1, 1, 1, "stream", "Marks a pending message as correctly processed, effectively removing it from the pending entries list of the consumer group. Return value of the command is the number of messages successfully acknowledged, that is, the IDs we were actually able to resolve in the PEL.", "5.0.0")
             .acl(ACL_CATEGORY_STREAM),
         cmd("xpending", xpendingCommand, -3, CMD_READONLY, 1, 1, 1, "stream", "Return information and entries from a stream consumer group pending entries list, that are messages fetched but never acknowledged.", "5.0.0")
@@ -460,13 +468,13 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("bgrewriteaof", bgrewriteaofCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0, "server", "Asynchronously rewrite the append-only file", "1.0.0"),
         /* scripting (scripting.cpp) */
         cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
-            .acl(ACL_CATEGORY_SCRIPTING),
+            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
         cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
-            .acl(ACL_CATEGORY_SCRIPTING),
+            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
         cmd("eval_ro", evalRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
-            .acl(ACL_CATEGORY_SCRIPTING),
+            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
         cmd("evalsha_ro", evalShaRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
-            .acl(ACL_CATEGORY_SCRIPTING),
+            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
         cmd("script", nullptr, -2, 0, 0, 0, 0, "scripting", "A container for Lua scripts management commands", "2.6.0")
             .subcommands({
                 cmd("load", scriptLoadCommand, 3, CMD_NOSCRIPT | CMD_STALE, 0, 0, 0, "scripting", "Load the specified Lua script into the script cache.", "2.6.0")
@@ -522,7 +530,25 @@ std::vector<redisCommand> buildCommandTable() {
                     .acl(CONNECTION).tips({"nondeterministic_output_order"}),
                 cmd("list", commandListCommand, -2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Get an array of Redis command names", "7.0.0")
                     .acl(CONNECTION).tips({"nondeterministic_output_order"}),
+                cmd("getkeys", commandGetKeysCommand, -4, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Extract keys given a full Redis command", "2.8.13").acl(CONNECTION),
+                cmd("getkeysandflags", commandGetKeysAndFlagsCommand, -4, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Extract keys and access flags given a full Redis command", "7.0.0").acl(CONNECTION),
                 cmd("help", commandHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "5.0.0").acl(CONNECTION),
+            }),
+        cmd("acl", nullptr, -2, 0, 0, 0, 0, "server", "A container for Access List Control commands", "6.0.0")
+            .subcommands({
+                cmd("cat", aclCommand, -2, CONN, 0, 0, 0, "server", "List the ACL categories or the commands inside a category", "6.0.0"),
+                cmd("deluser", aclCommand, -3, ADMIN, 0, 0, 0, "server", "Remove the specified ACL users and the associated rules", "6.0.0"),
+                cmd("dryrun", aclCommand, -4, ADMIN, 0, 0, 0, "server", "Returns whether the user can execute the given command without executing the command.", "7.0.0"),
+                cmd("genpass", aclCommand, -2, CONN, 0, 0, 0, "server", "Generate a pseudorandom secure password to use for ACL users", "6.0.0"),
+                cmd("getuser", aclCommand, 3, ADMIN, 0, 0, 0, "server", "Get the rules for a specific ACL user", "6.0.0"),
+                cmd("help", aclCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "6.0.0"),
+                cmd("list", aclCommand, 2, ADMIN, 0, 0, 0, "server", "List the current ACL rules in ACL config file format", "6.0.0"),
+                cmd("load", aclCommand, 2, ADMIN, 0, 0, 0, "server", "Reload the ACLs from the configured ACL file", "6.0.0"),
+                cmd("log", aclCommand, -2, ADMIN, 0, 0, 0, "server", "List latest events denied because of ACLs in place", "6.0.0"),
+                cmd("save", aclCommand, 2, ADMIN, 0, 0, 0, "server", "Save the current ACL rules in the configured ACL file", "6.0.0"),
+                cmd("setuser", aclCommand, -3, ADMIN, 0, 0, 0, "server", "Modify or create the rules for a specific ACL user", "6.0.0"),
+                cmd("users", aclCommand, 2, ADMIN, 0, 0, 0, "server", "List the username of all the configured ACL rules", "6.0.0"),
+                cmd("whoami", aclCommand, 2, CONN, 0, 0, 0, "server", "Return the name of the user associated to the current connection", "6.0.0"),
             }),
         cmd("config", nullptr, -2, 0, 0, 0, 0, "server", "A container for server configuration commands", "2.0.0")
             .subcommands({
@@ -567,16 +593,25 @@ static void setImplicitACLCategories(redisCommand &cmd) {
 /* Links subcommands to their parent and indexes every command by name. */
 void populateCommandTable() {
     server.command_table = &redisCommandTable();
+    unsigned long nextid = 0; /* ACL's bit of each command (never USER_COMMAND_BITS_COUNT - 1) */
     for (redisCommand &cmd : *server.command_table) {
         cmd.fullname = cmd.declared_name;
+        cmd.id = nextid++;
+        cmd.key_specs = commandKeySpecTable(cmd.fullname);
         setImplicitACLCategories(cmd);
         for (redisCommand &sub : cmd.subcommands) {
+            sub.id = nextid++;
             sub.parent = &cmd;
             sub.fullname = std::string(cmd.declared_name) + "|" + sub.declared_name;
+            sub.key_specs = commandKeySpecTable(sub.fullname);
             setImplicitACLCategories(sub);
             cmd.subcommands_dict[sub.declared_name] = &sub;
         }
         server.commands[cmd.declared_name] = &cmd;
+    }
+    if (nextid >= USER_COMMAND_BITS_COUNT - 1) {
+        fprintf(stderr, "The command table outgrew ACL's command bitmap (USER_COMMAND_BITS_COUNT)\n");
+        abort();
     }
 }
 
@@ -691,6 +726,51 @@ void commandListCommand(client *c) {
     }
 }
 
+static const std::pair<int, const char *> kKeySpecFlagNames[] = {
+    {CMD_KEY_RO, "RO"},           {CMD_KEY_RW, "RW"},         {CMD_KEY_OW, "OW"},
+    {CMD_KEY_RM, "RM"},           {CMD_KEY_ACCESS, "access"}, {CMD_KEY_UPDATE, "update"},
+    {CMD_KEY_INSERT, "insert"},   {CMD_KEY_DELETE, "delete"}, {CMD_KEY_NOT_KEY, "not_key"},
+    {CMD_KEY_INCOMPLETE, "incomplete"}, {CMD_KEY_VARIABLE_FLAGS, "variable_flags"},
+};
+
+static void addReplyFlagsForKeyArgs(client *c, int flags) {
+    addReplyArrayLen(c, std::popcount(static_cast<unsigned>(flags)));
+    for (auto &[flag, name] : kKeySpecFlagNames)
+        if (flags & flag) addReplyStatus(c, name);
+}
+
+/* COMMAND GETKEYS / GETKEYSANDFLAGS <full-command>: the keys of a call,
+ * found as ACL finds them (getKeysFromCommandWithSpecs). */
+static void getKeysSubcommandImpl(client *c, bool with_flags) {
+    std::span<const std::string_view> argv(c->argv.begin() + 2, c->argv.end());
+    const redisCommand *cmd = lookupCommand(argv);
+    if (!cmd) return addReplyError(c, "Invalid command specified");
+    if (!doesCommandHaveKeys(cmd)) return addReplyError(c, "The command has no key arguments");
+    const long argc = static_cast<long>(argv.size());
+    if ((cmd->arity > 0 && cmd->arity != argc) || argc < -cmd->arity)
+        return addReplyError(c, "Invalid number of arguments specified for command");
+
+    getKeysResult result;
+    if (!getKeysFromCommandWithSpecs(cmd, argv, GET_KEYSPEC_DEFAULT, &result)) {
+        if (cmd->flags & CMD_NO_MANDATORY_KEYS) return addReplyArrayLen(c, 0);
+        return addReplyError(c, "Invalid arguments specified for command");
+    }
+    addReplyArrayLen(c, static_cast<long long>(result.keys.size()));
+    for (const keyReference &key : result.keys) {
+        if (with_flags) addReplyArrayLen(c, 2);
+        addReplyBulk(c, argv[key.pos]);
+        if (with_flags) addReplyFlagsForKeyArgs(c, key.flags);
+    }
+}
+
+void commandGetKeysCommand(client *c) {
+    getKeysSubcommandImpl(c, false);
+}
+
+void commandGetKeysAndFlagsCommand(client *c) {
+    getKeysSubcommandImpl(c, true);
+}
+
 void commandHelpCommand(client *c) {
     static const char *const help[] = {
         "(no subcommand)",
@@ -707,6 +787,10 @@ void commandHelpCommand(client *c) {
         "    Return documentation details about multiple Redis commands.",
         "    If no command names are given, documentation details for all",
         "    commands are returned.",
+        "GETKEYS <full-command>",
+        "    Return the keys from a full Redis command.",
+        "GETKEYSANDFLAGS <full-command>",
+        "    Return the keys and the access flags from a full Redis command.",
         nullptr};
     addReplyHelp(c, help);
 }

@@ -15,4 +15,6 @@ void commandCountCommand(client *c);
 void commandInfoCommand(client *c);
 void commandDocsCommand(client *c);
 void commandListCommand(client *c);
+void commandGetKeysCommand(client *c);
+void commandGetKeysAndFlagsCommand(client *c);
 void commandHelpCommand(client *c);

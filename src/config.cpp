@@ -187,6 +187,8 @@ void appendToEarlierLines(const standardConfig &config, std::vector<std::string>
     args.insert(args.begin(), earlier.begin(), earlier.end());
 }
 
+userDirectiveProc userDirective;
+
 /* Applies one split, non-empty line. Returns false with the reason. */
 bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
     if (const standardConfig *config = lookupConfig(argv[0])) {
@@ -202,6 +204,7 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
         if (config->flags & APPEND_IN_FILE_CONFIG) appendToEarlierLines(*config, args);
         return setConfig(*config, args, err) != SetResult::Error;
     }
+    if (strEqualNoCase(argv[0], "user") && argv.size() >= 2 && userDirective) return userDirective(argv, err);
     if (strEqualNoCase(argv[0], "include") && argv.size() == 2) {
         loadConfigFile(argv[1]);
         return true;
@@ -257,6 +260,11 @@ void loadConfigFile(const std::string &path) {
 /* ------------------------------------------------------------------------
  * Public API
  * ---------------------------------------------------------------------- */
+
+bool registerUserDirective(userDirectiveProc proc) {
+    userDirective = proc;
+    return true;
+}
 
 void initConfigValues(std::span<const standardConfig> table) {
     configs = table;

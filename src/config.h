@@ -71,6 +71,11 @@ struct standardConfig {
     bool (*apply)(const char **err) = nullptr;
 };
 
+/* The `user` directive of redis.conf (acl.cpp, above, registers its
+ * ACLAppendUserForLoading): argv is the whole line; false with the error. */
+using userDirectiveProc = bool (*)(std::span<const std::string> argv, std::string &err);
+bool registerUserDirective(userDirectiveProc proc);
+
 /* Takes `table` as the configs and sets every one to its default, as
  * Redis's initConfigValues(). */
 void initConfigValues(std::span<const standardConfig> table);

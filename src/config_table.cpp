@@ -17,6 +17,7 @@
 #include <climits>
 #include <cstring>
 
+#include "acl.h"
 #include "aof.h"
 #include "notify.h"
 #include "server.h"
@@ -225,6 +226,16 @@ std::string getClientOutputBufferLimit() {
     return out;
 }
 
+/* requirepass is the default user's password (Redis 7's
+ * updateRequirePass): "" makes it nopass again. */
+bool updateRequirePass(const char **) {
+    ACLUpdateDefaultUserPassword(server.requirepass);
+    return true;
+}
+
+constexpr configEnum acl_pubsub_default_enum[] = {
+    {"allchannels", static_cast<int>(SELECTOR_FLAG_ALLCHANNELS)}, {"resetchannels", 0}};
+
 /* ------------------------------------------------------------------------
  * The table
  * ---------------------------------------------------------------------- */
@@ -287,6 +298,11 @@ const standardConfig static_configs[] = {
      EnumConfig{&server.enable_protected_configs, protected_action_enum}},
     /* The live trace (tracing.cpp) */
     {"trace-events", nullptr, 0, "", SpecialConfig{setTraceEvents, getTraceEvents}},
+    /* ACL (acl.cpp) */
+    {"requirepass", nullptr, 0, "", StringConfig{&server.requirepass}, updateRequirePass},
+    {"aclfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.acl_filename}},
+    {"acllog-max-len", nullptr, 0, "128", NumericConfig{&server.acllog_max_len, 0, LONG_MAX}},
+    {"acl-pubsub-default", nullptr, 0, "resetchannels", EnumConfig{&server.acl_pubsub_default, acl_pubsub_default_enum}},
     /* Scripting (scripting.cpp) */
     {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
 };

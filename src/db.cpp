@@ -730,3 +730,216 @@ void databasesCron() {
         rehash_db = (rehash_db + 1) % server.dbnum;
     }
 }
+
+/* ========================================================================
+ * Finding a command's keys in its arguments (Redis's db.c "API to get key
+ * arguments from commands"): ACL checks them, COMMAND GETKEYS shows them.
+ * ====================================================================== */
+
+void keyReferenceList::push_back(keyReference key) {
+    if (!spilled.empty()) {
+        spilled.push_back(key);
+    } else if (count < MAX_KEYS_BUFFER) {
+        keysbuf[count++] = key;
+    } else {
+        spilled.reserve(2 * MAX_KEYS_BUFFER);
+        spilled.assign(keysbuf, keysbuf + count);
+        spilled.push_back(key);
+    }
+}
+
+/* Where a spec's keys begin: the spec's index, or the argument after its
+ * keyword. A keyword is never the last argument (its key must follow), and
+ * searching backwards stops before argv[1]. Returns 0 when the keyword is
+ * absent (the spec has no keys in this call), -1 when the spec cannot tell
+ * (an UNKNOWN begin search). */
+static int keySpecBeginIndex(const keySpec &spec, std::span<const std::string_view> argv) {
+    const int argc = static_cast<int>(argv.size());
+    if (spec.begin_search_type == KSPEC_BS_INDEX) return spec.bs.index.pos;
+    if (spec.begin_search_type != KSPEC_BS_KEYWORD) return -1;
+    const auto &kw = spec.bs.keyword;
+    if (kw.startfrom > 0) {
+        for (int i = kw.startfrom; i < argc - 1; i++)
+            if (strEqualNoCase(argv[i], kw.keyword)) return i + 1;
+    } else {
+        for (int i = argc + kw.startfrom; i >= 2; i--)
+            if (strEqualNoCase(argv[i], kw.keyword)) return i + 1;
+    }
+    return 0;
+}
+
+/* The argv indexes [first, last] (every `step`-th) of a spec's keys, found
+ * from `begin`; nullopt when argv does not fit the spec: the range runs
+ * off argv or is empty, numkeys is not a non-negative integer. */
+struct keySpecRange {
+    long long first, last;
+    int step;
+};
+static std::optional<keySpecRange> keySpecFindKeys(const keySpec &spec, int begin,
+                                                    std::span<const std::string_view> argv) {
+    const long long argc = static_cast<long long>(argv.size());
+    keySpecRange r{begin, 0, 1};
+    if (spec.find_keys_type == KSPEC_FK_RANGE) {
+        const auto &range = spec.fk.range;
+        r.step = range.keystep;
+        if (range.lastkey >= 0) {
+            r.last = begin + range.lastkey;
+        } else if (range.limit == 0) {
+            r.last = argc + range.lastkey;
+        } else {
+            /* lastkey is -1: the keys are the first 1/limit of the rest
+             * (XREAD's streams, then as many IDs). */
+            r.last = begin + (argc - begin) / range.limit + range.lastkey;
+        }
+    } else if (spec.find_keys_type == KSPEC_FK_KEYNUM) {
+        const auto &keynum = spec.fk.keynum;
+        r.step = keynum.keystep;
+        long long numidx = begin + keynum.keynumidx, numkeys;
+        if (numidx >= argc || !string2ll(argv[numidx], &numkeys) || numkeys < 0) return std::nullopt;
+        r.first = begin + keynum.firstkey;
+        /* Redis counts the keys in an int: a count past INT_MAX wraps. */
+        r.last = r.first + static_cast<int>(numkeys) - 1;
+    } else {
+        return std::nullopt;
+    }
+    if (r.first >= argc || r.last >= argc || r.last < r.first) return std::nullopt;
+    return r;
+}
+
+/* The keys the specs give (Redis's getKeysUsingKeySpecs): -1 when a spec
+ * does not fit argv or is incomplete, unless GET_KEYSPEC_RETURN_PARTIAL
+ * asks for the keys of the others (and an incomplete spec's own). */
+static int getKeysUsingKeySpecs(const redisCommand *cmd, std::span<const std::string_view> argv, int search_flags,
+                                getKeysResult *result) {
+    keyReferenceList &keys = result->keys;
+    keys.clear();
+    for (const keySpec &spec : cmd->key_specs) {
+        if ((spec.flags & CMD_KEY_NOT_KEY) && !(search_flags & GET_KEYSPEC_INCLUDE_NOT_KEYS)) continue;
+        int begin = keySpecBeginIndex(spec, argv);
+        if (begin == 0) continue;
+        std::optional<keySpecRange> range = begin > 0 ? keySpecFindKeys(spec, begin, argv) : std::nullopt;
+        if (range) {
+            for (long long i = range->first; i <= range->last; i += range->step)
+                keys.push_back({static_cast<int>(i), spec.flags});
+        }
+        if (range && !(spec.flags & CMD_KEY_INCOMPLETE)) continue;
+        if (search_flags & GET_KEYSPEC_RETURN_PARTIAL) continue;
+        keys.clear();
+        return -1;
+    }
+    return static_cast<int>(keys.size());
+}
+
+/* Whether any spec has all of `flags` (inverted: lacks one of them). */
+static bool anyKeySpecWith(const redisCommand *cmd, int flags, bool inverted) {
+    for (const keySpec &spec : cmd->key_specs)
+        if (((spec.flags & flags) == flags) != inverted) return true;
+    return false;
+}
+
+int getKeysFromCommandWithSpecs(const redisCommand *cmd, std::span<const std::string_view> argv, int search_flags,
+                                getKeysResult *result) {
+    bool has_real_keys = anyKeySpecWith(cmd, CMD_KEY_NOT_KEY, true);
+    bool has_varflags = anyKeySpecWith(cmd, CMD_KEY_VARIABLE_FLAGS, false);
+    if (has_real_keys && !has_varflags) {
+        int numkeys = getKeysUsingKeySpecs(cmd, argv, search_flags, result);
+        if (numkeys >= 0) return numkeys;
+    }
+    result->keys.clear();
+    return cmd->getkeys_proc ? cmd->getkeys_proc(cmd, argv, result) : 0;
+}
+
+bool doesCommandHaveKeys(const redisCommand *cmd) {
+    return cmd->getkeys_proc || anyKeySpecWith(cmd, CMD_KEY_NOT_KEY, true);
+}
+
+/* C's atoi() over an argument (a view, not NUL-terminated): leading blanks,
+ * a sign, the digits up to the first non-digit; 0 when there are none. The
+ * getkeys procedures below read numkeys with it, as Redis's do, so "2abc"
+ * counts 2 keys where the specs found none. */
+static int atoiArg(std::string_view s) {
+    size_t i = 0;
+    while (i < s.size() && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) i++;
+    bool negative = i < s.size() && s[i] == '-';
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) i++;
+    /* strtol saturates at LONG_MAX / LONG_MIN; atoi then keeps the low 32 bits. */
+    unsigned long long magnitude = 0, limit = negative ? 0x8000000000000000ULL : LONG_MAX;
+    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; i++) {
+        unsigned digit = static_cast<unsigned>(s[i] - '0');
+        magnitude = magnitude > (limit - digit) / 10 ? limit : magnitude * 10 + digit;
+    }
+    long value = negative ? static_cast<long>(0 - magnitude) : static_cast<long>(magnitude);
+    return static_cast<int>(value);
+}
+
+/* COMMAND [destkey] numkeys key [key ...] ...: the keys at firstkey, one
+ * per argument, then destkey (index 0: none); no keys when numkeys is not
+ * a positive count that argv holds (the command replies an error). The
+ * specs already give the flags of these commands, so none are set. */
+static int genericGetKeys(int storekey, int numkeysidx, int firstkey, std::span<const std::string_view> argv,
+                          getKeysResult *result) {
+    int numkeys = atoiArg(argv[numkeysidx]);
+    if (numkeys < 1 || numkeys > static_cast<int>(argv.size()) - firstkey) return 0;
+    for (int i = 0; i < numkeys; i++) result->keys.push_back({firstkey + i, 0});
+    if (storekey) result->keys.push_back({storekey, 0});
+    return storekey ? numkeys + 1 : numkeys;
+}
+
+int sintercardGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    return genericGetKeys(0, 1, 2, argv, result);
+}
+
+int zunionInterDiffGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    return genericGetKeys(0, 1, 2, argv, result);
+}
+
+int zunionInterDiffStoreGetKeys(const redisCommand *, std::span<const std::string_view> argv,
+                                getKeysResult *result) {
+    return genericGetKeys(1, 2, 3, argv, result);
+}
+
+int evalGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    return genericGetKeys(0, 2, 3, argv, result);
+}
+
+int lmpopGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    return genericGetKeys(0, 1, 2, argv, result);
+}
+
+/* BLMPOP and BZMPOP: the timeout comes first. */
+int blmpopGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    return genericGetKeys(0, 2, 3, argv, result);
+}
+
+int zmpopGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    return genericGetKeys(0, 1, 2, argv, result);
+}
+
+/* SET's key is read as well as written when GET is among its options:
+ * its spec's flags are VARIABLE_FLAGS. */
+int setGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    bool get = std::any_of(argv.begin() + std::min<size_t>(3, argv.size()), argv.end(),
+                           [](std::string_view arg) { return strEqualNoCase(arg, "get"); });
+    result->keys.push_back({1, get ? CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE : CMD_KEY_OW | CMD_KEY_UPDATE});
+    return 1;
+}
+
+/* XREAD / XREADGROUP [options] STREAMS key [key ...] id [id ...]: the
+ * options are parsed (skipping their values) to find the STREAMS that is
+ * the keyword, since a group, a consumer or a key may be named "streams".
+ * No keys on a syntax error or when keys and IDs do not pair up. */
+int xreadGetKeys(const redisCommand *, std::span<const std::string_view> argv, getKeysResult *result) {
+    const int argc = static_cast<int>(argv.size());
+    int streams = -1;
+    for (int i = 1; i < argc && streams < 0; i++) {
+        std::string_view arg = argv[i];
+        if (strEqualNoCase(arg, "block") || strEqualNoCase(arg, "count")) i += 1;
+        else if (strEqualNoCase(arg, "group")) i += 2;
+        else if (strEqualNoCase(arg, "streams")) streams = i;
+        else if (!strEqualNoCase(arg, "noack")) break;
+    }
+    int args = streams < 0 ? 0 : argc - streams - 1;
+    if (args == 0 || args % 2 != 0) return 0;
+    for (int i = 0; i < args / 2; i++) result->keys.push_back({streams + 1 + i, 0});
+    return args / 2;
+}

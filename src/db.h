@@ -150,16 +150,66 @@ struct keyReference {
     int pos;   /* index in argv */
     int flags; /* CMD_KEY_* (keyspecs.h) */
 };
+/* The keys found, in a buffer inside the result (Redis's keysbuf) that
+ * spills to the heap only past MAX_KEYS_BUFFER keys: ACL finds the keys of
+ * every command a restricted user sends, without an allocation. Used like
+ * a vector of keyReference (size, [], range-for). Not copyable: declare one
+ * where it is used. */
+class keyReferenceList {
+public:
+    static constexpr size_t MAX_KEYS_BUFFER = 256;
+    keyReferenceList() = default;
+    keyReferenceList(const keyReferenceList &) = delete;
+    keyReferenceList &operator=(const keyReferenceList &) = delete;
+
+    size_t size() const { return spilled.empty() ? count : spilled.size(); }
+    bool empty() const { return size() == 0; }
+    keyReference *begin() { return spilled.empty() ? keysbuf : spilled.data(); }
+    keyReference *end() { return begin() + size(); }
+    const keyReference *begin() const { return spilled.empty() ? keysbuf : spilled.data(); }
+    const keyReference *end() const { return begin() + size(); }
+    keyReference &operator[](size_t i) { return begin()[i]; }
+    const keyReference &operator[](size_t i) const { return begin()[i]; }
+    void push_back(keyReference key);
+    void clear() {
+        count = 0;
+        spilled.clear();
+    }
+
+private:
+    keyReference keysbuf[MAX_KEYS_BUFFER];
+    size_t count = 0;
+    std::vector<keyReference> spilled; /* all the keys, once more than MAX_KEYS_BUFFER */
+};
 struct getKeysResult {
-    std::vector<keyReference> keys;
+    keyReferenceList keys;
 };
 constexpr int GET_KEYSPEC_DEFAULT = 0;
 constexpr int GET_KEYSPEC_INCLUDE_NOT_KEYS = 1 << 0; /* also the NOT_KEY specs' arguments */
-constexpr int GET_KEYSPEC_RETURN_PARTIAL = 1 << 1;   /* an incomplete spec's keys, not -1 */
+constexpr int GET_KEYSPEC_RETURN_PARTIAL = 1 << 1;   /* an invalid or incomplete spec's keys, no fallback */
 /* Fills result with the keys of `cmd` called with argv (argv[0] is the
- * command name); returns how many, or -1 when argv cannot be a valid call. */
+ * command name) and returns how many. The key specs are walked when they
+ * are complete and their flags fixed; otherwise, or when argv does not fit
+ * them (a bad numkeys...), the command's getkeys_proc decides, and without
+ * one there are no keys: an invalid call yields 0 keys (never -1, as in
+ * Redis), and the command itself rejects it. */
 int getKeysFromCommandWithSpecs(const redisCommand *cmd, std::span<const std::string_view> argv, int search_flags,
                                 getKeysResult *result);
+/* Whether `cmd` can have keys at all (COMMAND GETKEYS, ACL). */
+bool doesCommandHaveKeys(const redisCommand *cmd);
+
+/* The getkeys procedures (redisCommand::getkeys_proc) of the commands whose
+ * key specs are incomplete, variable or may not fit argv, as Redis's. */
+int setGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
+int sintercardGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
+int zunionInterDiffGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
+int zunionInterDiffStoreGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv,
+                                getKeysResult *result);
+int evalGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
+int lmpopGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
+int blmpopGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
+int zmpopGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
+int xreadGetKeys(const redisCommand *cmd, std::span<const std::string_view> argv, getKeysResult *result);
 
 void databasesCron();
 

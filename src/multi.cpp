@@ -26,6 +26,8 @@
  */
 #include "multi.h"
 
+#include "acl.h"
+
 #include "server.h"
 
 /* ========================================================================
@@ -89,6 +91,14 @@ void execCommandAbort(client *c, std::string_view error) {
 
 static bool isWatchedKeyExpired(const client *c);
 
+static const char *execACLDenialReason(int acl_retval) {
+    switch (acl_retval) {
+    case ACL_DENIED_CMD: return "no permission to execute the command or subcommand";
+    case ACL_DENIED_KEY: return "no permission to touch the specified keys";
+    default: return "no permission to access one of the channels used as arguments";
+    }
+}
+
 /* Runs each queued command through call() with c->argv and c->cmd set as
  * if it had just been read, then puts EXEC's own back. */
 static void execQueuedCommands(client *c) {
@@ -109,6 +119,15 @@ static void execQueuedCommands(client *c) {
             bytes += *len;
         }
         c->cmd = mc.cmd;
+        /* Checked again: the user's rules may have changed since queueing. */
+        if (int acl_errpos, acl_retval = ACLCheckAllPerm(c, &acl_errpos); acl_retval != ACL_OK) {
+            addACLLogEntry(c, acl_retval, ACL_LOG_CTX_MULTI, acl_errpos);
+            addReplyErrorFormat(c,
+                                "-NOPERM ACLs rules changed between the moment the transaction was accumulated and "
+                                "the EXEC call. This command is no longer allowed for the following reason: %s",
+                                execACLDenialReason(acl_retval));
+            continue;
+        }
         call(c);
     }
 

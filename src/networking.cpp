@@ -55,6 +55,7 @@ static std::vector<freeClientProc> &freeClientProcs() {
 }
 static repliesMustWaitProc repliesMustWaitHook;
 static dbIdProc dbIdHook;
+static aclNetworkingHooks aclHooks;
 
 bool registerProcessCommand(processCommandProc proc) {
     processCommandHook = proc;
@@ -73,6 +74,11 @@ bool registerRepliesMustWait(repliesMustWaitProc proc) {
 
 bool registerDbId(dbIdProc proc) {
     dbIdHook = proc;
+    return true;
+}
+
+bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks) {
+    aclHooks = hooks;
     return true;
 }
 
@@ -111,6 +117,7 @@ client *createClient(int fd) {
     c->buf_peak_last_reset_time = server.mstime;
     c->ctime = server.unixtime;
     c->lastinteraction = server.mstime;
+    if (aclHooks.clientSetDefaultAuth) aclHooks.clientSetDefaultAuth(c);
     server.clients.push_back(std::move(owned));
     c->self = std::prev(server.clients.end());
     server.clients_index[c->id] = c;
@@ -172,10 +179,11 @@ static constexpr std::string_view protected_mode_err =
     "order for the server to start accepting connections from the outside.\r\n";
 
 /* Protected mode, as Redis 7.0: while the default user has no password
- * (always, until users exist) a client is served only from 127.0.0.1 or
- * ::1 exactly (Redis's islocalClient), whatever `bind` says. */
+ * a client is served only from 127.0.0.1 or ::1 exactly (Redis's
+ * islocalClient), whatever `bind` says. */
 static bool protectedModeRefuses(std::string_view peer_ip) {
-    return server.protected_mode && peer_ip != "127.0.0.1" && peer_ip != "::1";
+    bool nopass = !aclHooks.defaultUserIsNopass || aclHooks.defaultUserIsNopass();
+    return server.protected_mode && nopass && peer_ip != "127.0.0.1" && peer_ip != "::1";
 }
 
 static void acceptCommonHandler(int fd, const std::string &ip, int port) {
@@ -606,9 +614,30 @@ int processInlineBuffer(client *c) {
     return afterParse(c, parseInlineRequest(c->querybuf, c->req, err), err);
 }
 
+/* Redis 7.0.15: a client that must still authenticate may announce at most
+ * 10 arguments of at most 16 KB each, so that it cannot make the server
+ * buffer a large request. */
+static const char *unauthenticatedRequestError(const client *c) {
+    if (c->authenticated || !aclHooks.authRequired || !aclHooks.authRequired(c)) return nullptr;
+    constexpr size_t UNAUTH_MAX_ARGS = 10, UNAUTH_MAX_BULK = 16384;
+    if (c->req.argspan.size() + static_cast<size_t>(c->req.multibulklen) > UNAUTH_MAX_ARGS)
+        return "unauthenticated multibulk length";
+    if (c->req.bulklen > static_cast<long long>(UNAUTH_MAX_BULK)) return "unauthenticated bulk length";
+    for (auto [off, len] : c->req.argspan)
+        if (len > UNAUTH_MAX_BULK) return "unauthenticated bulk length";
+    return nullptr;
+}
+
 int processMultibulkBuffer(client *c) {
     std::string err;
-    return afterParse(c, parseMultibulkRequest(c->querybuf, c->req, server.proto_max_bulk_len, err), err);
+    ParseStatus st = parseMultibulkRequest(c->querybuf, c->req, server.proto_max_bulk_len, err);
+    if (st != PARSE_ERROR) {
+        if (const char *unauth = unauthenticatedRequestError(c)) {
+            st = PARSE_ERROR;
+            err = unauth;
+        }
+    }
+    return afterParse(c, st, err);
 }
 
 /* Drops the bytes of requests already run. Arguments of a partial request
@@ -749,10 +778,11 @@ std::string catClientInfoString(const client *c) {
     long long now = server.mstime;
     size_t obufmem = getClientOutputBufferMemoryUsage(c);
     std::string cmd = c->lastcmd ? c->lastcmd->fullname : "NULL";
+    const char *username = c->user && aclHooks.userName ? aclHooks.userName(c->user).c_str() : "(superuser)";
     snprintf(line, sizeof(line),
              "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
              "ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
-             "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=default redir=-1 resp=%d",
+             "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=%s redir=-1 resp=%d",
              static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->fd,
              c->name.c_str(), static_cast<long long>(server.unixtime - c->ctime),
              (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db ? dbIdHook(c->db) : 0,
@@ -762,7 +792,7 @@ std::string catClientInfoString(const client *c) {
              c->buf_peak, c->bufpos, c->reply.size(), obufmem,
              sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + obufmem + c->mstate.argv_len_sums,
              ev.c_str(),
-             cmd.c_str(), c->resp);
+             cmd.c_str(), username, c->resp);
     return line;
 }
 
@@ -999,7 +1029,7 @@ struct ClientKillFilter {
     long long id = 0;
     std::string addr, laddr;
     bool skipme = true;
-    bool matchesNothing = false; /* USER other than default */
+    const struct user *user = nullptr;
     int type = -1;
     long long maxage = 0;
 };
@@ -1023,7 +1053,10 @@ static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
         } else if (strEqualNoCase(opt, "type")) {
             if ((f.type = getClientTypeByNameOrReply(c, val)) == -1) return false;
         } else if (strEqualNoCase(opt, "user")) {
-            if (val != "default") f.matchesNothing = true;
+            if (!aclHooks.getUserByName || !(f.user = aclHooks.getUserByName(val))) {
+                addReplyErrorFormat(c, "No such user '%s'", std::string(val).c_str());
+                return false;
+            }
         } else if (strEqualNoCase(opt, "skipme")) {
             if (strEqualNoCase(val, "yes")) f.skipme = true;
             else if (strEqualNoCase(val, "no")) f.skipme = false;
@@ -1045,7 +1078,8 @@ static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
 }
 
 static bool clientMatchesKillFilter(client *c, client *other, const ClientKillFilter &f) {
-    if (f.matchesNothing || other->fd == -1) return false;
+    if (other->fd == -1) return false;
+    if (f.user && other->user != f.user) return false;
     if (f.id && static_cast<long long>(other->id) != f.id) return false;
     if (f.type != -1 && getClientType(other) != f.type) return false;
     if (!f.addr.empty() && other->addr != f.addr) return false;
@@ -1114,22 +1148,6 @@ void clientHelpCommand(client *c) {
     addReplyHelp(c, help);
 }
 
-/* Redis's ACLCheckUserCredentials with no users configured: only
- * "default" exists, with nopass, so it takes any password. */
-static bool ACLCheckUserCredentials(std::string_view username) { return username == "default"; }
-
-static constexpr std::string_view wrongpass_err = "-WRONGPASS invalid username-password pair or user is disabled.";
-
-/* AUTH [username] password, as Redis 7 answers it without requirepass. */
-void authCommand(client *c) {
-    if (c->argv.size() > 3) return addReplyErrorObject(c, shared::syntaxerr);
-    if (c->argv.size() == 2)
-        return addReplyError(c, "AUTH <password> called without any password configured for the default user. "
-                                "Are you sure your configuration is correct?");
-    if (!ACLCheckUserCredentials(c->argv[1])) return addReplyError(c, wrongpass_err);
-    addReply(c, shared::ok);
-}
-
 /* HELLO [protover [AUTH user pass] [SETNAME name]]: cppredis speaks RESP2
  * only, so HELLO 3 is refused as a server without RESP3 would. Options act
  * in order, as in Redis: a SETNAME before a failing AUTH stays applied. */
@@ -1144,7 +1162,8 @@ void helloCommand(client *c) {
     for (; j < c->argv.size(); j++) {
         size_t more = c->argv.size() - j - 1;
         if (strEqualNoCase(c->argv[j], "auth") && more >= 2) {
-            if (!ACLCheckUserCredentials(c->argv[j + 1])) return addReplyError(c, wrongpass_err);
+            if (aclHooks.authenticateUser && !aclHooks.authenticateUser(c, c->argv[j + 1], c->argv[j + 2]))
+                return addReplyError(c, "-WRONGPASS invalid username-password pair or user is disabled.");
             j += 2;
         } else if (strEqualNoCase(c->argv[j], "setname") && more >= 1) {
             std::string_view name = c->argv[++j];
@@ -1155,6 +1174,10 @@ void helloCommand(client *c) {
             return addReplyErrorFormat(c, "Syntax error in HELLO option '%s'", std::string(c->argv[j]).c_str());
         }
     }
+    if (!c->authenticated)
+        return addReplyError(c, "-NOAUTH HELLO must be called with the client already authenticated, otherwise the "
+                                "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
+                                "the RESP protocol version at the same time");
     addReplyMapLen(c, 7);
     addReplyBulk(c, "server");
     addReplyBulk(c, "redis");

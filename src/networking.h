@@ -28,6 +28,7 @@
 #include <list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,6 +36,7 @@
 
 #include "ae.h"
 #include "dict.h"
+#include "keyspecs.h"
 #include "resp_parser.h"
 #include "sds.h"
 #include "stream.h" /* streamID: what an XREAD waiter waits past */
@@ -42,6 +44,8 @@
 struct redisCommand;
 struct redisDb;
 struct client;
+struct getKeysResult;
+struct user; /* an ACL user (acl.h, above): clients only point at one */
 
 /* ------------------------------------------------------------------------
  * Limits (the same numbers as Redis 7.0).
@@ -109,6 +113,9 @@ struct CommandNameEqual {
 using commandDict = std::unordered_map<std::string, redisCommand *, CommandNameHash, CommandNameEqual>;
 
 using redisCommandProc = void (*)(client *c);
+/* Finds the keys where the key specs cannot (db.h's getKeysFromCommandWithSpecs). */
+using redisGetKeysProc = int (*)(const redisCommand *cmd, std::span<const std::string_view> argv,
+                                 getKeysResult *result);
 
 /* One row of the command table. Arity counts the command name itself;
  * a negative arity means "at least -arity arguments". */
@@ -124,11 +131,14 @@ struct redisCommand {
     std::vector<redisCommand> subcommands;
     std::vector<const char *> tips;  /* COMMAND INFO tips, e.g. "request_policy:all_shards" */
     uint64_t acl_categories = 0;     /* explicit ACL_CATEGORY_*; implicit ones added at start */
+    redisGetKeysProc getkeys_proc = nullptr; /* for specs that are incomplete or whose flags vary */
 
     /* Filled when the table is populated. */
     std::string fullname;            /* "config|get" for a subcommand */
+    unsigned long id = 0;            /* its bit in ACL users' command bitmaps (acl.h) */
     redisCommand *parent = nullptr;
     commandDict subcommands_dict;
+    std::span<const keySpec> key_specs; /* keyspecs.cpp's table for `fullname` */
 
     /* Statistics for INFO commandstats. */
     long long microseconds = 0, calls = 0, rejected_calls = 0, failed_calls = 0;
@@ -256,6 +266,8 @@ struct client {
     redisDb *db = nullptr;            /* the SELECTed database */
     int resp = 2;
     uint64_t flags = 0;
+    struct user *user = nullptr;      /* the ACL user it runs as (acl.h); nullptr: anything goes */
+    bool authenticated = false;       /* AUTH/HELLO succeeded, or it started as a nopass default user */
 
     QueryBuffer querybuf;
     RequestParser req;
@@ -374,6 +386,22 @@ bool registerRepliesMustWait(repliesMustWaitProc proc);
 using dbIdProc = int (*)(const redisDb *db);
 bool registerDbId(dbIdProc proc);
 
+/* What networking needs of ACL users (acl.cpp registers it): the user a
+ * new client starts as and whether that already authenticates it, whether
+ * the default user takes no password (protected mode), a user's name
+ * (CLIENT LIST user=) and lookup by name (CLIENT KILL USER), HELLO's AUTH
+ * option (true if authenticated), and whether a client must still
+ * authenticate (the request size limits before it has). */
+struct aclNetworkingHooks {
+    void (*clientSetDefaultAuth)(client *c);
+    bool (*defaultUserIsNopass)();
+    const std::string &(*userName)(const user *u);
+    user *(*getUserByName)(std::string_view name);
+    bool (*authenticateUser)(client *c, std::string_view username, std::string_view password);
+    bool (*authRequired)(const client *c);
+};
+bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks);
+
 /* ------------------------------------------------------------------------
  * networking.cpp
  * ---------------------------------------------------------------------- */
@@ -453,9 +481,8 @@ inline constexpr std::string_view outofrangeerr = "-ERR index out of range\r\n";
 inline constexpr std::string_view emptyscan = "*2\r\n$1\r\n0\r\n*0\r\n";
 }  // namespace shared
 
-/* The connection commands (CLIENT, HELLO, AUTH, QUIT) (the command table is in commands.cpp). */
+/* The connection commands (CLIENT, HELLO, QUIT; AUTH is acl.h's) (the command table is in commands.cpp). */
 void helloCommand(client *c);
-void authCommand(client *c);
 void quitCommand(client *c);
 void clientIdCommand(client *c);
 void clientInfoCommand(client *c);

@@ -13,6 +13,7 @@ extern "C" {
 #include <lua-cjson.h>
 }
 
+#include "acl.h"
 #include "lua_cmsgpack.h"
 #include "lua_struct.h"
 #include "scripting.h"
@@ -877,7 +878,8 @@ int luaRedisBreakpointCommand(lua_State *L) {
 
 int luaRedisDebugCommand(lua_State *) { return 0; }
 
-/* No ACLs: every existing command is allowed. */
+/* Whether the script's caller may run the command given (Redis 7.0 checks
+ * the caller's user, keys and channels included). */
 int luaRedisAclCheckCmdPermissionsCommand(lua_State *L) {
     scriptRunCtx *run_ctx = scriptCurrentRun();
     if (!run_ctx) return luaRaiseError(L, "redis.acl_check_cmd can only be called inside a script invocation");
@@ -885,10 +887,13 @@ int luaRedisAclCheckCmdPermissionsCommand(lua_State *L) {
     if (argc == 0) return luaRaiseError(L, "Please specify at least one argument for this redis lib call");
     if (!luaArgsToRedisArgv(L, argc, run_ctx->c))
         return luaRaiseError(L, "Lua redis lib command arguments must be strings or integers");
-    bool exists = lookupCommand(run_ctx->c->argv) != nullptr;
+    redisCommand *cmd = lookupCommand(run_ctx->c->argv);
+    int keyidx;
+    bool allowed = cmd && ACLCheckAllUserCommandPerm(run_ctx->original_client->user, cmd, run_ctx->c->argv,
+                                                     &keyidx) == ACL_OK;
     run_ctx->c->argv.clear();
-    if (!exists) return luaRaiseError(L, "Invalid command passed to redis.acl_check_cmd()");
-    lua_pushboolean(L, 1);
+    if (!cmd) return luaRaiseError(L, "Invalid command passed to redis.acl_check_cmd()");
+    lua_pushboolean(L, allowed);
     return 1;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "acl.h"
 #include "aof.h"
 #include "dict.h"
 #include "rdb.h"
@@ -201,6 +202,7 @@ bool scriptPrepareForRun(scriptRunCtx *run_ctx, client *caller, const char *func
     }
     client *sc = lctx.script_client.get();
     sc->db = caller->db;
+    sc->user = caller->user; /* redis.call() runs with the caller's permissions */
     *run_ctx = {caller, sc, funcname, monotonicMs(), (ro || no_writes) ? SCRIPT_READ_ONLY : 0,
                 PROPAGATE_AOF | PROPAGATE_REPL};
     curr_run_ctx = run_ctx;
@@ -280,6 +282,14 @@ scriptRunCtx *scriptCurrentRun() { return curr_run_ctx; }
 
 bool scriptIsTimedout() { return curr_run_ctx && (curr_run_ctx->flags & SCRIPT_TIMEDOUT); }
 
+/* "The user executing the script can't ...": a fixed text per reason. */
+static const char *scriptACLError(int acl_retval) {
+    static std::string texts[ACL_DENIED_CHANNEL + 1];
+    std::string &text = texts[acl_retval];
+    if (text.empty()) text = std::string("The user executing the script ") + getAclErrorMessage(acl_retval);
+    return text.c_str();
+}
+
 const char *scriptCall(scriptRunCtx *run_ctx) {
     client *c = run_ctx->c;
     redisCommand *cmd = c->cmd = c->lastcmd = lookupCommand(c->argv);
@@ -289,6 +299,10 @@ const char *scriptCall(scriptRunCtx *run_ctx) {
     else if ((cmd->arity > 0 && cmd->arity != argc) || argc < -cmd->arity)
         err = "Wrong number of args calling Redis command from script";
     else if (cmd->flags & CMD_NOSCRIPT) err = "This Redis command is not allowed from script";
+    else if (int acl_errpos, acl_retval = ACLCheckAllPerm(c, &acl_errpos); acl_retval != ACL_OK) {
+        addACLLogEntry(c, acl_retval, ACL_LOG_CTX_LUA, acl_errpos);
+        err = scriptACLError(acl_retval);
+    }
     else if ((run_ctx->flags & SCRIPT_READ_ONLY) && (cmd->flags & (CMD_WRITE | CMD_MAY_REPLICATE)))
         err = "Write commands are not allowed from read-only scripts.";
     /* Only a script's first write: once it has written, it must not stop

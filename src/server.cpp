@@ -74,7 +74,7 @@ redisCommand *lookupCommandBySdsFullname(std::string_view name) {
     return lookupIn(base->subcommands_dict, name.substr(bar + 1));
 }
 
-redisCommand *lookupCommand(const std::vector<std::string_view> &argv) {
+redisCommand *lookupCommand(std::span<const std::string_view> argv) {
     redisCommand *base = lookupIn(server.commands, argv[0]);
     if (!base || argv.size() == 1 || base->subcommands.empty()) return base;
     return lookupIn(base->subcommands_dict, argv[1]);

@@ -225,6 +225,12 @@ struct redisServer : redisServerLog, redisServerNetworking {
     std::atomic<int> aof_bio_fsync_errno{0};
     long long stat_aof_rewrites = 0, stat_aofrw_consecutive_failures = 0;
 
+    /* ACL (acl.cpp). */
+    std::string requirepass;          /* `requirepass`: the default user's password, "" for nopass */
+    std::string acl_filename;         /* `aclfile`, "" if users come from redis.conf */
+    long long acllog_max_len = 128;   /* `acllog-max-len` */
+    int acl_pubsub_default = 0;       /* `acl-pubsub-default`: SELECTOR_FLAG_ALLCHANNELS or 0 (resetchannels) */
+
     /* Scripting (scripting.cpp). */
     long long busy_reply_threshold = 5000; /* `busy-reply-threshold` (`lua-time-limit`), ms; 0 = never busy */
 
@@ -276,7 +282,7 @@ extern redisServer server;
 long long ustime();
 long long mstime();
 void updateCachedTime();
-redisCommand *lookupCommand(const std::vector<std::string_view> &argv);
+redisCommand *lookupCommand(std::span<const std::string_view> argv);
 redisCommand *lookupCommandByName(std::string_view name);
 redisCommand *lookupCommandBySdsFullname(std::string_view name); /* "get" or "config|get" */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the

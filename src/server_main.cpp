@@ -34,6 +34,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "acl.h"
 #include "aof.h"
 #include "blocked.h"
 #include "childinfo.h"
@@ -69,6 +70,22 @@ static void rejectCommand(client *c, const std::string &err) {
     if (c->cmd) c->cmd->rejected_calls++;
     if (c->cmd && c->cmd->proc == execCommand) execCommandAbort(c, err);
     else addReplyError(c, err);
+}
+
+/* A command the user may not run: logged, then refused with Redis's text. */
+static void rejectCommandACL(client *c, int acl_retval, int acl_errpos) {
+    addACLLogEntry(c, acl_retval, (c->flags & CLIENT_MULTI) ? ACL_LOG_CTX_MULTI : ACL_LOG_CTX_TOPLEVEL, acl_errpos);
+    switch (acl_retval) {
+    case ACL_DENIED_CMD:
+        rejectCommand(c, "-NOPERM this user has no permissions to run the '" + c->cmd->fullname + "' command");
+        break;
+    case ACL_DENIED_KEY:
+        rejectCommand(c, "-NOPERM this user has no permissions to access one of the keys used as arguments");
+        break;
+    default:
+        rejectCommand(c, "-NOPERM this user has no permissions to access one of the channels used as arguments");
+        break;
+    }
 }
 
 /* "'a' 'b' " — the first arguments, quoted, for the unknown-command error. */
@@ -127,8 +144,16 @@ static int processCommand(client *c) {
                          "configuration file, and then restart the server.");
         return C_OK;
     }
+    if (authRequired(c) && !(c->cmd->flags & CMD_NO_AUTH)) {
+        rejectCommand(c, "-NOAUTH Authentication required.");
+        return C_OK;
+    }
     if ((c->flags & CLIENT_MULTI) && (c->cmd->flags & CMD_NO_MULTI)) {
         rejectCommand(c, "Command not allowed inside a transaction");
+        return C_OK;
+    }
+    if (int acl_errpos, acl_retval = ACLCheckAllPerm(c, &acl_errpos); acl_retval != ACL_OK) {
+        rejectCommandACL(c, acl_retval, acl_errpos);
         return C_OK;
     }
     /* A failed BGSAVE or AOF write: refuse what would change data that
@@ -472,6 +497,7 @@ int serverMain(int argc, char **argv) {
     for (uint8_t &b : hashseed) b = static_cast<uint8_t>(rd());
     dictSetHashFunctionSeed(hashseed);
     populateCommandTable();
+    ACLInit(); /* before the configuration: its `user` lines are checked as read */
     initConfigValues(standardConfigs());
     std::string configfile, options;
     parseCommandLine(argc, argv, configfile, options);
@@ -488,6 +514,8 @@ int serverMain(int argc, char **argv) {
     if (background || !server.pidfile.empty()) createPidFile();
     serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
     serverLog(LL_NOTICE, "Server initialized");
+    ACLUpdateDefaultUserPassword(server.requirepass);
+    ACLLoadUsersAtStartup();
     loadDataFromDisk();
     aofOpenIfNeededOnServerStart();
     serverLog(LL_NOTICE, "Ready to accept connections tcp");

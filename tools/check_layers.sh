@@ -5,7 +5,8 @@
 # Every module (a .h and its .cpp share one name; ae_epoll.h and friends are
 # ae's) sits on a layer; a file may include only headers of its own layer or
 # a lower one. From the bottom:
-#   1  the event loop, the plain data structures and the request parser:
+#   1  the event loop, the plain data structures, the request parser and
+#      the key specs (data the command table points at):
 #      they know nothing of the server
 #   2  networking (clients, reply buffers), config, and the log
 #   3  the server, the keyspace and its objects, notifications, expiry
@@ -22,12 +23,12 @@ cd "$(dirname "$0")/.."
 
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
-assign 1 adlist ae anet crc64 dict intset listpack lua_cmsgpack lua_struct rax resp_parser rio sds sha1 skiplist stream trace util version ziplist zmalloc
+assign 1 adlist ae anet crc64 dict intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds sha1 sha256 skiplist stream trace util version ziplist zmalloc
 assign 2 networking config log
 assign 3 server db object notify expire
 assign 4 t_hash t_list t_set t_stream t_string t_zset
-assign 5 aof bio blocked childinfo debug multi pubsub rdb script_lua scripting tracing
-assign 6 commands config_table keyspecs main server_main
+assign 5 acl aof bio blocked childinfo debug multi pubsub rdb script_lua scripting tracing
+assign 6 commands config_table main server_main
 
 module_of() {  # src/ae_epoll.h -> ae
     local m=${1##*/}

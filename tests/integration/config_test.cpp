@@ -177,30 +177,31 @@ TEST_P(NetConfig, SetBindToABusyAddressFailsAndKeepsTheOldOnes) {
 }
 
 /* ------------------------------------------------------------------------
- * Protected mode: no password exists, so only 127.0.0.1 and ::1 are served
+ * Protected mode: while the default user has no password, only 127.0.0.1
+ * and ::1 are served
  * ---------------------------------------------------------------------- */
 
 TEST_P(NetConfig, ProtectedModeRefusesANonLoopbackPeer) {
-    const std::string denied =
-        "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set "
-        "for the default user. In this mode connections are only accepted from the loopback interface. If you "
-        "want to connect from external computers to Redis you may adopt one of the following solutions: "
-        "1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback "
-        "interface by connecting to Redis from the same host the server is running, however MAKE SURE Redis is "
-        "not publicly accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. "
-        "2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and "
-        "setting the protected mode option to 'no', and then restarting the server. 3) If you started the "
-        "server manually just for testing, restart it with the '--protected-mode no' option. 4) Setup a an "
-        "authentication password for the default user. NOTE: You only need to do one of the above things in "
-        "order for the server to start accepting connections from the outside.\r\n";
     const int port = srv->port();
     /* 127.0.0.2 is on the loopback interface, but it is not 127.0.0.1. */
     {
         Socket s(connectFrom("127.0.0.2", "127.0.0.1", port));
         ASSERT_NE(s.fd, -1);
-        EXPECT_EQ(readUntilClose(s.fd), denied);
+        EXPECT_EQ(readUntilClose(s.fd), PROTECTED_MODE_DENIED);
     }
     EXPECT_EQ(infoField(*c, "stats", "rejected_connections"), "1");
+    /* A password on the default user lifts protected mode: the peer is
+     * served, and asked to authenticate. */
+    EXPECT_EQ(call({"CONFIG", "SET", "requirepass", "pw"}), "+OK\r\n");
+    {
+        Socket s(connectFrom("127.0.0.2", "127.0.0.1", port));
+        ASSERT_NE(s.fd, -1);
+        ASSERT_EQ(::write(s.fd, "PING\r\n", 6), 6);
+        char buf[64];
+        EXPECT_EQ(std::string(buf, static_cast<size_t>(std::max<ssize_t>(0, ::read(s.fd, buf, sizeof(buf))))),
+                  "-NOAUTH Authentication required.\r\n");
+    }
+    EXPECT_EQ(call({"CONFIG", "SET", "requirepass", ""}), "+OK\r\n"); /* c connected before: still authenticated */
     EXPECT_EQ(call({"CONFIG", "SET", "protected-mode", "no"}), "+OK\r\n");
     Socket s(connectFrom("127.0.0.2", "127.0.0.1", port));
     ASSERT_NE(s.fd, -1);

@@ -235,17 +235,27 @@ void PrintTo(const Reply &r, std::ostream *os) { *os << toString(r); }
 /* ------------------------------------------------------------------------
  * RespConn
  * ---------------------------------------------------------------------- */
-RespConn::RespConn(int port, Ms timeout) : timeout_(timeout) {
+RespConn::RespConn(int port, Ms timeout) : RespConn(LoopbackRoute{}, port, timeout) {}
+
+RespConn::RespConn(const LoopbackRoute &route, int port, Ms timeout) : timeout_(timeout) {
     prepareProcess();
     UniqueFd s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     if (s.get() < 0) throw HarnessError(errnoText("socket"));
     int one = 1;
     ::setsockopt(s.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (!route.from.empty()) {
+        sockaddr_in src{};
+        src.sin_family = AF_INET;
+        if (::inet_pton(AF_INET, route.from.c_str(), &src.sin_addr) != 1)
+            throw HarnessError("bad source address " + route.from);
+        if (::bind(s.get(), reinterpret_cast<sockaddr *>(&src), sizeof src) < 0)
+            throw HarnessError(errnoText(("bind " + route.from).c_str()));
+    }
     sockaddr_in a{};
     a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::inet_pton(AF_INET, route.to.c_str(), &a.sin_addr) != 1) throw HarnessError("bad address " + route.to);
     a.sin_port = htons(static_cast<uint16_t>(port));
-    const std::string where = "connect to 127.0.0.1:" + std::to_string(port);
+    const std::string where = "connect to " + route.to + ":" + std::to_string(port);
     if (::connect(s.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) < 0) {
         if (errno != EINPROGRESS) throw HarnessError(errnoText(where.c_str()));
         if (!waitFd(s.get(), POLLOUT, timeout_))

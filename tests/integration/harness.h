@@ -108,9 +108,18 @@ void PrintTo(const Reply &r, std::ostream *os); /* GoogleTest's printer */
  * Every wait is bounded by the timeout (progress, not total: a 100 MB reply
  * may take longer than 5 s as long as bytes keep coming).
  * ---------------------------------------------------------------------- */
+/* Which loopback addresses a connection goes from and to: a client from
+ * 127.0.0.2 is not "local" to a server (protected mode). Empty `from`: the
+ * kernel picks. */
+struct LoopbackRoute {
+    std::string from{};
+    std::string to = "127.0.0.1";
+};
+
 class RespConn {
 public:
     explicit RespConn(int port, Ms timeout = kDefaultTimeout);
+    RespConn(const LoopbackRoute &route, int port, Ms timeout = kDefaultTimeout);
     ~RespConn();
     RespConn(RespConn &&other) noexcept;
     RespConn &operator=(RespConn &&other) noexcept;

@@ -470,3 +470,53 @@ TEST_F(Introspection, CommandInfoMatchesRedisForEveryCommand) {
     }
     EXPECT_GT(compared, 150u);
 }
+
+/* COMMAND GETKEYS / GETKEYSANDFLAGS: the keys ACL checks, as Redis 7 finds
+ * them from the key specs (index and keyword begins, ranges with negative
+ * or limited ends, numkeys counts) or, for SET's variable flags and calls
+ * the specs do not fit (a bad numkeys), from the command's getkeys
+ * procedure; and the errors of an unknown command, one without keys, a bad
+ * arity and a call with no keys. */
+TEST_F(Introspection, CommandGetKeysMatchesRedis) {
+    if (!haveRef()) GTEST_SKIP() << "no redis-server to compare with";
+    const std::vector<Args> calls = {
+        {"GET", "k"}, {"SET", "k", "v"}, {"SET", "k", "v", "EX", "10", "GeT"}, {"SET", "k", "v", "NX"},
+        {"MSET", "a", "1", "b", "2"}, {"MGET", "a", "b", "c"}, {"BLPOP", "a", "b", "0"},
+        {"LMOVE", "a", "b", "LEFT", "RIGHT"}, {"SMOVE", "a", "b", "m"}, {"SUNIONSTORE", "d", "a", "b"},
+        {"ZRANGESTORE", "d", "s", "0", "1"}, {"COPY", "a", "b", "DB", "1"}, {"DEL", "a", "b"},
+        {"OBJECT", "ENCODING", "k"}, {"MEMORY", "USAGE", "k"}, {"XGROUP", "CREATE", "s", "g", "$"},
+        /* keynum: a valid count, zero, too many, negative, not canonical,
+         * past INT_MAX (Redis counts in an int) */
+        {"ZUNIONSTORE", "d", "2", "a", "b"}, {"ZUNIONSTORE", "d", "0", "a"}, {"ZUNIONSTORE", "d", "3", "a", "b"},
+        {"ZUNIONSTORE", "d", "-1", "a"}, {"ZUNIONSTORE", "d", "1abc", "a", "b"}, {"ZUNIONSTORE", "d", "01", "a"},
+        {"ZUNIONSTORE", "d", "+1", "a"}, {"ZUNIONSTORE", "d", " 1", "a"}, {"ZUNIONSTORE", "d", "4294967297", "a"},
+        {"ZINTERSTORE", "d", "1", "a", "WEIGHTS", "2"}, {"ZDIFFSTORE", "d", "1", "a"},
+        {"ZUNION", "2", "a", "b", "WITHSCORES"}, {"ZUNION", " +2", "a", "b"}, {"ZINTER", "1x", "a"}, {"ZDIFF", "1", "a"},
+        {"ZINTERCARD", "2", "a", "b", "LIMIT", "1"}, {"SINTERCARD", "3", "a", "b"}, {"SINTERCARD", "x", "a"},
+        {"LMPOP", "2", "a", "b", "LEFT"}, {"LMPOP", "0", "a", "LEFT"}, {"BLMPOP", "0", "2", "a", "b", "LEFT"},
+        {"BLMPOP", "0", "9", "a", "LEFT"}, {"ZMPOP", "1", "a", "MIN"}, {"BZMPOP", "0", "2x", "a", "b", "MIN"},
+        {"EVAL", "s", "0"}, {"EVAL", "s", "2", "a", "b"}, {"EVAL", "s", "3", "a"}, {"EVAL", "s", "2x", "a", "b"},
+        {"EVALSHA_RO", "s", "1", "a"}, {"EVAL_RO", "s", "x", "a"},
+        /* keyword STREAMS from startfrom, keys the first half of the rest */
+        {"XREAD", "STREAMS", "a", "0"}, {"XREAD", "COUNT", "1", "STREAMS", "a", "b", "0", "0"},
+        {"XREAD", "COUNT", "1", "STREAMS", "a", "b", "0"}, {"XREAD", "BLOCK", "0", "STREAMS", "streams", "a"},
+        {"XREAD", "COUNT", "5", "STREAMS", "a"}, {"XREAD", "COUNT", "STREAMS", "a"},
+        {"XREADGROUP", "GROUP", "g", "c", "STREAMS", "a", "0"},
+        {"XREADGROUP", "GROUP", "streams", "c", "STREAMS", "a", "0"},
+        {"XREADGROUP", "GROUP", "g", "c", "NOACK", "STREAMS", "a", "b", "0"},
+        /* errors */
+        {"NOSUCH", "a"}, {"PING", "x"}, {"CONFIG", "GET", "x"}, {"CONFIG", "NOSUCH"}, {"GET", "a", "b"},
+        {"GETRANGE", "k", "0"},
+    };
+    std::vector<Args> script;
+    for (const Args &call : calls) {
+        for (const char *sub : {"GETKEYS", "GETKEYSANDFLAGS"}) {
+            Args a{"COMMAND", sub};
+            a.insert(a.end(), call.begin(), call.end());
+            script.push_back(std::move(a));
+        }
+    }
+    script.push_back({"COMMAND", "GETKEYS", "GET"});
+    script.push_back({"COMMAND", "HELP"});
+    expectSameAsRedis(script);
+}
