@@ -158,7 +158,7 @@ struct keyReference {
 class keyReferenceList {
 public:
     static constexpr size_t MAX_KEYS_BUFFER = 256;
-    keyReferenceList() = default;
+    keyReferenceList() {} /* user-provided: `getKeysResult r{}` does not zero keysbuf */
     keyReferenceList(const keyReferenceList &) = delete;
     keyReferenceList &operator=(const keyReferenceList &) = delete;
 
@@ -186,7 +186,9 @@ struct getKeysResult {
 };
 constexpr int GET_KEYSPEC_DEFAULT = 0;
 constexpr int GET_KEYSPEC_INCLUDE_NOT_KEYS = 1 << 0; /* also the NOT_KEY specs' arguments */
-constexpr int GET_KEYSPEC_RETURN_PARTIAL = 1 << 1;   /* an invalid or incomplete spec's keys, no fallback */
+/* The keys of the specs argv fits, an incomplete spec's included, instead
+ * of falling back to getkeys_proc when one does not fit or is incomplete. */
+constexpr int GET_KEYSPEC_RETURN_PARTIAL = 1 << 1;
 /* Fills result with the keys of `cmd` called with argv (argv[0] is the
  * command name) and returns how many. The key specs are walked when they
  * are complete and their flags fixed; otherwise, or when argv does not fit

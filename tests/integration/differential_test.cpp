@@ -391,6 +391,16 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         return a;
     },
     [](CommandGenerator &g) { return Args{"XACK", g.streamKey(), g.group(), g.streamId(), g.streamId()}; },
+    /* the keys ACL would check: numkeys counts of every kind, STREAMS
+     * keywords anywhere (a key or a group may be named "streams") */
+    [](CommandGenerator &g) {
+        return Args{"COMMAND", g.pick(2) ? "GETKEYS" : "GETKEYSANDFLAGS", "ZUNIONSTORE", g.key(), g.integer(), g.key(), g.key()};
+    },
+    [](CommandGenerator &g) {
+        Args a{"COMMAND", g.pick(2) ? "GETKEYS" : "GETKEYSANDFLAGS", g.pick(2) ? "XREAD" : "EVAL"};
+        for (size_t n = 2 + g.pick(5); n > 0; n--) a.push_back(g.pick(3) ? g.key() : g.pick(2) ? "STREAMS" : g.integer());
+        return a;
+    },
     /* errors */
     [](CommandGenerator &g) { return Args{"GET", g.key(), "extra"}; },
     [](CommandGenerator &g) { return Args{"NOSUCHCOMMAND", g.key()}; },
