@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "aof.h"
+#include "evict.h"
 #include "notify.h"
 #include "server.h"
 #include "tracing.h"
@@ -225,6 +226,22 @@ std::string getClientOutputBufferLimit() {
     return out;
 }
 
+/* maxmemory set below what is used: the time event evicts at once, rather
+ * than the next write (and the log says what is coming). */
+bool updateMaxmemory(const char **) {
+    if (server.maxmemory) {
+        size_t used = zmalloc_used_memory() - freeMemoryGetNotCountedMemory();
+        if (static_cast<size_t>(server.maxmemory) < used)
+            serverLog(LL_WARNING,
+                      "WARNING: the new maxmemory value set via CONFIG SET (%llu) is smaller than the current memory "
+                      "usage (%zu). This will result in key eviction and/or the inability to accept new write "
+                      "commands depending on the maxmemory-policy.",
+                      static_cast<unsigned long long>(server.maxmemory), used);
+        if (server.el) startEvictionTimeProc();
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ---------------------------------------------------------------------- */
@@ -287,6 +304,13 @@ const standardConfig static_configs[] = {
      EnumConfig{&server.enable_protected_configs, protected_action_enum}},
     /* The live trace (tracing.cpp) */
     {"trace-events", nullptr, 0, "", SpecialConfig{setTraceEvents, getTraceEvents}},
+    /* maxmemory and eviction (evict.cpp); the LFU counter (object.cpp) */
+    {"maxmemory", nullptr, 0, "0", NumericConfig{&server.maxmemory, 0, LLONG_MAX, true}, updateMaxmemory},
+    {"maxmemory-policy", nullptr, 0, "noeviction", EnumConfig{&server.maxmemory_policy, maxmemoryPolicyEnum()}},
+    {"maxmemory-samples", nullptr, 0, "5", NumericConfig{&server.maxmemory_samples, 1, INT_MAX}},
+    {"maxmemory-eviction-tenacity", nullptr, 0, "10", NumericConfig{&server.maxmemory_eviction_tenacity, 0, 100}},
+    {"lfu-log-factor", nullptr, 0, "10", NumericConfig{&server.lfu_log_factor, 0, INT_MAX}},
+    {"lfu-decay-time", nullptr, 0, "1", NumericConfig{&server.lfu_decay_time, 0, INT_MAX}},
     /* Scripting (scripting.cpp) */
     {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
 };

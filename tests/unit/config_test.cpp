@@ -152,6 +152,8 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"rdbcompression", "yes"}, {"rdbchecksum", "yes"}, {"rdb-save-incremental-fsync", "yes"},
         {"stop-writes-on-bgsave-error", "yes"}, {"enable-protected-configs", "no"},
         {"trace-events", ""},
+        {"maxmemory", "0"}, {"maxmemory-policy", "noeviction"}, {"maxmemory-samples", "5"},
+        {"maxmemory-eviction-tenacity", "10"}, {"lfu-log-factor", "10"}, {"lfu-decay-time", "1"},
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
     };
     EXPECT_EQ(configGet(all), expected);
@@ -387,7 +389,7 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
-    EXPECT_EQ(get({"*max*"}).size(), 15u);
+    EXPECT_EQ(get({"*max*"}).size(), 19u);
     EXPECT_EQ(get({"*max-z*"}), (Pairs{{"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
                                       {"hash-max-ziplist-entries", "512"}, {"hash-max-ziplist-value", "64"},
                                       {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"}}));
