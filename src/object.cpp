@@ -60,6 +60,20 @@ void updateLFU(robj *val) {
     val->lru = static_cast<unsigned>((LFUGetTimeInMinutes() << 8) | counter);
 }
 
+bool objectSetLRUOrLFU(robj *val, long long lfu_freq, long long lru_idle, long long lru_clock) {
+    if (server.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        if (lfu_freq < 0) return false;
+        val->lru = static_cast<unsigned>((LFUGetTimeInMinutes() << 8) | static_cast<unsigned long>(lfu_freq & 255));
+        return true;
+    }
+    if (lru_idle < 0) return false;
+    long long lru_abs = lru_clock - lru_idle * 1000 / LRU_CLOCK_RESOLUTION;
+    /* The clock wraps: an access before the wrap is near LRU_CLOCK_MAX. */
+    if (lru_abs < 0) lru_abs += LRU_CLOCK_MAX;
+    val->lru = static_cast<unsigned>(lru_abs);
+    return true;
+}
+
 /* A new value's lru field: its creation time, or under an LFU policy a
  * counter starting at LFU_INIT_VAL. */
 static unsigned initialLRU() {

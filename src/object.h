@@ -104,6 +104,10 @@ uint8_t LFULogIncr(uint8_t counter);             /* one access: may add 1, less 
 unsigned long LFUDecrAndReturn(const robj *o);    /* the counter, decayed by the idle periods */
 /* One access to val under an LFU policy: decay, then increment. */
 void updateLFU(robj *val);
+/* A loaded value's access history (an RDB's FREQ or IDLE opcode): under an
+ * LFU policy its counter lfu_freq, else its access time lru_idle seconds
+ * before lru_clock; < 0 sets nothing. Returns whether it set the field. */
+bool objectSetLRUOrLFU(robj *val, long long lfu_freq, long long lru_idle, long long lru_clock);
 
 /* A new object of `type` in `encoding` with `ptr` (Redis's createObject),
  * for the types' own encodings (t_*.cpp); an encoding that keeps its

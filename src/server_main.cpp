@@ -274,10 +274,8 @@ static long long getInstantaneousMetric() {
 
 static bool runWithPeriod(int ms) { return ms <= 1000 / server.hz || server.cronloops % (ms / (1000 / server.hz)) == 0; }
 
-/* The peak is sampled here, each cron tick, and when INFO runs. Redis also
- * samples it after every command and in beforeSleep, where its count of used
- * memory is one atomic read; here it is jemalloc's stats.allocated, which
- * costs an epoch refresh of many microseconds: too much per command. */
+/* The peak is sampled here, each cron tick, and when INFO runs (Redis also
+ * samples it after every command and in beforeSleep). */
 static void cronUpdateMemoryStats() {
     server.stat_peak_memory = std::max(server.stat_peak_memory, zmalloc_used_memory());
 }
@@ -518,6 +516,11 @@ int serverMain(int argc, char **argv) {
     serverLog(LL_NOTICE, "Server initialized");
     loadDataFromDisk();
     aofOpenIfNeededOnServerStart();
+    if (server.maxmemory > 0 && server.maxmemory < 1024 * 1024)
+        serverLog(LL_WARNING,
+                  "WARNING: You specified a maxmemory value that is less than 1MB (current value is %lld bytes). Are "
+                  "you sure this is what you really want?",
+                  server.maxmemory);
     serverLog(LL_NOTICE, "Ready to accept connections tcp");
     aeMain(server.el.get());
     return 0;

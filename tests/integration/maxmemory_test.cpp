@@ -145,6 +145,9 @@ TEST_P(Maxmemory, LfuCounterAndLruClockAsObjectFreqAndIdletimeRead) {
     EXPECT_EQ(call({"SET", "n", "w"}), OK);
     EXPECT_EQ(call({"OBJECT", "FREQ", "n"}), integer(17));
     EXPECT_EQ(call({"OBJECT", "FREQ", "missing"}), NIL);
+    /* The counter is saved with the key and loaded back. */
+    EXPECT_EQ(call({"DEBUG", "RELOAD"}), OK);
+    EXPECT_EQ(call({"OBJECT", "FREQ", "n"}), integer(17));
 
     /* With a limit and an LRU or LFU policy each value has its own clock:
      * small integers are not shared. */
