@@ -103,6 +103,14 @@ TEST_P(Maxmemory, NoevictionRefusesWhatMayGrowMemoryButPopsAndReadsRun) {
     EXPECT_EQ(call({"MULTI"}), OK);
     EXPECT_EQ(call({"GET", "q"}), OOM);
     EXPECT_EQ(call({"EXEC"}), err("EXECABORT Transaction discarded because of previous errors."));
+    /* Queued before the limit: EXEC itself is refused for its denyoom SET. */
+    set("maxmemory", "0");
+    EXPECT_EQ(call({"MULTI"}), OK);
+    EXPECT_EQ(call({"SET", "t", "v"}), QUEUED);
+    EXPECT_EQ(srv->connect().call({"CONFIG", "SET", "maxmemory", "1"}).raw, OK);
+    EXPECT_EQ(call({"EXEC"}), err("EXECABORT Transaction discarded because of: OOM command not allowed when used "
+                                  "memory > 'maxmemory'."));
+    EXPECT_EQ(call({"EXISTS", "t"}), integer(0));
 
     /* A script: its first denyoom command fails, reads run; a shebang
      * script is a write unless it says otherwise. */
