@@ -60,12 +60,13 @@ void evictionPoolInsert(std::span<evictionPoolEntry> pool, unsigned long long id
 }
 
 /* The sampled entries, in a buffer that grows only when maxmemory-samples
- * does: sampling allocates nothing. */
+ * does (never past the keys there are): sampling allocates nothing. */
 template <typename Dict>
 std::span<typename Dict::entry *> sampleEntries(Dict &d) {
     static std::vector<typename Dict::entry *> samples;
-    if (samples.size() < static_cast<size_t>(server.maxmemory_samples)) samples.resize(server.maxmemory_samples);
-    size_t count = d.getSomeEntries(std::span(samples.data(), static_cast<size_t>(server.maxmemory_samples)));
+    size_t wanted = std::min(static_cast<size_t>(server.maxmemory_samples), d.size());
+    if (samples.size() < wanted) samples.resize(wanted);
+    size_t count = d.getSomeEntries(std::span(samples.data(), wanted));
     return std::span(samples.data(), count);
 }
 
