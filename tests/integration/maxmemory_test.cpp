@@ -182,6 +182,8 @@ TEST_P(Maxmemory, EvictionFreesMemoryAsThePolicySaysAndPublishesEvicted) {
     long long limit = used() - 100 * 1000;
     set("maxmemory-policy", "volatile-lru");
     set("maxmemory", std::to_string(limit));
+    EXPECT_TRUE(srv->waitForLog("WARNING: the new maxmemory value set via CONFIG SET (" + std::to_string(limit) +
+                                ") is smaller than the current memory usage"));
     EXPECT_EQ(call({"PING"}), "+PONG\r\n"); /* any command evicts first */
     long long gone = evicted();
     EXPECT_GE(gone, 80);
@@ -220,6 +222,21 @@ TEST_P(Maxmemory, EvictionFreesMemoryAsThePolicySaysAndPublishesEvicted) {
     EXPECT_EQ(call({"PING"}), "+PONG\r\n");
     EXPECT_GT(evicted(), before + 100);
     for (int i = 0; i < 40; i++) EXPECT_EQ(call({"EXISTS", "cold" + std::to_string(i)}), integer(1)) << i;
+}
+
+TEST_P(Maxmemory, EvictionGoesOnBetweenCommandsOnceAStepIsOutOfTime) {
+    /* Tenacity 0: a step stops after 16 keys. The evictions past those the
+     * subscriber sees come from evictionTimeProc: nobody sends a command. */
+    fill("k", 1000, 1000);
+    set("notify-keyspace-events", "Ee");
+    set("maxmemory-eviction-tenacity", "0");
+    set("maxmemory-policy", "allkeys-random");
+    RespConn sub = srv->connect();
+    ASSERT_EQ(sub.call({"SUBSCRIBE", "__keyevent@0__:evicted"}).raw,
+              array({bulk("subscribe"), bulk("__keyevent@0__:evicted"), integer(1)}));
+    set("maxmemory", std::to_string(used() - 500 * 1000));
+    for (int i = 0; i < 200; i++) ASSERT_EQ(sub.readReply().elements.size(), 3u) << i;
+    EXPECT_GE(evicted(), 200);
 }
 
 TEST_P(Maxmemory, BlockedClientsGetEveryElementWhileEvictionRuns) {
