@@ -55,7 +55,9 @@ size_t zmalloc_used_memory() {
         allocated += __atomic_load_n(thread_counters[j].allocated, __ATOMIC_RELAXED);
         deallocated += __atomic_load_n(thread_counters[j].deallocated, __ATOMIC_RELAXED);
     }
-    return static_cast<size_t>(allocated - deallocated);
+    /* Below zero only if a thread that never registered allocated what a
+     * registered one freed: say 0 rather than wrap to an absurd size. */
+    return allocated > deallocated ? static_cast<size_t>(allocated - deallocated) : 0;
 }
 
 void set_jemalloc_bg_thread(bool enable) {
