@@ -19,6 +19,9 @@
 #               each in its own scratch directory, then:
 #   EXTRA_ARGS  options for both servers, shell-quoted, e.g. the AOF figure:
 #               EXTRA_ARGS="--appendonly yes --appendfsync everysec" bench/compare.sh set,lpush,incr
+#               or eviction all the time (a keyspace far over the limit):
+#               EXTRA_ARGS="--maxmemory 8mb --maxmemory-policy allkeys-lru" BENCH_ARGS="-r 1000000 -d 64" \
+#               PIPELINES=16 bench/compare.sh set,get,lpush
 #   EXTRA_ARGS_CPPREDIS, EXTRA_ARGS_REDIS   options for one of them, after EXTRA_ARGS
 #   BENCH_ARGS  extra redis-benchmark arguments, shell-quoted
 #   SUBSCRIBERS N clients subscribed to SUB_CHANNEL [bench] on each server for

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "server.h"
+#include "zmalloc.h"
 
 namespace {
 
@@ -57,6 +58,7 @@ public:
 
 private:
     void run() {
+        zmalloc_register_thread(); /* it frees the job queue's blocks the main thread allocated */
         std::unique_lock lk(mu_);
         for (;;) {
             cv_.wait(lk, [this] { return stop_ || !jobs_.empty(); });

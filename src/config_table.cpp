@@ -19,6 +19,7 @@
 
 #include "acl.h"
 #include "aof.h"
+#include "evict.h"
 #include "notify.h"
 #include "server.h"
 #include "tracing.h"
@@ -236,6 +237,22 @@ bool updateRequirePass(const char **) {
 constexpr configEnum acl_pubsub_default_enum[] = {
     {"allchannels", static_cast<int>(SELECTOR_FLAG_ALLCHANNELS)}, {"resetchannels", 0}};
 
+/* maxmemory set below what is used: the time event evicts at once, rather
+ * than the next write (and the log says what is coming). */
+bool updateMaxmemory(const char **) {
+    if (server.maxmemory) {
+        size_t used = zmalloc_used_memory() - freeMemoryGetNotCountedMemory();
+        if (static_cast<size_t>(server.maxmemory) < used)
+            serverLog(LL_WARNING,
+                      "WARNING: the new maxmemory value set via CONFIG SET (%llu) is smaller than the current memory "
+                      "usage (%zu). This will result in key eviction and/or the inability to accept new write "
+                      "commands depending on the maxmemory-policy.",
+                      static_cast<unsigned long long>(server.maxmemory), used);
+        if (server.el) startEvictionTimeProc();
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ---------------------------------------------------------------------- */
@@ -303,6 +320,13 @@ const standardConfig static_configs[] = {
     {"aclfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.acl_filename}},
     {"acllog-max-len", nullptr, 0, "128", NumericConfig{&server.acllog_max_len, 0, LONG_MAX}},
     {"acl-pubsub-default", nullptr, 0, "resetchannels", EnumConfig{&server.acl_pubsub_default, acl_pubsub_default_enum}},
+    /* maxmemory and eviction (evict.cpp); the LFU counter (object.cpp) */
+    {"maxmemory", nullptr, 0, "0", NumericConfig{&server.maxmemory, 0, LLONG_MAX, true}, updateMaxmemory},
+    {"maxmemory-policy", nullptr, 0, "noeviction", EnumConfig{&server.maxmemory_policy, maxmemoryPolicyEnum()}},
+    {"maxmemory-samples", nullptr, 0, "5", NumericConfig{&server.maxmemory_samples, 1, INT_MAX}},
+    {"maxmemory-eviction-tenacity", nullptr, 0, "10", NumericConfig{&server.maxmemory_eviction_tenacity, 0, 100}},
+    {"lfu-log-factor", nullptr, 0, "10", NumericConfig{&server.lfu_log_factor, 0, INT_MAX}},
+    {"lfu-decay-time", nullptr, 0, "1", NumericConfig{&server.lfu_decay_time, 0, INT_MAX}},
     /* Scripting (scripting.cpp) */
     {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
 };

@@ -48,14 +48,20 @@ int selectDb(client *c, int id) {
  * Lookup
  * ====================================================================== */
 
-/* Finds the value and refreshes its LRU clock (what OBJECT IDLETIME reads). */
+/* Finds the value and refreshes its LRU clock (what OBJECT IDLETIME reads),
+ * or under an LFU policy its access counter (OBJECT FREQ). */
 static robj *lookupKey(redisDb *db, std::string_view key, int flags) {
     auto *de = db->dict.find(key);
     if (!de) return nullptr;
     robj *val = de->val.get();
     /* Shared integers are touched too, as in Redis: their LRU clock is the
-     * last access to any key holding them. */
-    if (!(flags & LOOKUP_NOTOUCH)) val->lru = LRU_CLOCK();
+     * last access to any key holding them. While a child (BGSAVE, AOF
+     * rewrite) shares the pages, a write to every value read would copy
+     * them all: the clocks wait. */
+    if (!(flags & LOOKUP_NOTOUCH) && server.child_pid == -1) {
+        if (server.maxmemory_policy & MAXMEMORY_FLAG_LFU) updateLFU(val);
+        else val->lru = LRU_CLOCK();
+    }
     return val;
 }
 
@@ -185,6 +191,9 @@ void signalFlushedDb(int dbid) {
 void dbOverwrite(redisDb *db, std::string_view key, ObjRef val) {
     auto *de = db->dict.find(key);
     signalDeletedKeyAsReady(db, key, de->val.get());
+    /* An overwritten key keeps its access frequency: a hot key rewritten
+     * is still hot. */
+    if (server.maxmemory_policy & MAXMEMORY_FLAG_LFU) val->lru = de->val->lru;
     de->val = std::move(val);
 }
 

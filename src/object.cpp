@@ -3,6 +3,7 @@
  * layout. */
 #include "object.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -25,6 +26,69 @@ unsigned int LRU_CLOCK() {
     return static_cast<unsigned>((server.mstime / LRU_CLOCK_RESOLUTION) & LRU_CLOCK_MAX);
 }
 
+unsigned long LFUGetTimeInMinutes() { return static_cast<unsigned long>(server.unixtime / 60) & 65535; }
+
+unsigned long LFUTimeElapsed(unsigned long ldt) {
+    unsigned long now = LFUGetTimeInMinutes();
+    if (now >= ldt) return now - ldt;
+    return 65535 - ldt + now;
+}
+
+/* The probability of an increment is 1 / ((counter - LFU_INIT_VAL) *
+ * lfu-log-factor + 1): with the default factor 10, about a million
+ * accesses take a counter to 255. */
+uint8_t LFULogIncr(uint8_t counter) {
+    if (counter == 255) return 255;
+    double r = static_cast<double>(rand()) / RAND_MAX;
+    double baseval = std::max(0.0, static_cast<double>(counter) - LFU_INIT_VAL);
+    double p = 1.0 / (baseval * server.lfu_log_factor + 1);
+    return r < p ? counter + 1 : counter;
+}
+
+/* Decay is applied when the key is read (or sampled), not by a timer: one
+ * decrement per lfu-decay-time minutes since the stamp. */
+unsigned long LFUDecrAndReturn(const robj *o) {
+    unsigned long ldt = o->lru >> 8;
+    unsigned long counter = o->lru & 255;
+    unsigned long num_periods = server.lfu_decay_time ? LFUTimeElapsed(ldt) / server.lfu_decay_time : 0;
+    if (num_periods) counter = num_periods > counter ? 0 : counter - num_periods;
+    return counter;
+}
+
+void updateLFU(robj *val) {
+    unsigned long counter = LFULogIncr(static_cast<uint8_t>(LFUDecrAndReturn(val)));
+    val->lru = static_cast<unsigned>((LFUGetTimeInMinutes() << 8) | counter);
+}
+
+bool objectSetLRUOrLFU(robj *val, long long lfu_freq, long long lru_idle, long long lru_clock) {
+    if (server.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        if (lfu_freq < 0) return false;
+        val->lru = static_cast<unsigned>((LFUGetTimeInMinutes() << 8) | static_cast<unsigned long>(lfu_freq & 255));
+        return true;
+    }
+    if (lru_idle < 0) return false;
+    long long lru_abs = lru_clock - lru_idle * 1000 / LRU_CLOCK_RESOLUTION;
+    /* The clock wraps: an access before the wrap is near LRU_CLOCK_MAX. */
+    if (lru_abs < 0) lru_abs += LRU_CLOCK_MAX;
+    val->lru = static_cast<unsigned>(lru_abs);
+    return true;
+}
+
+/* A new value's lru field: its creation time, or under an LFU policy a
+ * counter starting at LFU_INIT_VAL. */
+static unsigned initialLRU() {
+    if (server.maxmemory_policy & MAXMEMORY_FLAG_LFU)
+        return static_cast<unsigned>((LFUGetTimeInMinutes() << 8) | LFU_INIT_VAL);
+    return LRU_CLOCK();
+}
+
+/* A value may be a shared integer unless the policy ranks keys by their own
+ * clock (Redis's canUseSharedObject): a shared object's clock is every
+ * holder's. */
+static bool canUseSharedObject() {
+    return server.maxmemory == 0 || !(server.maxmemory_policy & MAXMEMORY_FLAG_NO_SHARED_INTEGERS);
+}
+
 /* Every robj is malloc'ed, so an embstr can share its block with the bytes. */
 static robj *allocObject(unsigned type, unsigned encoding, size_t extra) {
     void *mem = malloc(sizeof(robj) + extra);
@@ -32,7 +96,7 @@ static robj *allocObject(unsigned type, unsigned encoding, size_t extra) {
     robj *o = new (mem) robj{};
     o->type = type;
     o->encoding = encoding;
-    o->lru = LRU_CLOCK();
+    o->lru = initialLRU();
     o->refcount = 1;
     return o;
 }
@@ -116,7 +180,7 @@ ObjRef createStringObject(std::string_view s) {
 }
 
 ObjRef createStringObjectFromLongLong(long long value) {
-    if (value >= 0 && value < OBJ_SHARED_INTEGERS) return ObjRef(sharedInteger(value));
+    if (value >= 0 && value < OBJ_SHARED_INTEGERS && canUseSharedObject()) return ObjRef(sharedInteger(value));
     robj *o = allocObject(OBJ_STRING, OBJ_ENCODING_INT, 0);
     o->ptr = reinterpret_cast<void *>(static_cast<intptr_t>(value));
     return ObjRef(o);
@@ -150,7 +214,7 @@ ObjRef tryObjectEncoding(ObjRef o) {
     std::string_view s = objectStringView(o.get(), buf);
     long long value;
     if (s.size() <= 20 && string2ll(s, &value)) {
-        if (o->encoding == OBJ_ENCODING_EMBSTR || (value >= 0 && value < OBJ_SHARED_INTEGERS))
+        if (o->encoding == OBJ_ENCODING_EMBSTR || (value >= 0 && value < OBJ_SHARED_INTEGERS && canUseSharedObject()))
             return createStringObjectFromLongLong(value);
         objectRawSds(o.get()).~sds();
         o->encoding = OBJ_ENCODING_INT;
@@ -398,13 +462,20 @@ void objectCommand(client *c) {
     } else if (strEqualNoCase(sub, "refcount")) {
         addReplyLongLong(c, o->refcount);
     } else if (strEqualNoCase(sub, "idletime")) {
+        if (server.maxmemory_policy & MAXMEMORY_FLAG_LFU)
+            return addReplyError(c, "An LFU maxmemory policy is selected, idle time not tracked. "
+                                    "Please note that when switching between policies at runtime LRU and LFU "
+                                    "data will take some time to adjust.");
         addReplyLongLong(c, static_cast<long long>(estimateObjectIdleTime(o) / 1000));
     } else if (strEqualNoCase(sub, "freq")) {
-        /* lru holds an access time, not Redis's LFU counter: cppredis has no
-         * maxmemory-policy, so no LFU policy can ever be selected. */
-        addReplyError(c, "An LFU maxmemory policy is not selected, access frequency not tracked. "
-                         "Please note that when switching between policies at runtime LRU and LFU "
-                         "data will take some time to adjust.");
+        /* lru reads as a counter only under an LFU policy; after a switch the
+         * old stamps read as garbage until keys are touched again, as in Redis. */
+        if (!(server.maxmemory_policy & MAXMEMORY_FLAG_LFU))
+            return addReplyError(c, "An LFU maxmemory policy is not selected, access frequency not tracked. "
+                                    "Please note that when switching between policies at runtime LRU and LFU "
+                                    "data will take some time to adjust.");
+        /* Decayed here too: the stamp moves only when the key is read. */
+        addReplyLongLong(c, static_cast<long long>(LFUDecrAndReturn(o)));
     } else {
         addReplySubcommandSyntaxError(c);
     }

@@ -89,6 +89,26 @@ inline sds &objectRawSds(robj *o) { return *std::launder(reinterpret_cast<sds *>
 
 unsigned int LRU_CLOCK();
 
+/* ---- the LFU counter -------------------------------------------------
+ * Under an LFU maxmemory-policy (maxmemory-policy *-lfu) the 24-bit lru
+ * field is not an access time but two numbers: the minutes (16 bits,
+ * wrapping) of the counter's last decrement, and an 8-bit logarithmic
+ * access counter. Reads make it grow ever more slowly (lfu-log-factor) and
+ * idle minutes make it shrink (lfu-decay-time). Redis keeps these in
+ * evict.c; here they sit with the field, which the keyspace (a layer below
+ * eviction, tools/check_layers.sh) updates on every access. */
+constexpr unsigned LFU_INIT_VAL = 5; /* a new key's counter: it is not evicted before it had a chance */
+unsigned long LFUGetTimeInMinutes();
+unsigned long LFUTimeElapsed(unsigned long ldt); /* minutes since ldt, across the wrap */
+uint8_t LFULogIncr(uint8_t counter);             /* one access: may add 1, less likely the higher it is */
+unsigned long LFUDecrAndReturn(const robj *o);    /* the counter, decayed by the idle periods */
+/* One access to val under an LFU policy: decay, then increment. */
+void updateLFU(robj *val);
+/* A loaded value's access history (an RDB's FREQ or IDLE opcode): under an
+ * LFU policy its counter lfu_freq, else its access time lru_idle seconds
+ * before lru_clock; < 0 sets nothing. Returns whether it set the field. */
+bool objectSetLRUOrLFU(robj *val, long long lfu_freq, long long lru_idle, long long lru_clock);
+
 /* A new object of `type` in `encoding` with `ptr` (Redis's createObject),
  * for the types' own encodings (t_*.cpp); an encoding that keeps its
  * structure in the ptr slot itself constructs it there after. */

@@ -343,6 +343,14 @@ size_t rdbSavedObjectLen(const robj *o) {
 bool rdbSaveKeyValuePair(rio &rdb, std::string_view key, const robj *val, long long expiretime) {
     if (expiretime != -1 && !(rdbSaveType(rdb, RDB_OPCODE_EXPIRETIME_MS) && rdbSaveMillisecondTime(rdb, expiretime)))
         return false;
+    /* The access history the policy ranks keys by, as Redis saves it: the
+     * idle time in seconds, or the decayed LFU counter. */
+    if ((server.maxmemory_policy & MAXMEMORY_FLAG_LRU) &&
+        !(rdbSaveType(rdb, RDB_OPCODE_IDLE) && rdbSaveLen(rdb, estimateObjectIdleTime(val) / 1000)))
+        return false;
+    if ((server.maxmemory_policy & MAXMEMORY_FLAG_LFU) &&
+        !(rdbSaveType(rdb, RDB_OPCODE_FREQ) && rdbSaveType(rdb, static_cast<unsigned char>(LFUDecrAndReturn(val)))))
+        return false;
     return rdbSaveObjectType(rdb, val) && rdbSaveRawString(rdb, key) && rdbSaveObject(rdb, val);
 }
 
@@ -1000,7 +1008,9 @@ struct RdbLoadState {
     int rdbflags;
     redisDb *db = &server.db[0];
     long long expiretime = -1;
+    long long lfu_freq = -1, lru_idle = -1; /* the next key's FREQ / IDLE, -1: none */
     long long now = mstime();
+    long long lru_clock = LRU_CLOCK();
     long long loaded = 0, expired = 0, empty_skipped = 0;
 };
 
@@ -1025,8 +1035,8 @@ static bool rdbLoadOpcode(rio &rdb, int type, RdbLoadState &st) {
         return true;
     }
     case RDB_OPCODE_EXPIRETIME_MS: st.expiretime = rdbLoadMillisecondTime(rdb); return true;
-    case RDB_OPCODE_FREQ: rdbLoadType(rdb); return true; /* LFU counter: no LFU here */
-    case RDB_OPCODE_IDLE: rdbLoadLen(rdb); return true;  /* LRU idle time: the clock restarts */
+    case RDB_OPCODE_FREQ: st.lfu_freq = rdbLoadType(rdb); return true;
+    case RDB_OPCODE_IDLE: st.lru_idle = static_cast<long long>(rdbLoadLen(rdb)); return true;
     case RDB_OPCODE_AUX: rdbLoadAuxField(rdb); return true;
     case RDB_OPCODE_RESIZEDB: rdbLoadResizeDb(rdb, st.db); return true;
     case RDB_OPCODE_SELECTDB: {
@@ -1054,11 +1064,13 @@ static void rdbLoadKeyValue(rio &rdb, int type, RdbLoadState &st) {
     traceConversionKey named(key);
     ObjRef val = rdbLoadObject(type, rdb);
     long long expiretime = std::exchange(st.expiretime, -1);
+    long long lfu_freq = std::exchange(st.lfu_freq, -1), lru_idle = std::exchange(st.lru_idle, -1);
     if (!val) {
         if (st.empty_skipped++ < 10) serverLog(LL_WARNING, "rdbLoadObject skipping empty key: %s", key.c_str());
     } else if (expiretime != -1 && expiretime < st.now) {
         st.expired++; /* expired while the file waited: as Redis's master, drop it */
     } else {
+        objectSetLRUOrLFU(val.get(), lfu_freq, lru_idle, st.lru_clock);
         if (!rdbAddKey(st.db, key, std::move(val), st.rdbflags))
             rdbCorrupt(formatString("RDB has duplicated key '%s' in DB %d", key.c_str(), st.db->id));
         if (expiretime != -1) setExpire(nullptr, st.db, key, expiretime);

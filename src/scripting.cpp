@@ -15,6 +15,7 @@
 #include "acl.h"
 #include "aof.h"
 #include "dict.h"
+#include "evict.h"
 #include "rdb.h"
 #include "script_lua.h"
 #include "server.h"
@@ -200,11 +201,18 @@ bool scriptPrepareForRun(scriptRunCtx *run_ctx, client *caller, const char *func
             return false;
         }
     }
+    /* no-writes implies allow-oom. */
+    bool allow_oom = !compat && (script_flags & (SCRIPT_FLAG_ALLOW_OOM | SCRIPT_FLAG_NO_WRITES));
+    if (!compat && !allow_oom && server.pre_command_oom_state && server.maxmemory) {
+        addReplyError(caller, "-OOM allow-oom flag is not set on the script, can not run it when used memory > "
+                              "'maxmemory'");
+        return false;
+    }
     client *sc = lctx.script_client.get();
     sc->db = caller->db;
     sc->user = caller->user; /* redis.call() runs with the caller's permissions */
-    *run_ctx = {caller, sc, funcname, monotonicMs(), (ro || no_writes) ? SCRIPT_READ_ONLY : 0,
-                PROPAGATE_AOF | PROPAGATE_REPL};
+    int flags = ((ro || no_writes) ? SCRIPT_READ_ONLY : 0) | (allow_oom ? SCRIPT_ALLOW_OOM : 0);
+    *run_ctx = {caller, sc, funcname, monotonicMs(), flags, PROPAGATE_AOF | PROPAGATE_REPL};
     curr_run_ctx = run_ctx;
     return true;
 }
@@ -278,6 +286,27 @@ void evalShaGenericCommand(client *c) {
 
 }  // namespace
 
+uint64_t evalGetCommandFlags(client *c, uint64_t cmd_flags) {
+    uint64_t script_flags;
+    if (c->cmd->proc == evalShaCommand || c->cmd->proc == evalShaRoCommand) {
+        const scriptsDict::entry *de = c->argv[1].size() == SHA_LEN ? lctx.scripts.find(c->argv[1]) : nullptr;
+        if (!de) return cmd_flags;
+        script_flags = de->val.flags;
+    } else {
+        /* The flags of a cached script are its body's: parsing the first
+         * line says the same without hashing the body. */
+        size_t shebang_len;
+        std::string err;
+        if (!evalExtractShebangFlags(c->argv[1], &script_flags, &shebang_len, err)) return cmd_flags;
+    }
+    if (script_flags & SCRIPT_FLAG_EVAL_COMPAT_MODE) return cmd_flags;
+    cmd_flags &= ~(CMD_STALE | CMD_DENYOOM | CMD_WRITE);
+    if (!(script_flags & SCRIPT_FLAG_NO_WRITES)) cmd_flags |= CMD_WRITE;
+    if (!(script_flags & (SCRIPT_FLAG_ALLOW_OOM | SCRIPT_FLAG_NO_WRITES))) cmd_flags |= CMD_DENYOOM;
+    if (script_flags & SCRIPT_FLAG_ALLOW_STALE) cmd_flags |= CMD_STALE;
+    return cmd_flags;
+}
+
 scriptRunCtx *scriptCurrentRun() { return curr_run_ctx; }
 
 bool scriptIsTimedout() { return curr_run_ctx && (curr_run_ctx->flags & SCRIPT_TIMEDOUT); }
@@ -309,6 +338,11 @@ const char *scriptCall(scriptRunCtx *run_ctx) {
      * halfway for a state it could not foresee. */
     else if ((cmd->flags & CMD_WRITE) && !(run_ctx->flags & SCRIPT_WRITE_DIRTY))
         err = writeCommandsDeniedByDiskError();
+    /* Over maxmemory when the script started (its own stack and arguments
+     * must not count): refused until it has written. */
+    if (!err && (cmd->flags & CMD_DENYOOM) && server.maxmemory && server.pre_command_oom_state &&
+        !(run_ctx->flags & (SCRIPT_ALLOW_OOM | SCRIPT_WRITE_DIRTY)) && !server.loading)
+        err = kOomError.data();
     if (err) {
         /* Counted here, as Redis counts a rejected command; the script's
          * reply of it (if it fails) is not counted again. */

@@ -19,6 +19,7 @@
  */
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 struct client;
@@ -28,6 +29,7 @@ constexpr int SCRIPT_WRITE_DIRTY = 1 << 0; /* a write command ran: SCRIPT KILL r
 constexpr int SCRIPT_READ_ONLY = 1 << 1;   /* EVAL_RO or a no-writes shebang: writes are refused */
 constexpr int SCRIPT_TIMEDOUT = 1 << 2;    /* past busy-reply-threshold: others get -BUSY */
 constexpr int SCRIPT_KILLED = 1 << 3;      /* SCRIPT KILL (or SHUTDOWN NOSAVE) asked it to stop */
+constexpr int SCRIPT_ALLOW_OOM = 1 << 4;   /* an allow-oom shebang: writes run over maxmemory */
 
 /* The script being run (Redis's scriptRunCtx). */
 struct scriptRunCtx {
@@ -38,6 +40,11 @@ struct scriptRunCtx {
     int flags;                 /* SCRIPT_* */
     int repl_flags;            /* PROPAGATE_*: where its commands' effects go (redis.set_repl()) */
 };
+
+/* EVAL's flags as its script declares them (Redis's evalGetCommandFlags):
+ * a script with a shebang is a write (unless no-writes) that may grow
+ * memory (unless allow-oom); without one, EVAL's own cmd_flags stand. */
+uint64_t evalGetCommandFlags(client *c, uint64_t cmd_flags);
 
 /* The running script, or nullptr. */
 scriptRunCtx *scriptCurrentRun();

@@ -407,6 +407,9 @@ void resetServerStats() {
     server.stat_expiredkeys = 0;
     server.stat_expired_stale_perc = 0;
     server.stat_expired_time_cap_reached_count = 0;
+    server.stat_evictedkeys = 0;
+    server.stat_total_eviction_exceeded_time = 0;
+    server.stat_last_eviction_exceeded_time = 0;
     server.stat_keyspace_hits = 0;
     server.stat_keyspace_misses = 0;
     for (redisCommand &cmd : *server.command_table) {

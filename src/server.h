@@ -109,6 +109,20 @@ using clientsTimeoutTable = std::set<std::pair<monotime, client *>>;
  * the order PUBLISH delivers in. */
 using pubsubDict = dict<sds, std::vector<client *>>;
 
+/* maxmemory-policy values (Redis's MAXMEMORY_*): the flags say which keys a
+ * policy samples (all of them or only those with a TTL) and how it ranks
+ * them; evict.cpp implements them. */
+constexpr int MAXMEMORY_FLAG_LRU = 1 << 0, MAXMEMORY_FLAG_LFU = 1 << 1, MAXMEMORY_FLAG_ALLKEYS = 1 << 2;
+/* Under these policies every value needs a clock of its own, so values are
+ * never the shared integers. */
+constexpr int MAXMEMORY_FLAG_NO_SHARED_INTEGERS = MAXMEMORY_FLAG_LRU | MAXMEMORY_FLAG_LFU;
+constexpr int MAXMEMORY_VOLATILE_LRU = (0 << 8) | MAXMEMORY_FLAG_LRU,
+              MAXMEMORY_VOLATILE_LFU = (1 << 8) | MAXMEMORY_FLAG_LFU, MAXMEMORY_VOLATILE_TTL = 2 << 8,
+              MAXMEMORY_VOLATILE_RANDOM = 3 << 8,
+              MAXMEMORY_ALLKEYS_LRU = (4 << 8) | MAXMEMORY_FLAG_LRU | MAXMEMORY_FLAG_ALLKEYS,
+              MAXMEMORY_ALLKEYS_LFU = (5 << 8) | MAXMEMORY_FLAG_LFU | MAXMEMORY_FLAG_ALLKEYS,
+              MAXMEMORY_ALLKEYS_RANDOM = (6 << 8) | MAXMEMORY_FLAG_ALLKEYS, MAXMEMORY_NO_EVICTION = 7 << 8;
+
 /* ------------------------------------------------------------------------
  * The server.
  * ---------------------------------------------------------------------- */
@@ -251,6 +265,18 @@ struct redisServer : redisServerLog, redisServerNetworking {
     /* Streams (t_stream.cpp): a node takes entries up to either limit (0: none). */
     long long stream_node_max_bytes = 4096;
     long long stream_node_max_entries = 100;
+
+    /* maxmemory and eviction (evict.cpp); the LFU's knobs (object.cpp). */
+    long long maxmemory = 0;                     /* bytes; 0: no limit */
+    int maxmemory_policy = MAXMEMORY_NO_EVICTION;
+    int maxmemory_samples = 5;                   /* keys sampled per db for the eviction pool */
+    int maxmemory_eviction_tenacity = 10;        /* 0..100: how long one eviction cycle may run */
+    int lfu_log_factor = 10;                     /* the counter's logarithm base, roughly */
+    int lfu_decay_time = 1;                      /* minutes per counter decrement; 0: never */
+    bool pre_command_oom_state = false;          /* over maxmemory when the running command started */
+    long long stat_evictedkeys = 0;
+    long long stat_total_eviction_exceeded_time = 0; /* µs over maxmemory, ended periods */
+    monotime stat_last_eviction_exceeded_time = 0;   /* when the current period began, 0: none */
 
     /* Statistics (INFO stats). */
     time_t stat_starttime = 0;

@@ -41,6 +41,7 @@
 #include "commands.h"
 #include "config.h"
 #include "config_table.h"
+#include "evict.h"
 #include "multi.h"
 #include "pubsub.h"
 #include "rdb.h"
@@ -114,6 +115,17 @@ static bool isWriteCommand(const client *c) {
     return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_WRITE; });
 }
 
+/* A command that may grow memory (a script as its shebang says), or an
+ * EXEC with one queued. */
+static bool isDenyOomCommand(client *c) {
+    bool eval = c->cmd->proc == evalCommand || c->cmd->proc == evalShaCommand || c->cmd->proc == evalRoCommand ||
+                c->cmd->proc == evalShaRoCommand;
+    if ((eval ? evalGetCommandFlags(c, c->cmd->flags) : c->cmd->flags) & CMD_DENYOOM) return true;
+    if (c->cmd->proc != execCommand) return false;
+    const auto &queued = c->mstate.commands;
+    return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_DENYOOM; });
+}
+
 static bool isAllowedInPubsubContext(const redisCommand *cmd) {
     return cmd->proc == pingCommand || cmd->proc == subscribeCommand || cmd->proc == unsubscribeCommand ||
            cmd->proc == psubscribeCommand || cmd->proc == punsubscribeCommand || cmd->proc == quitCommand;
@@ -155,6 +167,22 @@ static int processCommand(client *c) {
     if (int acl_errpos, acl_retval = ACLCheckAllPerm(c, &acl_errpos); acl_retval != ACL_OK) {
         rejectCommandACL(c, acl_retval, acl_errpos);
         return C_OK;
+    }
+    /* Over maxmemory: evict first; a command that may grow memory (and
+     * anything queued in MULTI, which grows the queue) is refused if that
+     * did not get under the limit. Not beside a busy script, whose
+     * propagation the DELs would interleave with. */
+    if (server.maxmemory && !scriptIsTimedout()) {
+        bool out_of_memory = performEvictions() == EVICT_FAIL;
+        if (out_of_memory && (isDenyOomCommand(c) || ((c->flags & CLIENT_MULTI) && c->cmd->proc != execCommand &&
+                                                     c->cmd->proc != discardCommand &&
+                                                     c->cmd->proc != quitCommand))) {
+            rejectCommand(c, std::string(kOomError));
+            return C_OK;
+        }
+        /* A script's first write is refused on this, not on what its own
+         * stack and arguments use by then. */
+        server.pre_command_oom_state = out_of_memory;
     }
     /* A failed BGSAVE or AOF write: refuse what would change data that
      * cannot reach the disk (PING too, so monitoring notices). */
@@ -271,10 +299,8 @@ static long long getInstantaneousMetric() {
 
 static bool runWithPeriod(int ms) { return ms <= 1000 / server.hz || server.cronloops % (ms / (1000 / server.hz)) == 0; }
 
-/* The peak is sampled here, each cron tick, and when INFO runs. Redis also
- * samples it after every command and in beforeSleep, where its count of used
- * memory is one atomic read; here it is jemalloc's stats.allocated, which
- * costs an epoch refresh of many microseconds: too much per command. */
+/* The peak is sampled here, each cron tick, and when INFO runs (Redis also
+ * samples it after every command and in beforeSleep). */
 static void cronUpdateMemoryStats() {
     server.stat_peak_memory = std::max(server.stat_peak_memory, zmalloc_used_memory());
 }
@@ -518,6 +544,11 @@ int serverMain(int argc, char **argv) {
     ACLLoadUsersAtStartup();
     loadDataFromDisk();
     aofOpenIfNeededOnServerStart();
+    if (server.maxmemory > 0 && server.maxmemory < 1024 * 1024)
+        serverLog(LL_WARNING,
+                  "WARNING: You specified a maxmemory value that is less than 1MB (current value is %lld bytes). Are "
+                  "you sure this is what you really want?",
+                  server.maxmemory);
     serverLog(LL_NOTICE, "Ready to accept connections tcp");
     aeMain(server.el.get());
     return 0;
@@ -655,10 +686,11 @@ static void infoMemory(std::string &out) {
         .field("used_memory_peak_perc", std::string(perc))
         .field("total_system_memory", total)
         .field("total_system_memory_human", bytesToHuman(total))
-        .field("maxmemory", 0)
-        .field("maxmemory_human", "0B")
-        .field("maxmemory_policy", "noeviction")
+        .field("maxmemory", server.maxmemory)
+        .field("maxmemory_human", bytesToHuman(static_cast<unsigned long long>(server.maxmemory)))
+        .field("maxmemory_policy", evictPolicyToString())
         .field("mem_fragmentation_ratio", std::string(frag))
+        .field("mem_not_counted_for_evict", freeMemoryGetNotCountedMemory())
         .field("mem_allocator", zmalloc_lib())
         /* No lazyfree thread: FLUSHALL ASYNC and UNLINK free before they
          * reply (db.cpp), so nothing pends and nothing was freed lazily. */
@@ -669,6 +701,9 @@ static void infoMemory(std::string &out) {
 static void infoStats(std::string &out) {
     char stale_perc[32];
     snprintf(stale_perc, sizeof(stale_perc), "%.2f", server.stat_expired_stale_perc * 100);
+    long long exceeded_us = server.stat_last_eviction_exceeded_time
+                                ? static_cast<long long>(getMonotonicUs() - server.stat_last_eviction_exceeded_time)
+                                : 0;
     InfoSection(out, "Stats")
         .field("total_connections_received", server.stat_numconnections)
         .field("total_commands_processed", server.stat_numcommands)
@@ -679,6 +714,9 @@ static void infoStats(std::string &out) {
         .field("expired_keys", server.stat_expiredkeys)
         .field("expired_stale_perc", std::string(stale_perc))
         .field("expired_time_cap_reached_count", server.stat_expired_time_cap_reached_count)
+        .field("evicted_keys", server.stat_evictedkeys)
+        .field("total_eviction_exceeded_time", (server.stat_total_eviction_exceeded_time + exceeded_us) / 1000)
+        .field("current_eviction_exceeded_time", exceeded_us / 1000)
         .field("keyspace_hits", server.stat_keyspace_hits)
         .field("keyspace_misses", server.stat_keyspace_misses)
         .field("pubsub_channels", server.pubsub_channels.size())

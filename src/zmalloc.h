@@ -2,13 +2,17 @@
  *
  * Release builds link jemalloc, as Redis does, so per-object costs compare
  * with Redis's; sanitizer builds keep the sanitizer's allocator. Either way
- * used memory is the allocator's own count of live bytes, never an estimate.
+ * used memory is the allocator's own count of live bytes, never an estimate:
+ * with jemalloc, the usable sizes allocated and not freed, as Redis counts.
  */
 #pragma once
 
 #include <cstddef>
 
 size_t zmalloc_used_memory();  /* bytes allocated and not freed */
+/* A thread that allocates (bio's) registers itself once, at its start, for
+ * zmalloc_used_memory to count what it allocates and frees. */
+void zmalloc_register_thread();
 size_t zmalloc_get_rss();      /* resident set size of the process */
 /* Bytes of this process's pages that are dirty and not shared: in a forked
  * child, the pages copy-on-write duplicated (INFO current_cow_size). 0 where

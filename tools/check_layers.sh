@@ -27,7 +27,7 @@ assign 1 adlist ae anet crc64 dict intset keyspecs listpack lua_cmsgpack lua_str
 assign 2 networking config log
 assign 3 server db object notify expire
 assign 4 t_hash t_list t_set t_stream t_string t_zset
-assign 5 acl aof bio blocked childinfo debug multi pubsub rdb script_lua scripting tracing
+assign 5 acl aof bio blocked childinfo debug evict multi pubsub rdb script_lua scripting tracing
 assign 6 commands config_table main server_main
 
 module_of() {  # src/ae_epoll.h -> ae
