@@ -289,8 +289,9 @@ TEST_F(TraceBlocking, TheReadersOwnDeliveryIsNotTraced) {
     for (size_t i = 0; calls < 2 * kPings; i++) {
         std::string line = i < lines.size() ? lines[i] : trace.nextRaw();
         /* Its PSUBSCRIBE ran before it was a reader: a command like any. */
-        if (line.find(" cmd=psubscribe args=__trace__:* ") == std::string::npos)
+        if (line.find(" cmd=psubscribe args=__trace__:* ") == std::string::npos) {
             EXPECT_EQ(line.find(reader), std::string::npos) << line;
+        }
         if (line.find(ping) != std::string::npos) calls++;
     }
     for (int i = 0; i < kPings; i++) ASSERT_EQ(pinger.readReply().raw, "+PONG\r\n");
