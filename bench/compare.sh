@@ -24,6 +24,9 @@
 #               PIPELINES=16 bench/compare.sh set,get,lpush
 #   EXTRA_ARGS_CPPREDIS, EXTRA_ARGS_REDIS   options for one of them, after EXTRA_ARGS
 #   BENCH_ARGS  extra redis-benchmark arguments, shell-quoted
+#   AUTH_CPPREDIS, AUTH_REDIS   a server's password (bench/lib.sh), e.g. ACL's cost:
+#               EXTRA_ARGS_CPPREDIS="--requirepass pw --user alice on '>a' '~*' '+@all'" \
+#               AUTH_CPPREDIS=pw REDIS_BIN=build/cppredis-server bench/compare.sh set,get,lpush
 #   SUBSCRIBERS N clients subscribed to SUB_CHANNEL [bench] on each server for
 #               the whole run (build/bench/subscribers), for PUBLISH:
 #               SUBSCRIBERS=10 BENCH_ARGS="publish bench hello" bench/compare.sh
@@ -77,6 +80,8 @@ echo "round,server,pipeline,clients,requests,cpu_ns,cpu_us_per_req,test,rps,avg_
 compare_run() {  # ROUND VARIANT NAME
     local round=$1 P=${2%%/*} test=${2#*/} server=$3 targs=() name="" before after out us row
     local port=${SERVER_PORT[$server]} pid=${SERVER_PID[$server]} n=${N:-$((P == 1 ? 100000 : 200000))}
+    local auth
+    read -ra auth <<<"$(auth_args "$server")"
     if [[ -n $test ]]; then targs=(-t "$test"); fi
     # `-t lrange_N` first runs as many LPUSHes of its own to fill
     # "mylist", which would count in the CPU measured for LRANGE. So
@@ -85,11 +90,11 @@ compare_run() {  # ROUND VARIANT NAME
     if [[ $test =~ ^lrange_([0-9]+)$ ]]; then
         targs=(LRANGE mylist 0 $((BASH_REMATCH[1] - 1)))
         name="LRANGE_${BASH_REMATCH[1]} (first ${BASH_REMATCH[1]} elements)"
-        redis-cli -h 127.0.0.1 -p "$port" del mylist >/dev/null
-        "${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" -c "$CLIENTS" -n "$n" -P "$P" -t lpush -q >/dev/null
+        redis-cli -h 127.0.0.1 -p "$port" "${auth[@]}" del mylist >/dev/null
+        "${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" "${auth[@]}" -c "$CLIENTS" -n "$n" -P "$P" -t lpush -q >/dev/null
     fi
     before=$(cpu_ns "$pid")
-    out=$("${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" \
+    out=$("${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" "${auth[@]}" \
         -c "$CLIENTS" -n "$n" -P "$P" --csv "${targs[@]}" "${BENCH[@]}")
     after=$(cpu_ns "$pid")
     if [[ $(wc -l <<<"$out") != 2 ]]; then
@@ -101,7 +106,7 @@ compare_run() {  # ROUND VARIANT NAME
     row=$(tail -n1 <<<"$out")
     if [[ -n $name ]]; then
         row="\"$name\",${row#*\",}"
-        redis-cli -h 127.0.0.1 -p "$port" del mylist >/dev/null
+        redis-cli -h 127.0.0.1 -p "$port" "${auth[@]}" del mylist >/dev/null
     fi
     echo "$round,$server,$P,$CLIENTS,$n,$((after - before)),$us,$row" >>"$RESULTS"
     echo "round $round/$ROUNDS -P $P $server: $(cut -d, -f1,2 <<<"$row") cpu_us/req=$us" >&2

@@ -29,6 +29,9 @@
 #                                   $EXTRA_ARGS_REDIS (a script may add its own);
 #                                   each server runs in its own scratch directory,
 #                                   so EXTRA_ARGS="--appendonly yes" gives each its AOF
+#   AUTH_CPPREDIS / AUTH_REDIS      the default user's password on that server
+#                                   (with --requirepass in its EXTRA_ARGS_*):
+#                                   auth_args NAME gives redis-cli/redis-benchmark's -a
 
 CPPREDIS_BIN=${CPPREDIS_BIN:-build/cppredis-server}
 REDIS_BIN=${REDIS_BIN:-redis-server}
@@ -43,6 +46,11 @@ eval "REDIS_ARGS=(\"\${DEFAULT_ARGS[@]}\" ${EXTRA_ARGS:-} ${EXTRA_ARGS_REDIS:-})
 if (($(nproc) > 1)); then SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1); else SERVER_CPU=() CLIENT_CPU=(); fi
 
 declare -A SERVER_PID SERVER_PORT
+declare -A SERVER_AUTH=([cppredis]=${AUTH_CPPREDIS:-} [redis]=${AUTH_REDIS:-})
+# "-a PASSWORD" for a server with a password, else nothing.
+auth_args() {  # NAME
+    if [[ -n ${SERVER_AUTH[$1]:-} ]]; then echo "-a ${SERVER_AUTH[$1]}"; fi
+}
 # A command the servers run under (valgrind ... for bench/profile.sh), keeping
 # their pid; empty by default.
 SERVER_WRAPPER=()
@@ -100,7 +108,8 @@ start_server() {  # NAME BIN ARGS...
                 wait "${SERVER_PID[$name]}" || true
                 break
             fi
-            [[ $(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$name]}" ping 2>/dev/null) == PONG ]] && return
+            # shellcheck disable=SC2046 # auth_args is words by design
+            [[ $(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$name]}" $(auth_args "$name") ping 2>/dev/null) == PONG ]] && return
             sleep 0.1
         done
         grep -qi 'address already in use' "$BENCH_WORK/$name.log" || break
