@@ -5,6 +5,7 @@
 #                   (first installing BullMQ from npm for the client end-to-end test, tests/clients)
 #   make check-layers   only the layer rule of src/ (tools/check_layers.sh)
 #   make bench      build and run the Google Benchmark micro-benchmarks
+#   make fuzz       build the libFuzzer targets (clang, ASan+UBSan) into build/fuzz; tests/fuzz/run.sh runs them
 #   make AE_BACKEND=poll   choose the event-loop backend (epoll | poll | kqueue)
 #
 # Every src/*.cpp except main.cpp goes into a static library that the server
@@ -166,6 +167,26 @@ test: check-layers $(CLIENTS_NPM)
 	$(MAKE) -j$(JOBS) DEBUG=-g1 test-release
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) -j$(JOBS) DEBUG=-g1 test-asan
 	@echo "all test suites passed (release and ASan+UBSan)"
+
+# --- fuzzing (not part of `make test`) -----------------------------------
+# libFuzzer targets (tests/fuzz/*_fuzz.cpp), built with clang under
+# ASan+UBSan into build/fuzz: `make fuzz`, then tests/fuzz/run.sh runs them.
+# Debian's clang 14 cannot compile libstdc++ 12's ranges (config.cpp's
+# views::split): clang 16 or later is needed.
+FUZZ_CXX      ?= clang++-16
+FUZZ_SANITIZE := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_BINS     := resp_parser_fuzz command_fuzz
+.PHONY: fuzz fuzz-targets
+fuzz:
+	$(MAKE) BUILD=$(BUILD)/fuzz CXX=$(FUZZ_CXX) OPT=-O1 TEST_OPT=-O1 DEBUG=-g1 SANITIZE="$(FUZZ_SANITIZE)" fuzz-targets
+fuzz-targets: $(FUZZ_BINS:%=$(BUILD)/%)
+
+# The parser's target links nothing but the parser and util, as its tests.
+$(BUILD)/resp_parser_fuzz: $(BUILD)/tests/fuzz/resp_parser_fuzz.o $(BUILD)/obj/resp_parser.o $(BUILD)/obj/util.o
+	$(CXX) $(LDFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
+
+$(BUILD)/command_fuzz: $(BUILD)/tests/fuzz/command_fuzz.o $(LIB)
+	$(CXX) $(LDFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
 
 # --- benchmarks ---------------------------------------------------------
 $(BUILD)/bench/%_bench: bench/%_bench.cpp $(LIB)

@@ -52,10 +52,20 @@ void QueryBuffer::shrinkIfIdle(size_t keep) {
  * The parsers
  * ====================================================================== */
 
+/* Where the line at p ends (its `ch`), as Redis finds it: Redis's query
+ * buffer is an sds searched with strchr, so a NUL byte before the end hides
+ * it, and the line waits for more bytes like an unfinished one (an error
+ * only once past PROTO_INLINE_MAX_SIZE). */
+static const char *findLineEnd(const char *p, size_t avail, char ch) {
+    const char *end = static_cast<const char *>(memchr(p, ch, avail));
+    if (end && memchr(p, '\0', end - p)) return nullptr;
+    return end;
+}
+
 ParseStatus parseInlineRequest(QueryBuffer &qb, RequestParser &r, std::string &err) {
     char *start = qb.data() + r.pos;
     size_t avail = qb.size() - r.pos;
-    char *newline = static_cast<char *>(memchr(start, '\n', avail));
+    const char *newline = findLineEnd(start, avail, '\n');
     if (!newline) {
         if (avail <= PROTO_INLINE_MAX_SIZE) return PARSE_NEED_MORE;
         err = "too big inline request";
@@ -79,7 +89,7 @@ ParseStatus parseInlineRequest(QueryBuffer &qb, RequestParser &r, std::string &e
 static int readLengthLine(const QueryBuffer &qb, RequestParser &r, long long *value, bool *ok) {
     const char *p = qb.data() + r.pos;
     size_t avail = qb.size() - r.pos;
-    const char *cr = static_cast<const char *>(memchr(p, '\r', avail));
+    const char *cr = findLineEnd(p, avail, '\r');
     if (!cr) return avail > PROTO_INLINE_MAX_SIZE ? -1 : 0;
     if (static_cast<size_t>(cr - p) + 1 >= avail) return 0; /* need the '\n' too */
     *ok = string2ll(std::string_view(p + 1, cr - (p + 1)), value);
@@ -108,20 +118,23 @@ static ParseStatus parseMultibulkLength(QueryBuffer &qb, RequestParser &r, std::
 
 /* "$<len>\r\n": sets r.bulklen. */
 static ParseStatus parseBulkLength(QueryBuffer &qb, RequestParser &r, long long max_bulk_len, std::string &err) {
-    if (r.pos >= qb.size()) return PARSE_NEED_MORE;
-    char ch = qb.data()[r.pos];
-    if (ch != '$') {
-        char msg[32];
-        snprintf(msg, sizeof(msg), "expected '$', got '%c'", ch);
-        err = msg;
-        return PARSE_ERROR;
-    }
+    const size_t start = r.pos;
     long long ll = 0;
     bool ok = false;
     int rc = readLengthLine(qb, r, &ll, &ok);
     if (rc == 0) return PARSE_NEED_MORE;
     if (rc == -1) {
         err = "too big bulk count string";
+        return PARSE_ERROR;
+    }
+    /* As Redis, the '$' is checked once the whole line is in: a line
+     * still arriving is waited for, whatever its first byte. */
+    char ch = qb.data()[start];
+    if (ch != '$') {
+        r.pos = start; /* the protocol error's log shows the line */
+        char msg[32];
+        snprintf(msg, sizeof(msg), "expected '$', got '%c'", ch);
+        err = msg;
         return PARSE_ERROR;
     }
     if (!ok || ll < 0 || ll > max_bulk_len) {

@@ -131,7 +131,12 @@ INSTANTIATE_TEST_SUITE_P(
                       ErrorCase{"*1\r\n$abc\r\n", "invalid bulk length"},
                       ErrorCase{"*1\r\n$-2\r\n", "invalid bulk length"},
                       ErrorCase{"*1\r\n$536870913\r\n", "invalid bulk length"},
-                      ErrorCase{"*1\r\nx", "expected '$', got 'x'"},
+                      /* As Redis: the '$' is checked once the line is in. */
+                      ErrorCase{"*1\r\nx\r\n", "expected '$', got 'x'"},
+                      ErrorCase{"*1\r\nx" + std::string(65 * 1024, 'y'), "too big bulk count string"},
+                      /* As Redis's strchr: a NUL hides the end of a line. */
+                      ErrorCase{std::string("PING\0\r\n", 7) + std::string(65 * 1024, 'a'), "too big inline request"},
+                      ErrorCase{std::string("*1\0\r\n", 5) + std::string(65 * 1024, 'a'), "too big mbulk count string"},
                       ErrorCase{"ECHO \"abc\r\n", "unbalanced quotes in request"},
                       ErrorCase{std::string(65 * 1024, 'a'), "too big inline request"},
                       ErrorCase{"*" + std::string(65 * 1024, '1'), "too big mbulk count string"},
