@@ -38,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include "acl.h"
 #include "blocked.h"
 #include "commands.h"
 #include "db.h"
@@ -364,7 +365,7 @@ void checkServer(client *const (&clients)[kClients]) {
         if (db.dict.size() || db.expires.size() || db.blocking_keys.size()) checkDb(db);
     }
     unsigned blocked = 0;
-    for (client *c : clients) blocked += (c->flags & CLIENT_BLOCKED) != 0;
+    for (client *c : clients) blocked += c && (c->flags & CLIENT_BLOCKED);
     if (blocked != server.blocked_clients) fail("blocked_clients is " + std::to_string(server.blocked_clients) +
                                                 " for " + std::to_string(blocked) + " blocked clients");
     if (!server.ready_keys.empty()) fail("ready keys left after a command");
@@ -427,17 +428,25 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     return 0;
 }
 
+/* The input's client j, or nullptr once the server freed it (ACL DELUSER
+ * frees the clients of the user it deletes). */
+client *liveClient(int j) {
+    auto it = server.clients_index.find(client_ids[j]);
+    return it == server.clients_index.end() ? nullptr : it->second;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FuzzInput in(data, size);
+    ACLInit(); /* only the default user, as at start-up: an input's ACL SETUSER stays its own */
     client *clients[kClients];
     for (int j = 0; j < kClients; j++) {
         clients[j] = createClient(-1);
         client_ids[j] = clients[j]->id;
     }
     for (int n = 0; n < kMaxCommands && !in.empty(); n++) {
-        client *c = clients[in.byte() % kClients];
+        client *c = liveClient(in.byte() % kClients);
         /* A client closing (QUIT, a protocol error) takes no more commands. */
-        if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) continue;
+        if (!c || (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP))) continue;
         std::vector<std::string> argv = command(in);
         if (verbose) printCommand(c, argv);
         c->querybuf.append(toMultibulk(argv));
@@ -448,12 +457,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         processUnblockedClients();
         databasesCron();
         for (int j = 0; j < kClients; j++) {
+            clients[j] = liveClient(j);
+            if (!clients[j]) continue;
             if (verbose) printOutput(j, clients[j]);
             dropOutput(clients[j]);
         }
         checkServer(clients);
     }
-    for (client *c : clients) freeClient(c);
+    for (int j = 0; j < kClients; j++)
+        if (client *c = liveClient(j)) freeClient(c);
     processUnblockedClients();
     freeClientsInAsyncFreeQueue();
     emptyData(-1, EMPTYDB_NO_FLAGS);
