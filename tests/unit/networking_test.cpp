@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
         ProtocolErrorCase{"*1\r\n$abc\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
         ProtocolErrorCase{"*1\r\n$-2\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
         ProtocolErrorCase{"*1\r\n$536870913\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
-        ProtocolErrorCase{"*1\r\nx", "-ERR Protocol error: expected '$', got 'x'\r\n"},
+        ProtocolErrorCase{"*1\r\nx\r\n", "-ERR Protocol error: expected '$', got 'x'\r\n"},
         ProtocolErrorCase{"ECHO \"abc\r\n", "-ERR Protocol error: unbalanced quotes in request\r\n"},
         ProtocolErrorCase{std::string(65 * 1024, 'a'), "-ERR Protocol error: too big inline request\r\n"},
         ProtocolErrorCase{"*" + std::string(65 * 1024, '1'), "-ERR Protocol error: too big mbulk count string\r\n"},
