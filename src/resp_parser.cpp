@@ -89,10 +89,15 @@ ParseStatus parseInlineRequest(QueryBuffer &qb, RequestParser &r, std::string &e
 static int readLengthLine(const QueryBuffer &qb, RequestParser &r, long long *value, bool *ok) {
     const char *p = qb.data() + r.pos;
     size_t avail = qb.size() - r.pos;
-    const char *cr = findLineEnd(p, avail, '\r');
+    const char *cr = static_cast<const char *>(memchr(p, '\r', avail));
+    if (cr) {
+        *ok = string2ll(std::string_view(p + 1, cr - (p + 1)), value);
+        /* A NUL hides the end (findLineEnd); only a line that is no
+         * length can hold one, so only such a line is searched again. */
+        if ((!*ok || *p == '\0') && memchr(p, '\0', cr - p)) cr = nullptr;
+    }
     if (!cr) return avail > PROTO_INLINE_MAX_SIZE ? -1 : 0;
     if (static_cast<size_t>(cr - p) + 1 >= avail) return 0; /* need the '\n' too */
-    *ok = string2ll(std::string_view(p + 1, cr - (p + 1)), value);
     r.pos += (cr - p) + 2;
     return 1;
 }
