@@ -1197,9 +1197,6 @@ const std::string &ACLDescribeUser(user *u) {
 int ACLCheckAllUserCommandPerm(const user *u, const redisCommand *cmd, std::span<const std::string_view> argv,
                                int *idxptr) {
     if (!u) return ACL_OK;
-    /* +@all ~* &* (the default user): nothing to look at, per command. */
-    constexpr uint32_t all = SELECTOR_FLAG_ALLCOMMANDS | SELECTOR_FLAG_ALLKEYS | SELECTOR_FLAG_ALLCHANNELS;
-    if ((u->selectors.front().flags & all) == all) return ACL_OK;
     /* Of the selectors' denials, the most serious kind is reported, and of
      * those the last argument. */
     int relevant_error = ACL_DENIED_CMD;
@@ -1217,7 +1214,12 @@ int ACLCheckAllUserCommandPerm(const user *u, const redisCommand *cmd, std::span
     return relevant_error;
 }
 
-int ACLCheckAllPerm(client *c, int *idxptr) { return ACLCheckAllUserCommandPerm(c->user, c->cmd, c->argv, idxptr); }
+int ACLCheckAllPerm(client *c, int *idxptr) {
+    /* +@all ~* &* (the default user): nothing to look at, per command. */
+    constexpr uint32_t all = SELECTOR_FLAG_ALLCOMMANDS | SELECTOR_FLAG_ALLKEYS | SELECTOR_FLAG_ALLCHANNELS;
+    if (!c->user || (c->user->selectors.front().flags & all) == all) return ACL_OK;
+    return ACLCheckAllUserCommandPerm(c->user, c->cmd, c->argv, idxptr);
+}
 
 /* Before ACLInit (unit tests that never call it) there are no users, and
  * clients (user nullptr) may run anything. */
