@@ -174,15 +174,16 @@ void loadConfigFile(const std::string &path);
 
 /* An APPEND_IN_FILE_CONFIG's second and later lines in one load add their
  * words to what the earlier lines set (`save 900 1` then `save 300 10`: both
- * points); the first line replaces the default. An empty value adds
- * nothing. */
+ * points); the first line replaces the default. An empty value (`save ""`,
+ * or `--save ""` after a file) empties it, whatever came before, as in
+ * Redis. */
 void appendToEarlierLines(const standardConfig &config, std::vector<std::string> &args) {
     bool first = std::find(configs_loaded.begin(), configs_loaded.end(), &config) == configs_loaded.end();
     if (first) {
         configs_loaded.push_back(&config);
         return;
     }
-    if (args.size() == 1 && args[0].empty()) args.clear();
+    if (args.size() == 1 && args[0].empty()) return;
     std::vector<std::string> earlier = splitOnSpaces(getConfigValue(config));
     args.insert(args.begin(), earlier.begin(), earlier.end());
 }

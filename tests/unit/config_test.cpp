@@ -521,6 +521,12 @@ TEST_F(ConfigTest, SaveLinesAddUpInTheConfigFile) {
     EXPECT_EQ(configValue("save"), "900 1 300 10 60 10000"); /* no save line: kept */
     loadServerConfig(nullptr, "save \"\"");
     EXPECT_TRUE(server.saveparams.empty());
+    /* An empty one after others empties the list (a file's lines, then
+     * `--save ""` on the command line), and later lines add again. */
+    loadServerConfig(nullptr, "save 3600 1\nsave \"\"");
+    EXPECT_TRUE(server.saveparams.empty());
+    loadServerConfig(nullptr, "save 3600 1\nsave \"\"\nsave 60 5");
+    EXPECT_EQ(configValue("save"), "60 5");
 }
 
 TEST_F(ConfigTest, RdbFilesConfigs) {
