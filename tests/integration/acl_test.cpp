@@ -243,7 +243,10 @@ protected:
 
     bool restoreDefaults() {
         RespConn &c = admin();
-        if (call({"CONFIG", "SET", "requirepass", ""}) != OK) return false;
+        if (call({"CONFIG", "SET", "requirepass", ""}) != OK ||
+            call({"CONFIG", "SET", "acllog-max-len", "128"}) != OK ||
+            call({"CONFIG", "SET", "acl-pubsub-default", "resetchannels"}) != OK)
+            return false;
         if (call({"ACL", "SETUSER", "default", "on", "nopass", "allkeys", "allchannels", "allcommands"}) != OK)
             return false;
         for (const Reply &user : c.call({"ACL", "USERS"}).elements)
@@ -454,6 +457,19 @@ TEST_P(Acl, BadRulesAreRefusedAndChangeNothing) {
         EXPECT_EQ(setuser("newbie", {"on", rule}), setuserErr(rule, why)) << rule;
         EXPECT_EQ(call({"ACL", "GETUSER", "newbie"}), NIL) << "a refused SETUSER creates no user: " << rule;
     }
+    EXPECT_EQ(setuser("newbie", {"allkeys", "%R~k*"}),
+              setuserErr("%R~k*", "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and "
+                                  "does not have any effect. Try 'resetkeys' to start with an empty list of "
+                                  "patterns"));
+    EXPECT_EQ(setuser("newbie", {"~*", "~k*"}),
+              setuserErr("~k*", "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and "
+                                "does not have any effect. Try 'resetkeys' to start with an empty list of "
+                                "patterns"));
+    EXPECT_EQ(setuser("newbie", {"allchannels", "&c"}),
+              setuserErr("&c", "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and "
+                               "does not have any effect. Try 'resetchannels' to start with an empty list of "
+                               "channels"));
+    EXPECT_EQ(call({"ACL", "GETUSER", "newbie"}), NIL);
     ASSERT_EQ(setuser("u", {"on", ">p1", "~k*", "+get"}), OK);
     const std::string before = aclListLine(admin(), "u");
     EXPECT_EQ(setuser("u", {"off", ">p2", "allkeys", "+@all", "bogus"}), setuserErr("bogus", "Syntax error"));
@@ -797,6 +813,43 @@ TEST_P(Acl, LogEntries) {
     expectEntryShape(log[2], "u", "del");
     EXPECT_EQ(aclLog(admin(), {"2"}).size(), 2u);
     EXPECT_EQ(aclLog(admin(), {"-1"}).size(), 0u);
+}
+
+TEST_P(Acl, LogKeepsAcllogMaxLenEntries) {
+    EXPECT_EQ(call({"CONFIG", "GET", "acllog-max-len"}), bulks({"acllog-max-len", "128"}));
+    ASSERT_EQ(call({"CONFIG", "SET", "acllog-max-len", "2"}), OK);
+    ASSERT_EQ(setuser("u", {"on", ">pw", "~k*", "+get"}), OK);
+    RespConn u = connectAs("u", "pw");
+    for (const char *key : {"x", "y", "z"}) EXPECT_EQ(u.call({"GET", key}).raw, NOPERM_KEY);
+    EXPECT_EQ(stableParts(aclLog(admin())), (std::vector<std::string>{
+                                                "count=1 reason=key context=toplevel object=z username=u",
+                                                "count=1 reason=key context=toplevel object=y username=u",
+                                            }));
+    EXPECT_EQ(call({"CONFIG", "SET", "acllog-max-len", "-1"}),
+              err("ERR CONFIG SET failed (possibly related to argument 'acllog-max-len') - argument must be "
+                  "between 0 and 9223372036854775807 inclusive"));
+}
+
+/* acl-pubsub-default is what a new user (and `reset`) starts with. */
+TEST_P(Acl, AclPubsubDefault) {
+    EXPECT_EQ(call({"CONFIG", "GET", "acl-pubsub-default"}), bulks({"acl-pubsub-default", "resetchannels"}));
+    ASSERT_EQ(call({"CONFIG", "SET", "acl-pubsub-default", "allchannels"}), OK);
+    ASSERT_EQ(setuser("u", {}), OK);
+    EXPECT_EQ(setuser("v", {"&x"}),
+              setuserErr("&x", "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and "
+                               "does not have any effect. Try 'resetchannels' to start with an empty list of "
+                               "channels"))
+        << "a new user has all channels already";
+    ASSERT_EQ(setuser("v", {"reset"}), OK);
+    EXPECT_EQ(aclListLine(admin(), "u"), "user u off &* -@all");
+    EXPECT_EQ(aclListLine(admin(), "v"), "user v off sanitize-payload &* -@all");
+    EXPECT_EQ(call({"CONFIG", "SET", "acl-pubsub-default", "nosuch"}),
+              err("ERR CONFIG SET failed (possibly related to argument 'acl-pubsub-default') - argument(s) must be "
+                  "one of the following: allchannels, resetchannels"));
+    ASSERT_EQ(call({"CONFIG", "SET", "acl-pubsub-default", "resetchannels"}), OK);
+    ASSERT_EQ(setuser("w", {}), OK);
+    EXPECT_EQ(aclListLine(admin(), "w"), "user w off resetchannels -@all");
+    EXPECT_EQ(aclListLine(admin(), "u"), "user u off &* -@all") << "existing users keep their channels";
 }
 
 /* ------------------------------------------------------------------------
