@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -287,6 +288,10 @@ TEST_P(Acl, RequirepassViaConfigSet) {
     EXPECT_EQ(before.call({"AUTH", "x"}).raw,
               err("ERR AUTH <password> called without any password configured for the default user. Are you sure "
                   "your configuration is correct?"));
+    /* requirepass replaces the default user's passwords; ACL SETUSER on the
+     * default user leaves requirepass's value as it was. */
+    ASSERT_EQ(setuser("default", {">p1", ">p2"}), OK);
+    EXPECT_EQ(call({"CONFIG", "GET", "requirepass"}), bulks({"requirepass", ""}));
     EXPECT_EQ(call({"CONFIG", "SET", "requirepass", "secret"}), OK);
     EXPECT_EQ(call({"CONFIG", "GET", "requirepass"}), bulks({"requirepass", "secret"}));
     EXPECT_EQ(call({"ACL", "GETUSER", "default"}),
@@ -344,6 +349,9 @@ TEST_P(Acl, HelloAuth) {
     EXPECT_EQ(c.call({"ACL", "WHOAMI"}).raw, bulk("alice"));
     EXPECT_EQ(c.call({"CLIENT", "GETNAME"}).raw, bulk("app"));
     EXPECT_EQ(clientField(clientListLine(admin(), "name", "app"), "user"), "alice");
+    RespConn resp3 = connect();
+    resp3.cmd({"HELLO", "3", "AUTH", "alice", "pw"});
+    EXPECT_EQ(resp3.readLine(), "%7") << "a RESP3 map of seven fields";
 }
 
 /* A failed AUTH or HELLO AUTH is an "auth" entry of ACL LOG, under the
