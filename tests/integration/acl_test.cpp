@@ -349,9 +349,6 @@ TEST_P(Acl, HelloAuth) {
     EXPECT_EQ(c.call({"ACL", "WHOAMI"}).raw, bulk("alice"));
     EXPECT_EQ(c.call({"CLIENT", "GETNAME"}).raw, bulk("app"));
     EXPECT_EQ(clientField(clientListLine(admin(), "name", "app"), "user"), "alice");
-    RespConn resp3 = connect();
-    resp3.cmd({"HELLO", "3", "AUTH", "alice", "pw"});
-    EXPECT_EQ(resp3.readLine(), "%7") << "a RESP3 map of seven fields";
 }
 
 /* A failed AUTH or HELLO AUTH is an "auth" entry of ACL LOG, under the
@@ -586,6 +583,30 @@ TEST_P(Acl, ReadAndWritePatternsFollowKeySpecs) {
 
     EXPECT_EQ(call({"ACL", "DRYRUN", "u", "GET", "r1"}), OK);
     EXPECT_EQ(call({"ACL", "DRYRUN", "u", "SET", "r1", "v"}), bulk("This user has no permissions to access the 'r1' key"));
+}
+
+/* Keys found by each kind of key spec: an index, a range to the end, a
+ * count of keys (numkeys), a keyword (STREAMS), every other argument. */
+TEST_P(Acl, EveryKindOfKeySpecIsChecked) {
+    ASSERT_EQ(setuser("u", {"on", ">pw", "+@all", "~k*"}), OK);
+    RespConn u = connectAs("u", "pw");
+    const std::vector<std::pair<Args, std::string>> cases{
+        {{"MGET", "k1", "k2", "x"}, NOPERM_KEY},
+        {{"MGET", "k1", "k2"}, array({NIL, NIL})},
+        {{"MSET", "k1", "a", "x", "b"}, NOPERM_KEY},
+        {{"ZUNIONSTORE", "k3", "2", "k1", "x"}, NOPERM_KEY},
+        {{"ZUNIONSTORE", "x", "1", "k1"}, NOPERM_KEY},
+        {{"ZUNIONSTORE", "k3", "1", "k4", "WEIGHTS", "2"}, integer(0)},
+        {{"SINTERCARD", "2", "k1", "x"}, NOPERM_KEY},
+        {{"SINTERCARD", "1", "k1"}, integer(0)},
+        {{"LMPOP", "2", "k1", "x", "LEFT"}, NOPERM_KEY},
+        {{"XREAD", "COUNT", "1", "STREAMS", "k1", "x", "0", "0"}, NOPERM_KEY},
+        {{"XREAD", "COUNT", "1", "STREAMS", "k1", "k2", "0", "0"}, NIL_ARRAY},
+        {{"LMOVE", "k1", "x", "LEFT", "RIGHT"}, NOPERM_KEY},
+        {{"RENAME", "k1", "x"}, NOPERM_KEY},
+    };
+    for (const auto &[cmd, reply] : cases) EXPECT_EQ(u.call(cmd).raw, reply) << describe(cmd);
+    EXPECT_EQ(call({"DBSIZE"}), integer(0));
 }
 
 TEST_P(Acl, ChannelPatternsDecideWhatTheUserSubscribesAndPublishes) {
