@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -243,7 +244,10 @@ protected:
 
     bool restoreDefaults() {
         RespConn &c = admin();
-        if (call({"CONFIG", "SET", "requirepass", ""}) != OK) return false;
+        if (call({"CONFIG", "SET", "requirepass", ""}) != OK ||
+            call({"CONFIG", "SET", "acllog-max-len", "128"}) != OK ||
+            call({"CONFIG", "SET", "acl-pubsub-default", "resetchannels"}) != OK)
+            return false;
         if (call({"ACL", "SETUSER", "default", "on", "nopass", "allkeys", "allchannels", "allcommands"}) != OK)
             return false;
         for (const Reply &user : c.call({"ACL", "USERS"}).elements)
@@ -284,6 +288,10 @@ TEST_P(Acl, RequirepassViaConfigSet) {
     EXPECT_EQ(before.call({"AUTH", "x"}).raw,
               err("ERR AUTH <password> called without any password configured for the default user. Are you sure "
                   "your configuration is correct?"));
+    /* requirepass replaces the default user's passwords; ACL SETUSER on the
+     * default user leaves requirepass's value as it was. */
+    ASSERT_EQ(setuser("default", {">p1", ">p2"}), OK);
+    EXPECT_EQ(call({"CONFIG", "GET", "requirepass"}), bulks({"requirepass", ""}));
     EXPECT_EQ(call({"CONFIG", "SET", "requirepass", "secret"}), OK);
     EXPECT_EQ(call({"CONFIG", "GET", "requirepass"}), bulks({"requirepass", "secret"}));
     EXPECT_EQ(call({"ACL", "GETUSER", "default"}),
@@ -454,6 +462,19 @@ TEST_P(Acl, BadRulesAreRefusedAndChangeNothing) {
         EXPECT_EQ(setuser("newbie", {"on", rule}), setuserErr(rule, why)) << rule;
         EXPECT_EQ(call({"ACL", "GETUSER", "newbie"}), NIL) << "a refused SETUSER creates no user: " << rule;
     }
+    EXPECT_EQ(setuser("newbie", {"allkeys", "%R~k*"}),
+              setuserErr("%R~k*", "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and "
+                                  "does not have any effect. Try 'resetkeys' to start with an empty list of "
+                                  "patterns"));
+    EXPECT_EQ(setuser("newbie", {"~*", "~k*"}),
+              setuserErr("~k*", "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and "
+                                "does not have any effect. Try 'resetkeys' to start with an empty list of "
+                                "patterns"));
+    EXPECT_EQ(setuser("newbie", {"allchannels", "&c"}),
+              setuserErr("&c", "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and "
+                               "does not have any effect. Try 'resetchannels' to start with an empty list of "
+                               "channels"));
+    EXPECT_EQ(call({"ACL", "GETUSER", "newbie"}), NIL);
     ASSERT_EQ(setuser("u", {"on", ">p1", "~k*", "+get"}), OK);
     const std::string before = aclListLine(admin(), "u");
     EXPECT_EQ(setuser("u", {"off", ">p2", "allkeys", "+@all", "bogus"}), setuserErr("bogus", "Syntax error"));
@@ -562,6 +583,30 @@ TEST_P(Acl, ReadAndWritePatternsFollowKeySpecs) {
 
     EXPECT_EQ(call({"ACL", "DRYRUN", "u", "GET", "r1"}), OK);
     EXPECT_EQ(call({"ACL", "DRYRUN", "u", "SET", "r1", "v"}), bulk("This user has no permissions to access the 'r1' key"));
+}
+
+/* Keys found by each kind of key spec: an index, a range to the end, a
+ * count of keys (numkeys), a keyword (STREAMS), every other argument. */
+TEST_P(Acl, EveryKindOfKeySpecIsChecked) {
+    ASSERT_EQ(setuser("u", {"on", ">pw", "+@all", "~k*"}), OK);
+    RespConn u = connectAs("u", "pw");
+    const std::vector<std::pair<Args, std::string>> cases{
+        {{"MGET", "k1", "k2", "x"}, NOPERM_KEY},
+        {{"MGET", "k1", "k2"}, array({NIL, NIL})},
+        {{"MSET", "k1", "a", "x", "b"}, NOPERM_KEY},
+        {{"ZUNIONSTORE", "k3", "2", "k1", "x"}, NOPERM_KEY},
+        {{"ZUNIONSTORE", "x", "1", "k1"}, NOPERM_KEY},
+        {{"ZUNIONSTORE", "k3", "1", "k4", "WEIGHTS", "2"}, integer(0)},
+        {{"SINTERCARD", "2", "k1", "x"}, NOPERM_KEY},
+        {{"SINTERCARD", "1", "k1"}, integer(0)},
+        {{"LMPOP", "2", "k1", "x", "LEFT"}, NOPERM_KEY},
+        {{"XREAD", "COUNT", "1", "STREAMS", "k1", "x", "0", "0"}, NOPERM_KEY},
+        {{"XREAD", "COUNT", "1", "STREAMS", "k1", "k2", "0", "0"}, NIL_ARRAY},
+        {{"LMOVE", "k1", "x", "LEFT", "RIGHT"}, NOPERM_KEY},
+        {{"RENAME", "k1", "x"}, NOPERM_KEY},
+    };
+    for (const auto &[cmd, reply] : cases) EXPECT_EQ(u.call(cmd).raw, reply) << describe(cmd);
+    EXPECT_EQ(call({"DBSIZE"}), integer(0));
 }
 
 TEST_P(Acl, ChannelPatternsDecideWhatTheUserSubscribesAndPublishes) {
@@ -797,6 +842,43 @@ TEST_P(Acl, LogEntries) {
     expectEntryShape(log[2], "u", "del");
     EXPECT_EQ(aclLog(admin(), {"2"}).size(), 2u);
     EXPECT_EQ(aclLog(admin(), {"-1"}).size(), 0u);
+}
+
+TEST_P(Acl, LogKeepsAcllogMaxLenEntries) {
+    EXPECT_EQ(call({"CONFIG", "GET", "acllog-max-len"}), bulks({"acllog-max-len", "128"}));
+    ASSERT_EQ(call({"CONFIG", "SET", "acllog-max-len", "2"}), OK);
+    ASSERT_EQ(setuser("u", {"on", ">pw", "~k*", "+get"}), OK);
+    RespConn u = connectAs("u", "pw");
+    for (const char *key : {"x", "y", "z"}) EXPECT_EQ(u.call({"GET", key}).raw, NOPERM_KEY);
+    EXPECT_EQ(stableParts(aclLog(admin())), (std::vector<std::string>{
+                                                "count=1 reason=key context=toplevel object=z username=u",
+                                                "count=1 reason=key context=toplevel object=y username=u",
+                                            }));
+    EXPECT_EQ(call({"CONFIG", "SET", "acllog-max-len", "-1"}),
+              err("ERR CONFIG SET failed (possibly related to argument 'acllog-max-len') - argument must be "
+                  "between 0 and 9223372036854775807 inclusive"));
+}
+
+/* acl-pubsub-default is what a new user (and `reset`) starts with. */
+TEST_P(Acl, AclPubsubDefault) {
+    EXPECT_EQ(call({"CONFIG", "GET", "acl-pubsub-default"}), bulks({"acl-pubsub-default", "resetchannels"}));
+    ASSERT_EQ(call({"CONFIG", "SET", "acl-pubsub-default", "allchannels"}), OK);
+    ASSERT_EQ(setuser("u", {}), OK);
+    EXPECT_EQ(setuser("v", {"&x"}),
+              setuserErr("&x", "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and "
+                               "does not have any effect. Try 'resetchannels' to start with an empty list of "
+                               "channels"))
+        << "a new user has all channels already";
+    ASSERT_EQ(setuser("v", {"reset"}), OK);
+    EXPECT_EQ(aclListLine(admin(), "u"), "user u off &* -@all");
+    EXPECT_EQ(aclListLine(admin(), "v"), "user v off sanitize-payload &* -@all");
+    EXPECT_EQ(call({"CONFIG", "SET", "acl-pubsub-default", "nosuch"}),
+              err("ERR CONFIG SET failed (possibly related to argument 'acl-pubsub-default') - argument(s) must be "
+                  "one of the following: allchannels, resetchannels"));
+    ASSERT_EQ(call({"CONFIG", "SET", "acl-pubsub-default", "resetchannels"}), OK);
+    ASSERT_EQ(setuser("w", {}), OK);
+    EXPECT_EQ(aclListLine(admin(), "w"), "user w off resetchannels -@all");
+    EXPECT_EQ(aclListLine(admin(), "u"), "user u off &* -@all") << "existing users keep their channels";
 }
 
 /* ------------------------------------------------------------------------
