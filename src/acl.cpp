@@ -847,7 +847,16 @@ bool defaultUserIsNopass() { return !DefaultUser || (DefaultUser->flags & USER_F
 const std::string &userName(const user *u) { return u->name; }
 [[maybe_unused]] const bool acl_hooks_registered = registerACLNetworkingHooks(
     {clientSetDefaultAuth, defaultUserIsNopass, userName, ACLGetUserByName, ACLAuthenticateUser, authRequired});
-[[maybe_unused]] const bool user_directive_registered = registerUserDirective(ACLAppendUserForLoading);
+/* CONFIG REWRITE's `user` lines: every user, unless they live in an
+ * aclfile (then none: the file is theirs). */
+std::vector<std::string> rewriteConfigUserOption() {
+    std::vector<std::string> lines;
+    if (!server.acl_filename.empty()) return lines;
+    for (auto &[name, u] : Users) lines.push_back("user " + name + " " + ACLDescribeUser(u.get()));
+    return lines;
+}
+[[maybe_unused]] const bool user_directive_registered =
+    registerConfigDirective({"user", nullptr, ACLAppendUserForLoading, rewriteConfigUserOption});
 
 /* ------------------------------------------------------------------------
  * ACL subcommands

@@ -28,6 +28,7 @@
 #include "object.h"
 #include "pubsub.h"
 #include "rdb.h"
+#include "replication.h"
 #include "scripting.h"
 #include "server.h"
 #include "server_main.h"
@@ -511,6 +512,14 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("shutdown", shutdownCommand, -1, ADMIN | CMD_NO_MULTI | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0, "server",
             "Synchronously save the dataset to disk and then shut down the server", "1.0.0"),
         cmd("debug", debugCommand, -2, ADMIN | CMD_PROTECTED, 0, 0, 0, "server", "A container for debugging commands", "1.0.0"),
+        /* Replication (replication.h) */
+        cmd("sync", syncCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0, "server", "Internal command used for replication", "1.0.0"),
+        cmd("psync", syncCommand, -3, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0, "server", "Internal command used for replication", "2.8.0"),
+        cmd("replconf", replconfCommand, -1, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, 0, 0, 0, "server", "An internal command for configuring the replication stream", "3.0.0"),
+        cmd("replicaof", replicaofCommand, 3, CMD_ADMIN | CMD_NOSCRIPT | CMD_STALE | CMD_NO_ASYNC_LOADING, 0, 0, 0, "server", "Make the server a replica of another instance, or promote it as master.", "5.0.0"),
+        cmd("slaveof", replicaofCommand, 3, CMD_ADMIN | CMD_NOSCRIPT | CMD_STALE | CMD_NO_ASYNC_LOADING, 0, 0, 0, "server", "Make the server a replica of another instance, or promote it as master.", "1.0.0"),
+        cmd("wait", waitCommand, 3, CMD_NOSCRIPT, 0, 0, 0, "generic", "Wait for the synchronous replication of all the write commands sent in the context of the current connection", "3.0.0").acl(ACL_CATEGORY_CONNECTION).tips({"request_policy:all_shards", "response_policy:agg_min"}),
+        cmd("role", roleCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0, "server", "Return the role of the instance in the context of replication", "2.8.12").acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS),
         /* cppredis's own: the trace file (tracing.h); "since" is cppredis's version */
         cmd("trace", nullptr, -2, 0, 0, 0, 0, "server", "A container for the trace of the server at work", "0.1.0")
             .subcommands({
@@ -556,6 +565,7 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("set", configSetCommand, -4, ADMIN, 0, 0, 0, "server", "Set configuration parameters to the given values", "2.0.0")
                     .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
                 cmd("resetstat", configResetStatCommand, 2, ADMIN, 0, 0, 0, "server", "Reset the stats returned by INFO", "2.0.0"),
+                cmd("rewrite", configRewriteCommand, 2, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Rewrite the configuration file with the in memory configuration", "2.8.0"),
                 cmd("help", configHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "5.0.0"),
             }),
     };

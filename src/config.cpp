@@ -188,7 +188,16 @@ void appendToEarlierLines(const standardConfig &config, std::vector<std::string>
     args.insert(args.begin(), earlier.begin(), earlier.end());
 }
 
-userDirectiveProc userDirective;
+std::vector<configDirective> &directives() {
+    static std::vector<configDirective> registered; /* filled by static initializers: built on first use */
+    return registered;
+}
+
+const configDirective *lookupDirective(std::string_view name) {
+    for (const configDirective &d : directives())
+        if (strEqualNoCase(name, d.name) || (d.alias && strEqualNoCase(name, d.alias))) return &d;
+    return nullptr;
+}
 
 /* Applies one split, non-empty line. Returns false with the reason. */
 bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
@@ -205,7 +214,7 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
         if (config->flags & APPEND_IN_FILE_CONFIG) appendToEarlierLines(*config, args);
         return setConfig(*config, args, err) != SetResult::Error;
     }
-    if (strEqualNoCase(argv[0], "user") && argv.size() >= 2 && userDirective) return userDirective(argv, err);
+    if (const configDirective *d = lookupDirective(argv[0]); d && argv.size() >= 2) return d->load(argv, err);
     if (strEqualNoCase(argv[0], "include") && argv.size() == 2) {
         loadConfigFile(argv[1]);
         return true;
@@ -262,8 +271,8 @@ void loadConfigFile(const std::string &path) {
  * Public API
  * ---------------------------------------------------------------------- */
 
-bool registerUserDirective(userDirectiveProc proc) {
-    userDirective = proc;
+bool registerConfigDirective(const configDirective &directive) {
+    directives().push_back(directive);
     return true;
 }
 

@@ -71,10 +71,19 @@ struct standardConfig {
     bool (*apply)(const char **err) = nullptr;
 };
 
-/* The `user` directive of redis.conf (acl.cpp, above, registers its
- * ACLAppendUserForLoading): argv is the whole line; false with the error. */
-using userDirectiveProc = bool (*)(std::span<const std::string> argv, std::string &err);
-bool registerUserDirective(userDirectiveProc proc);
+/* Directives of redis.conf that are not configs of the table, owned by a
+ * layer above, which registers them from a static initializer: `user`
+ * (acl.cpp), `replicaof`/`slaveof` (replication). `load` takes the whole
+ * line (argv[0] is the name as written; at least 2 words) and returns false
+ * with the error; `rewrite` gives the lines CONFIG REWRITE writes for it
+ * (none: the directive is dropped from the file). */
+struct configDirective {
+    const char *name;
+    const char *alias; /* nullptr if none */
+    bool (*load)(std::span<const std::string> argv, std::string &err);
+    std::vector<std::string> (*rewrite)();
+};
+bool registerConfigDirective(const configDirective &directive);
 
 /* Takes `table` as the configs and sets every one to its default, as
  * Redis's initConfigValues(). */

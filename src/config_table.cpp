@@ -21,6 +21,7 @@
 #include "aof.h"
 #include "evict.h"
 #include "notify.h"
+#include "replication.h"
 #include "server.h"
 #include "tracing.h"
 #include "util.h"
@@ -234,6 +235,10 @@ bool updateRequirePass(const char **) {
     return true;
 }
 
+/* Only "disabled" (Redis's default): the other two load the RDB straight
+ * from the socket, which cppredis does not do. */
+constexpr configEnum repl_diskless_load_enum[] = {{"disabled", REPL_DISKLESS_LOAD_DISABLED}};
+
 constexpr configEnum acl_pubsub_default_enum[] = {
     {"allchannels", static_cast<int>(SELECTOR_FLAG_ALLCHANNELS)}, {"resetchannels", 0}};
 
@@ -327,6 +332,30 @@ const standardConfig static_configs[] = {
     {"maxmemory-eviction-tenacity", nullptr, 0, "10", NumericConfig{&server.maxmemory_eviction_tenacity, 0, 100}},
     {"lfu-log-factor", nullptr, 0, "10", NumericConfig{&server.lfu_log_factor, 0, INT_MAX}},
     {"lfu-decay-time", nullptr, 0, "1", NumericConfig{&server.lfu_decay_time, 0, INT_MAX}},
+    /* Replication (replication.h); `replicaof` is a directive of its own (config.h) */
+    {"masterauth", nullptr, 0, "", StringConfig{&server.masterauth}},
+    {"masteruser", nullptr, 0, "", StringConfig{&server.masteruser}},
+    {"repl-backlog-size", nullptr, 0, "1mb", NumericConfig{&server.repl_backlog_size, 1, LLONG_MAX, true},
+     updateReplBacklogSize},
+    {"repl-backlog-ttl", nullptr, 0, "3600", NumericConfig{&server.repl_backlog_time_limit, 0, LONG_MAX}},
+    {"repl-ping-replica-period", "repl-ping-slave-period", 0, "10", NumericConfig{&server.repl_ping_slave_period, 1, INT_MAX}},
+    {"repl-timeout", nullptr, 0, "60", NumericConfig{&server.repl_timeout, 1, INT_MAX}},
+    {"repl-diskless-sync", nullptr, 0, "yes", BoolConfig{&server.repl_diskless_sync}},
+    {"repl-diskless-sync-delay", nullptr, 0, "5", NumericConfig{&server.repl_diskless_sync_delay, 0, INT_MAX}},
+    {"repl-diskless-sync-max-replicas", nullptr, 0, "0", NumericConfig{&server.repl_diskless_sync_max_replicas, 0, INT_MAX}},
+    {"repl-diskless-load", nullptr, 0, "disabled", EnumConfig{&server.repl_diskless_load, repl_diskless_load_enum}},
+    {"repl-disable-tcp-nodelay", nullptr, 0, "no", BoolConfig{&server.repl_disable_tcp_nodelay}},
+    {"replica-serve-stale-data", "slave-serve-stale-data", 0, "yes", BoolConfig{&server.repl_serve_stale_data}},
+    {"replica-read-only", "slave-read-only", 0, "yes", BoolConfig{&server.repl_slave_ro}},
+    {"replica-ignore-maxmemory", "slave-ignore-maxmemory", 0, "yes", BoolConfig{&server.repl_slave_ignore_maxmemory}},
+    {"replica-priority", "slave-priority", 0, "100", NumericConfig{&server.slave_priority, 0, INT_MAX}},
+    {"replica-announced", nullptr, 0, "yes", BoolConfig{&server.replica_announced}},
+    {"replica-announce-ip", "slave-announce-ip", 0, "", StringConfig{&server.slave_announce_ip}},
+    {"replica-announce-port", "slave-announce-port", 0, "0", NumericConfig{&server.slave_announce_port, 0, 65535}},
+    {"min-replicas-to-write", "min-slaves-to-write", 0, "0", NumericConfig{&server.repl_min_slaves_to_write, 0, INT_MAX},
+     updateGoodSlaves},
+    {"min-replicas-max-lag", "min-slaves-max-lag", 0, "10", NumericConfig{&server.repl_min_slaves_max_lag, 0, INT_MAX},
+     updateGoodSlaves},
     /* Scripting (scripting.cpp) */
     {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
 };

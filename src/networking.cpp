@@ -231,15 +231,22 @@ void acceptTcpHandler(aeEventLoop *, int fd, void *, int) {
  * Building replies
  * ====================================================================== */
 
-/* Queues the client for a write in beforeSleep, the first time it has
- * output. Socketless clients keep their output in the buffers. */
-static inline bool prepareClientToWrite(client *c) {
-    if (c->flags & CLIENT_CLOSE_ASAP) return false;
-    if (c->fd == -1) return true;
+void putClientInPendingWriteQueue(client *c) {
     if (!(c->flags & CLIENT_PENDING_WRITE)) {
         c->flags |= CLIENT_PENDING_WRITE;
         server.clients_pending_write.push_back(c);
     }
+}
+
+/* Queues the client for a write in beforeSleep, the first time it has
+ * output. Socketless clients keep their output in the buffers. The master
+ * gets no replies (but REPLCONF ACK's); a replica that is not online yet
+ * keeps the stream in its buffers until the RDB is sent. */
+static inline bool prepareClientToWrite(client *c) {
+    if (c->flags & CLIENT_CLOSE_ASAP) return false;
+    if ((c->flags & CLIENT_MASTER) && !(c->flags & CLIENT_MASTER_FORCE_REPLY)) return false;
+    if (c->fd == -1) return true;
+    if (c->replstate == 0 || c->replstate == SLAVE_STATE_ONLINE) putClientInPendingWriteQueue(c);
     return true;
 }
 
@@ -806,7 +813,11 @@ std::string getClientPeerId(client *c) { return c->addr; }
  * soft seconds without a break.
  * ====================================================================== */
 
-int getClientType(const client *c) { return (c->flags & CLIENT_PUBSUB) ? CLIENT_TYPE_PUBSUB : CLIENT_TYPE_NORMAL; }
+int getClientType(const client *c) {
+    if (c->flags & CLIENT_MASTER) return CLIENT_TYPE_MASTER;
+    if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
+    return (c->flags & CLIENT_PUBSUB) ? CLIENT_TYPE_PUBSUB : CLIENT_TYPE_NORMAL;
+}
 
 static constexpr std::pair<const char *, int> kClientTypeNames[] = {
     {"normal", CLIENT_TYPE_NORMAL}, {"slave", CLIENT_TYPE_SLAVE}, {"replica", CLIENT_TYPE_SLAVE},
@@ -839,7 +850,9 @@ size_t getClientOutputBufferMemoryUsage(const client *c) {
 }
 
 bool checkClientOutputBufferLimits(client *c) {
-    const clientBufferLimitsConfig &limit = server.client_obuf_limits[getClientType(c)];
+    int type = getClientType(c);
+    if (type == CLIENT_TYPE_MASTER) type = CLIENT_TYPE_NORMAL; /* as Redis: the normal class (no limit by default) */
+    const clientBufferLimitsConfig &limit = server.client_obuf_limits[type];
     unsigned long long used = getClientOutputBufferMemoryUsage(c);
     bool hard = limit.hard_limit_bytes && used >= limit.hard_limit_bytes;
     bool soft = limit.soft_limit_bytes && used >= limit.soft_limit_bytes;

@@ -57,6 +57,8 @@ constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
 /* ------------------------------------------------------------------------
  * Client flags (the subset implemented so far keeps Redis's names).
  * ---------------------------------------------------------------------- */
+constexpr uint64_t CLIENT_SLAVE = 1ULL << 0;              /* a replica's connection (replication.h) */
+constexpr uint64_t CLIENT_MASTER = 1ULL << 1;             /* the master's connection, on a replica */
 constexpr uint64_t CLIENT_MULTI = 1ULL << 3;              /* inside MULTI: commands are queued */
 constexpr uint64_t CLIENT_BLOCKED = 1ULL << 4;            /* waiting in a blocking command (blocked.h) */
 constexpr uint64_t CLIENT_DIRTY_CAS = 1ULL << 5;          /* a WATCHed key changed: EXEC fails */
@@ -64,7 +66,9 @@ constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply
 constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
 constexpr uint64_t CLIENT_SCRIPT = 1ULL << 8;             /* the client scripts run their commands on */
 constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
-constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;       /* a command failed to queue: EXEC aborts */
+constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;
+constexpr uint64_t CLIENT_MASTER_FORCE_REPLY = 1ULL << 13; /* the master gets this reply (REPLCONF ACK) */       /* a command failed to queue: EXEC aborts */
+constexpr uint64_t CLIENT_PRE_PSYNC = 1ULL << 16;         /* a replica that spoke the old SYNC */
 constexpr uint64_t CLIENT_PUBSUB = 1ULL << 18;           /* subscribed to a channel or pattern (pubsub.cpp) */
 constexpr uint64_t CLIENT_PREVENT_AOF_PROP = 1ULL << 19; /* don't propagate this command to the AOF */
 constexpr uint64_t CLIENT_PREVENT_REPL_PROP = 1ULL << 20; /* ... nor to replicas */
@@ -72,11 +76,21 @@ constexpr uint64_t CLIENT_PREVENT_PROP = CLIENT_PREVENT_AOF_PROP | CLIENT_PREVEN
 constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
 constexpr uint64_t CLIENT_FORCE_AOF = 1ULL << 14;       /* propagate even if nothing changed (FLUSHALL) */
 constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
-constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;    /* blocking commands answer as if timed out (scripts) */
+constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;
+constexpr uint64_t CLIENT_REPL_RDBONLY = 1ULL << 42;     /* a replica that wants the RDB only (REPLCONF rdb-only) */    /* blocking commands answer as if timed out (scripts) */
 /* cppredis's own: the client has received trace events (trace.h). Its
  * commands and socket events are the trace's delivery, so not traced. */
 constexpr uint64_t CLIENT_TRACE_READER = 1ULL << 56;
 
+
+/* A replica's state on its master (client::replstate, Redis's
+ * SLAVE_STATE_*); REPL_STATE_NONE (0) for every other client. */
+constexpr int SLAVE_STATE_WAIT_BGSAVE_START = 6, /* waits for a BGSAVE to start for it */
+              SLAVE_STATE_WAIT_BGSAVE_END = 7,   /* the BGSAVE runs; its output buffer fills */
+              SLAVE_STATE_SEND_BULK = 8,         /* the RDB is being sent */
+              SLAVE_STATE_ONLINE = 9;            /* the command stream flows */
+/* What a replica said it understands (REPLCONF capa). */
+constexpr int SLAVE_CAPA_NONE = 0, SLAVE_CAPA_EOF = 1 << 0, SLAVE_CAPA_PSYNC2 = 1 << 1;
 
 /* A block of the reply list, used once the static buffer is full. */
 struct clientReplyBlock {
@@ -236,6 +250,9 @@ struct blockingState {
     std::optional<sds> xread_group;
     std::optional<sds> xread_consumer;
     bool xread_group_noack = false;
+    /* BLOCKED_WAIT: the replication offset to be acknowledged, by how many replicas. */
+    long long reploffset = 0;
+    int numreplicas = 0;
 };
 
 /* Pub/sub (pubsub.cpp) and output buffer limits. */
@@ -245,8 +262,8 @@ using clientChannelsDict = dict<sds, pubsubSetMember>;
 /* The id of the client that replays the AOF (Redis's createAOFClient). */
 constexpr uint64_t CLIENT_ID_AOF = UINT64_MAX;
 
-/* Client classes of client-output-buffer-limit (getClientType). Replicas
- * do not exist here: their limits are parsed and kept for compatibility. */
+/* Client classes of client-output-buffer-limit (getClientType): the
+ * master's connection has no limit. */
 constexpr int CLIENT_TYPE_NORMAL = 0, CLIENT_TYPE_SLAVE = 1, CLIENT_TYPE_PUBSUB = 2, CLIENT_TYPE_MASTER = 3;
 constexpr int CLIENT_TYPE_OBUF_COUNT = 3; /* the classes with limits: master has none */
 struct clientBufferLimitsConfig {
@@ -297,6 +314,24 @@ struct client {
     clientChannelsDict pubsub_channels;  /* SUBSCRIBEd channels: unsubscribed in freeClient */
     std::vector<sds> pubsub_patterns;    /* PSUBSCRIBEd patterns, in subscription order */
     time_t obuf_soft_limit_reached_time = 0; /* since when the reply list is past the soft limit (0: it is not) */
+
+    /* Replication (replication.h): a replica's connection on its master
+     * (CLIENT_SLAVE), or the master's connection on a replica (CLIENT_MASTER). */
+    int replstate = 0;                /* SLAVE_STATE_*, 0 (REPL_STATE_NONE) for other clients */
+    int repldbfd = -1;                /* the RDB file being sent to it (closed when it is freed) */
+    long long repldboff = 0;          /* bytes of it sent */
+    long long repldbsize = 0;         /* its size */
+    std::string replpreamble;         /* "$<size>\r\n", sent before the file */
+    long long psync_initial_offset = 0; /* the offset its FULLRESYNC was at */
+    long long repl_ack_off = 0;       /* its last REPLCONF ACK offset */
+    long long repl_ack_time = 0;      /* unix seconds of that ACK */
+    int slave_listening_port = 0;     /* REPLCONF listening-port */
+    std::string slave_addr;           /* REPLCONF ip-address (replica-announce-ip), "" if not given */
+    int slave_capa = SLAVE_CAPA_NONE; /* REPLCONF capa */
+    long long read_reploff = 0;       /* the master's connection: stream bytes read ... */
+    long long reploff = 0;            /* ... and applied (a transaction counts once EXEC ran) */
+    std::string pending_querybuf;     /* applied bytes not yet proxied to sub-replicas (inside MULTI) */
+    long long woff = 0;               /* master_repl_offset after its last command (what WAIT waits for) */
 
     std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
 
@@ -425,6 +460,10 @@ int handleClientsWithPendingWrites(pendingWritesTally *tally = nullptr);
 /* The text of the last error replied (kept only while the trace wants cmd). */
 const std::string &lastErrorReply();
 bool clientHasPendingReplies(const client *c);
+/* Queues a client with output for beforeSleep's write (Redis 7's
+ * putClientInPendingWriteQueue): a replica put online has its buffered
+ * stream sent so. */
+void putClientInPendingWriteQueue(client *c);
 void resetClient(client *c);
 std::string catClientInfoString(const client *c);
 /* Output buffer limits: the client's class, the reply list's memory, and

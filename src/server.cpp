@@ -472,6 +472,9 @@ void configResetStatCommand(client *c) {
     addReply(c, shared::ok);
 }
 
+/* Stub until the helper's branch lands (contract commit). */
+void configRewriteCommand(client *c) { addReplyError(c, "not yet"); }
+
 void configHelpCommand(client *c) {
     static const char *const help[] = {
         "GET <pattern>",

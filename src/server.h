@@ -123,6 +123,27 @@ constexpr int MAXMEMORY_VOLATILE_LRU = (0 << 8) | MAXMEMORY_FLAG_LRU,
               MAXMEMORY_ALLKEYS_LFU = (5 << 8) | MAXMEMORY_FLAG_LFU | MAXMEMORY_FLAG_ALLKEYS,
               MAXMEMORY_ALLKEYS_RANDOM = (6 << 8) | MAXMEMORY_FLAG_ALLKEYS, MAXMEMORY_NO_EVICTION = 7 << 8;
 
+/* Replication (replication.h). The states of a replica's link to its
+ * master, server.repl_state (Redis 7.0's REPL_STATE_*: the handshake is
+ * one state per step, each waiting for the master's answer). */
+constexpr int REPL_STATE_NONE = 0,          /* not a replica */
+              REPL_STATE_CONNECT = 1,       /* must connect to the master */
+              REPL_STATE_CONNECTING = 2,    /* connecting */
+              REPL_STATE_RECEIVE_PING_REPLY = 3, /* PING sent */
+              REPL_STATE_SEND_HANDSHAKE = 4,     /* next: AUTH, REPLCONF listening-port/ip-address/capa */
+              REPL_STATE_RECEIVE_AUTH_REPLY = 5,
+              REPL_STATE_RECEIVE_PORT_REPLY = 6,
+              REPL_STATE_RECEIVE_IP_REPLY = 7,
+              REPL_STATE_RECEIVE_CAPA_REPLY = 8,
+              REPL_STATE_SEND_PSYNC = 9,
+              REPL_STATE_RECEIVE_PSYNC_REPLY = 10,
+              REPL_STATE_TRANSFER = 11,     /* receiving the RDB */
+              REPL_STATE_CONNECTED = 12;    /* the command stream flows */
+constexpr int CONFIG_RUN_ID_SIZE = 40;      /* a replication ID: 40 hex characters */
+constexpr long long CONFIG_REPL_BACKLOG_MIN_SIZE = 16 * 1024;
+constexpr int REPL_DISKLESS_LOAD_DISABLED = 0; /* `repl-diskless-load`: the RDB goes to disk first */
+constexpr int RDB_CHILD_TYPE_DISK = 1, RDB_CHILD_TYPE_SOCKET = 2; /* server.rdb_child_type */
+
 /* ------------------------------------------------------------------------
  * The server.
  * ---------------------------------------------------------------------- */
@@ -238,6 +259,55 @@ struct redisServer : redisServerLog, redisServerNetworking {
     std::atomic<int> aof_bio_fsync_status{0};
     std::atomic<int> aof_bio_fsync_errno{0};
     long long stat_aof_rewrites = 0, stat_aofrw_consecutive_failures = 0;
+
+    /* Replication as a master (replication_master.cpp). */
+    std::string replid;               /* this history's ID, 40 hex characters */
+    std::string replid2;              /* the master's ID before a promotion ("000..." if none) */
+    long long master_repl_offset = 0; /* bytes of the replication stream so far */
+    long long second_replid_offset = -1; /* replid2 is valid up to this offset */
+    int slaveseldb = -1;              /* the db the stream's last SELECT chose (-1: emit one) */
+    int repl_ping_slave_period = 10;  /* `repl-ping-replica-period`, seconds */
+    std::unique_ptr<char[]> repl_backlog; /* the backlog, a circular buffer; null until a replica attaches */
+    long long repl_backlog_size = 1024 * 1024; /* `repl-backlog-size` */
+    long long repl_backlog_histlen = 0; /* bytes of history in it */
+    long long repl_backlog_idx = 0;   /* where the next byte goes */
+    long long repl_backlog_off = 0;   /* the stream offset of its first byte */
+    long long repl_backlog_time_limit = 3600; /* `repl-backlog-ttl`: freed after so long without replicas (0: never) */
+    time_t repl_no_slaves_since = 0;  /* when the last replica left */
+    std::list<client *> slaves;       /* CLIENT_SLAVE clients, in attach order */
+    int repl_min_slaves_to_write = 0; /* `min-replicas-to-write` */
+    int repl_min_slaves_max_lag = 10; /* `min-replicas-max-lag`, seconds */
+    int repl_good_slaves_count = 0;   /* replicas with lag <= min-replicas-max-lag */
+    bool repl_diskless_sync = true;   /* `repl-diskless-sync` */
+    int repl_diskless_sync_delay = 5; /* `repl-diskless-sync-delay`, seconds */
+    int repl_diskless_sync_max_replicas = 0; /* `repl-diskless-sync-max-replicas` */
+    bool repl_disable_tcp_nodelay = false; /* `repl-disable-tcp-nodelay` */
+    int rdb_child_type = RDB_CHILD_TYPE_DISK; /* of the running BGSAVE child */
+    std::list<client *> clients_waiting_acks; /* clients blocked in WAIT */
+    bool get_ack_from_slaves = false; /* beforeSleep sends REPLCONF GETACK */
+    long long stat_sync_full = 0, stat_sync_partial_ok = 0, stat_sync_partial_err = 0;
+
+    /* Replication as a replica (replication_replica.cpp). */
+    std::string masterhost;           /* "" while a master */
+    int masterport = 6379;
+    std::string masterauth;           /* `masterauth` */
+    std::string masteruser;           /* `masteruser` */
+    int repl_state = REPL_STATE_NONE;
+    int repl_timeout = 60;            /* `repl-timeout`, seconds */
+    client *master = nullptr;         /* the master's connection once CONNECTED */
+    std::string master_replid;        /* the master's replication ID, from +FULLRESYNC / +CONTINUE */
+    long long master_initial_offset = -1; /* the offset +FULLRESYNC gave */
+    std::string cached_master_replid; /* after the link drops: where a PSYNC continues from */
+    long long cached_master_reploff = -1; /* ... -1: nothing cached (a full sync is needed) */
+    time_t repl_down_since = 0;       /* when the link went down (0: never up) */
+    bool repl_serve_stale_data = true; /* `replica-serve-stale-data` */
+    bool repl_slave_ro = true;        /* `replica-read-only` */
+    bool repl_slave_ignore_maxmemory = true; /* `replica-ignore-maxmemory` */
+    int slave_priority = 100;         /* `replica-priority` (INFO's slave_priority, for Sentinel) */
+    bool replica_announced = true;    /* `replica-announced` */
+    std::string slave_announce_ip;    /* `replica-announce-ip` */
+    int slave_announce_port = 0;      /* `replica-announce-port` */
+    int repl_diskless_load = REPL_DISKLESS_LOAD_DISABLED; /* `repl-diskless-load` */
 
     /* ACL (acl.cpp). */
     std::string requirepass;          /* `requirepass`: the default user's password, "" for nopass */
@@ -400,3 +470,4 @@ void configGetCommand(client *c);
 void configSetCommand(client *c);
 void configResetStatCommand(client *c);
 void configHelpCommand(client *c);
+void configRewriteCommand(client *c);

@@ -45,6 +45,7 @@
 #include "multi.h"
 #include "pubsub.h"
 #include "rdb.h"
+#include "replication.h"
 #include "scripting.h"
 #include "server.h"
 #include "trace.h"
@@ -191,12 +192,29 @@ static int processCommand(client *c) {
         rejectCommand(c, err);
         return C_OK;
     }
+    /* Replication: not enough good replicas (min-replicas-to-write); a
+     * read-only replica; a replica whose link is down and that must not
+     * serve stale data. The master's own stream obeys none of these. */
+    const bool obey_client = c->flags & CLIENT_MASTER;
+    if (!obey_client && isWriteCommand(c) && !checkGoodReplicasStatus()) {
+        rejectCommand(c, "-NOREPLICAS Not enough good replicas to write.");
+        return C_OK;
+    }
+    if (!server.masterhost.empty() && server.repl_slave_ro && !obey_client && isWriteCommand(c)) {
+        rejectCommand(c, "-READONLY You can't write against a read only replica.");
+        return C_OK;
+    }
     /* A RESP2 subscriber's connection carries pushed messages: only what
      * manages subscriptions (or ends them) can be answered on it. */
     if ((c->flags & CLIENT_PUBSUB) && c->resp == 2 && !isAllowedInPubsubContext(c->cmd)) {
         rejectCommand(c, "Can't execute '" + c->cmd->fullname +
                              "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
                              "context");
+        return C_OK;
+    }
+    if (!server.masterhost.empty() && server.repl_state != REPL_STATE_CONNECTED && !server.repl_serve_stale_data &&
+        !(c->cmd->flags & CMD_STALE)) {
+        rejectCommand(c, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
         return C_OK;
     }
     /* A script past busy-reply-threshold lets the event loop run: only the
@@ -322,6 +340,7 @@ static long long serverCron(aeEventLoop *, long long, void *) {
         rdbSaveCron();
     }
     aofCron();
+    if (runWithPeriod(1000)) replicationCron();
     server.cronloops++;
     return 1000 / server.hz;
 }
@@ -352,6 +371,7 @@ void beforeSleep(aeEventLoop *) {
      * (appendfsync always: fsynced too), and so is anything a reply shows. */
     const long long aof_size = server.aof_current_size, aof_synced = server.aof_fsync_offset;
     if (server.aof_state == AOF_ON) flushAppendOnlyFile();
+    replicationBeforeSleep();
     pendingWritesTally written;
     handleClientsWithPendingWrites(traced ? &written : nullptr);
     freeClientsInAsyncFreeQueue();
@@ -729,13 +749,6 @@ static void infoStats(std::string &out) {
         .field("total_writes_processed", server.stat_total_writes_processed);
 }
 
-static void infoReplication(std::string &out) {
-    InfoSection(out, "Replication")
-        .field("role", "master")
-        .field("connected_slaves", 0)
-        .field("master_failover_state", "no-failover")
-        .field("master_repl_offset", 0);
-}
 
 static void infoCpu(std::string &out) {
     rusage self {};
@@ -790,7 +803,7 @@ static const InfoSectionDef kInfoSections[] = {
     {"server", infoServer, true},         {"clients", infoClients, true},
     {"memory", infoMemory, true},         {"persistence", infoPersistence, true},
     {"stats", infoStats, true},
-    {"replication", infoReplication, true}, {"cpu", infoCpu, true},
+    {"replication", genReplicationInfoString, true}, {"cpu", infoCpu, true},
     {"commandstats", infoCommandStats, false}, {"keyspace", infoKeyspace, true},
 };
 

@@ -27,13 +27,13 @@ assign 1 adlist ae anet crc64 dict intset keyspecs listpack lua_cmsgpack lua_str
 assign 2 networking config log
 assign 3 server db object notify expire
 assign 4 t_hash t_list t_set t_stream t_string t_zset
-assign 5 acl aof bio blocked childinfo debug evict multi pubsub rdb script_lua scripting tracing
+assign 5 acl aof bio blocked childinfo debug evict multi pubsub rdb replication script_lua scripting tracing
 assign 6 commands config_table main server_main
 
 module_of() {  # src/ae_epoll.h -> ae
     local m=${1##*/}
     m=${m%.*}
-    case $m in ae_*) m=ae ;; esac
+    case $m in ae_*) m=ae ;; replication_*) m=replication ;; esac
     printf '%s' "$m"
 }
 
@@ -86,7 +86,7 @@ fi
 # defines it (X.h for X.cpp), so that a reader finds it where the #include
 # lines say, and an include is a true dependency. Checked over prototypes
 # that start a line of a header, against definitions that start a line of
-# the matching .cpp.
+# the matching .cpp (replication.h's: either replication_*.cpp).
 defines() {  # FILE NAME: a line of FILE starts NAME's definition (not a prototype)
     grep -E "^[A-Za-z_].*[ *&:]$2\(" "$1" | grep -qvE ';[[:space:]]*$'
 }
@@ -101,6 +101,7 @@ check_declarations() {
                 sed -E 's/^[^(]*[ *&]\**([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/' | sort -u)
         for n in $names; do
             [[ -f $cpp ]] && defines "$cpp" "$n" && continue
+            [[ $h == src/replication.h ]] && { defines src/replication_master.cpp "$n" || defines src/replication_replica.cpp "$n"; } && continue
             where=$(for c in src/*.cpp; do defines "$c" "$n" && printf '%s ' "$c"; done)
             echo "check-layers: $h declares $n, defined in ${where:-no .cpp}: declare it in that file's header"
             bad=1

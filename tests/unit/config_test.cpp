@@ -155,6 +155,17 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"requirepass", ""}, {"aclfile", ""}, {"acllog-max-len", "128"}, {"acl-pubsub-default", "resetchannels"},
         {"maxmemory", "0"}, {"maxmemory-policy", "noeviction"}, {"maxmemory-samples", "5"},
         {"maxmemory-eviction-tenacity", "10"}, {"lfu-log-factor", "10"}, {"lfu-decay-time", "1"},
+        {"masterauth", ""}, {"masteruser", ""}, {"repl-backlog-size", "1048576"}, {"repl-backlog-ttl", "3600"},
+        {"repl-ping-replica-period", "10"}, {"repl-ping-slave-period", "10"}, {"repl-timeout", "60"},
+        {"repl-diskless-sync", "yes"}, {"repl-diskless-sync-delay", "5"}, {"repl-diskless-sync-max-replicas", "0"},
+        {"repl-diskless-load", "disabled"}, {"repl-disable-tcp-nodelay", "no"},
+        {"replica-serve-stale-data", "yes"}, {"slave-serve-stale-data", "yes"},
+        {"replica-read-only", "yes"}, {"slave-read-only", "yes"},
+        {"replica-ignore-maxmemory", "yes"}, {"slave-ignore-maxmemory", "yes"},
+        {"replica-priority", "100"}, {"slave-priority", "100"}, {"replica-announced", "yes"},
+        {"replica-announce-ip", ""}, {"slave-announce-ip", ""}, {"replica-announce-port", "0"},
+        {"slave-announce-port", "0"}, {"min-replicas-to-write", "0"}, {"min-slaves-to-write", "0"},
+        {"min-replicas-max-lag", "10"}, {"min-slaves-max-lag", "10"},
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
     };
     EXPECT_EQ(configGet(all), expected);
@@ -390,7 +401,7 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
-    EXPECT_EQ(get({"*max*"}).size(), 20u);
+    EXPECT_EQ(get({"*max*"}).size(), 25u);
     EXPECT_EQ(get({"*max-z*"}), (Pairs{{"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
                                       {"hash-max-ziplist-entries", "512"}, {"hash-max-ziplist-value", "64"},
                                       {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"}}));
