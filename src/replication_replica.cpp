@@ -153,6 +153,7 @@ void syncWithMaster(aeEventLoop *el, int fd, void *clientData, int mask);
 void readSyncBulkPayload(aeEventLoop *el, int fd, void *clientData, int mask);
 
 int connectWithMaster() {
+    closeTransferSocket(); /* a link being set up is replaced */
     std::string err;
     int s = anetTcpNonBlockConnect(err, server.masterhost, server.masterport);
     if (s == ANET_ERR) {

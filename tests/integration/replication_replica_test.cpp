@@ -143,6 +143,14 @@ TEST(ReplicationReplica, FollowsARedisMaster) {
     EXPECT_TRUE(pollUntil([&] { return r.call({"DBSIZE"}).integer == keys - 1; }));
     m.call({"DEBUG", "SET-ACTIVE-EXPIRE", "1"});
 
+    /* replica-ignore-maxmemory (the default): the master's writes are
+     * applied whatever this replica's maxmemory, and nothing is evicted. */
+    pipeline(r, {{"CONFIG", "SET", "maxmemory-policy", "allkeys-random"}, {"CONFIG", "SET", "maxmemory", "1"}});
+    writeMixedDataset(m, "maxmemory");
+    ASSERT_TRUE(caughtUp(m, r));
+    EXPECT_EQ(digest(r), digest(m));
+    pipeline(r, {{"CONFIG", "SET", "maxmemory", "0"}});
+
     /* The link breaks: PSYNC continues it, no new RDB. */
     const long long full = statsField(m, "sync_full"), partial = statsField(m, "sync_partial_ok");
     EXPECT_EQ(r.call({"CLIENT", "KILL", "TYPE", "master"}).integer, 1);
@@ -182,6 +190,8 @@ TEST(ReplicationReplica, FollowsARedisMaster) {
     ASSERT_EQ(role.elements.size(), 3u) << role;
     EXPECT_EQ(role.elements[0].str, "master");
     EXPECT_EQ(role.elements[2].raw, "*0\r\n");
+    EXPECT_EQ(rr.call({"REPLICAOF", "NO", "ONE"}).raw, "+OK\r\n");
+    EXPECT_EQ(replicationFieldNames(r), replicationFieldNames(rr));
 }
 
 /* A master that writes its RDB to disk first ($<size>), and a replica
