@@ -81,8 +81,10 @@ robj *lookupKeyRead(redisDb *db, std::string_view key) { return lookupKeyReadWit
 
 robj *lookupKeyWrite(redisDb *db, std::string_view key) {
     if (!expireIfNeeded(db, key)) return lookupKey(db, key, LOOKUP_NONE);
-    /* A writable replica deletes an expired key it writes to (Redis's
-     * EXPIRE_FORCE_DELETE_EXPIRED): the write must not find it in place. */
+    /* On a replica a write that finds an expired key deletes it first, so
+     * that it does not find it in place (Redis's EXPIRE_FORCE_DELETE_EXPIRED
+     * on a writable replica; on a read-only one only the master writes, and
+     * its commands see the key as not expired). */
     if (dbExists(db, key)) {
         sds copy(key);
         deleteExpiredKeyAndPropagate(db, copy.view());
@@ -321,9 +323,8 @@ void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key) {
 bool expireIfNeeded(redisDb *db, std::string_view key) {
     if (!keyIsExpired(db, key)) return false;
     /* A replica's keys expire by the master's DEL (Redis 7.0): an expired key
-     * is reported as such but stays, and the master's own commands see it
-     * as it still is for the master. A writable replica deletes on a write
-     * (Redis's EXPIRE_FORCE_DELETE_EXPIRED): this one reports and keeps. */
+     * is reported as such but stays (lookupKeyWrite deletes it for a write),
+     * and the master's own commands see it as not expired. */
     if (!server.masterhost.empty()) return server.current_client != server.master;
     /* The key view may point into the entry being deleted: copy it. */
     sds copy(key);

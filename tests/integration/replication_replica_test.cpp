@@ -129,6 +129,10 @@ TEST(ReplicationReplica, FollowsARedisMaster) {
         std::string text = m.call({"INFO", "replication"}).str;
         return text.find(online) != std::string::npos;
     }));
+    bool listed = false;
+    for (const Reply &entry : m.call({"ROLE"}).elements.at(2).elements)
+        listed |= entry.elements.at(1).str == std::to_string(replica.port());
+    EXPECT_TRUE(listed);
 
     /* Keys expire by the master's DEL: an expired key reads as missing but
      * stays until then. */
