@@ -198,14 +198,17 @@ TEST(ReplicationReplica, FollowsARedisMaster) {
     EXPECT_EQ(replicationFieldNames(r), replicationFieldNames(rr));
 }
 
-/* A master that writes its RDB to disk first ($<size>), and a replica
- * whose config file names its master. */
+/* A master that writes its RDB to disk first ($<size>) and wants a
+ * password, and a replica whose config file names its master, the
+ * password, and the address it announces. */
 TEST(ReplicationReplica, DiskSyncFromTheConfigFileDirective) {
     REQUIRE_REDIS_REFERENCE();
-    RedisReference master(masterArgs({"--repl-diskless-sync", "no"}));
+    RedisReference master(masterArgs({"--repl-diskless-sync", "no", "--requirepass", "secret"}));
     RespConn m = master.connect();
+    pipeline(m, {{"AUTH", "secret"}});
     writeMixedDataset(m, "before");
-    TempFile conf("enable-debug-command yes\nreplicaof 127.0.0.1 " + std::to_string(master.port()) + "\n");
+    TempFile conf("enable-debug-command yes\nreplicaof 127.0.0.1 " + std::to_string(master.port()) +
+                  "\nmasterauth secret\nreplica-announce-ip 10.1.2.3\nreplica-announce-port 4567\n");
     TestServer replica(ServerOptions{.configFile = conf.path()});
     RespConn r = replica.connect();
     ASSERT_TRUE(replica.waitForLog("MASTER <-> REPLICA sync: Finished with success", kSyncTimeout)) << replica.log();
@@ -214,6 +217,9 @@ TEST(ReplicationReplica, DiskSyncFromTheConfigFileDirective) {
     ASSERT_TRUE(caughtUp(m, r));
     EXPECT_EQ(digest(r), digest(m));
     EXPECT_EQ(infoField(r, "replication", "role"), "slave");
+    EXPECT_TRUE(pollUntil([&] {
+        return infoField(m, "replication", "slave0").starts_with("ip=10.1.2.3,port=4567,state=online,");
+    }));
 }
 
 } // namespace
