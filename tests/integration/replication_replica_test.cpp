@@ -123,7 +123,10 @@ TEST(ReplicationReplica, FollowsARedisMaster) {
     for (size_t i = 0; i < 4; i++) EXPECT_EQ(role.elements[i].raw, redisRole.elements[i].raw) << i;
     EXPECT_EQ(role.elements[4].integer, infoNumber(r, "replication", "slave_repl_offset"));
     EXPECT_EQ(r.call({"WAIT", "1", "0"}).raw, rr.call({"WAIT", "1", "0"}).raw);
-    /* The master lists us once our ACKs come (every second). */
+    /* Our REPLCONF ACKs (to GETACK, and every second) tell the master
+     * how far we are: its WAIT counts us. */
+    EXPECT_EQ(m.call({"WAIT", "2", "3000"}).integer, 2);
+    /* The master lists us once our ACKs come. */
     const std::string online = "ip=127.0.0.1,port=" + std::to_string(replica.port()) + ",state=online,";
     EXPECT_TRUE(pollUntil([&] {
         std::string text = m.call({"INFO", "replication"}).str;
