@@ -31,6 +31,7 @@
 
 #include "anet.h"
 #include "aof.h"
+#include "blocked.h"
 #include "config.h"
 #include "db.h"
 #include "log.h"
@@ -87,6 +88,18 @@ void replicationDiscardCachedMaster() {
 void disconnectSlaves() {
     std::vector<client *> slaves(server.slaves.begin(), server.slaves.end());
     for (client *slave : slaves) freeClient(slave);
+}
+
+/* A master turning replica: whoever blocked on its keys would wait for
+ * writes that can no longer be its own (Redis's disconnectAllBlockedClients). */
+void disconnectAllBlockedClients() {
+    for (const std::unique_ptr<client> &owned : server.clients) {
+        client *c = owned.get();
+        if (!(c->flags & CLIENT_BLOCKED)) continue;
+        addReplyError(c, "-UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)");
+        unblockClient(c, "instance state changed");
+        c->flags |= CLIENT_CLOSE_AFTER_REPLY;
+    }
 }
 
 /* ---- the socket before it is the master client --------------------------- */
@@ -720,6 +733,7 @@ void replicationSetMaster(const std::string &ip, int port) {
      * otherwise reconnect to the old master. */
     server.masterhost.clear();
     if (server.master) freeClient(server.master);
+    disconnectAllBlockedClients();
     server.masterhost = ip;
     server.masterport = port;
     /* Our replicas stay: they may PSYNC with us once we follow the new

@@ -199,6 +199,16 @@ TEST(ReplicationReplica, FollowsARedisMaster) {
     EXPECT_EQ(role.elements[2].raw, "*0\r\n");
     EXPECT_EQ(rr.call({"REPLICAOF", "NO", "ONE"}).raw, "+OK\r\n");
     EXPECT_EQ(replicationFieldNames(r), replicationFieldNames(rr));
+
+    /* A replica again: who waited on this master's keys is told, and let go. */
+    RespConn blocked = replica.connect();
+    blocked.cmd({"BLPOP", "queue", "0"});
+    ASSERT_TRUE(pollUntil([&] { return infoNumber(r, "clients", "blocked_clients") == 1; }));
+    EXPECT_EQ(r.call({"REPLICAOF", "127.0.0.1", mport}).raw, "+OK\r\n");
+    EXPECT_EQ(blocked.readReply().raw,
+              "-UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)\r\n");
+    blocked.expectClosed();
+    EXPECT_TRUE(pollUntil([&] { return infoField(r, "replication", "master_link_status") == "up"; }, kSyncTimeout));
 }
 
 /* A master that writes its RDB to disk first ($<size>) and wants a
