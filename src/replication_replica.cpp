@@ -27,6 +27,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <utility>
 #include <vector>
 
 #include "anet.h"
@@ -43,12 +44,31 @@
 
 namespace {
 
+/* An fd owned here: closed when replaced or destroyed. */
+class ownedFd {
+public:
+    ownedFd() = default;
+    ownedFd(const ownedFd &) = delete;
+    ownedFd &operator=(const ownedFd &) = delete;
+    ~ownedFd() { reset(); }
+    int get() const { return fd_; }
+    explicit operator bool() const { return fd_ != -1; }
+    void reset(int fd = -1) {
+        if (fd_ != -1) close(fd_);
+        fd_ = fd;
+    }
+    int release() { return std::exchange(fd_, -1); }
+
+private:
+    int fd_ = -1;
+};
+
 /* The socket to the master until it becomes the master client, and the
  * RDB being received (Redis's server.repl_transfer_*). */
 struct replTransfer {
-    int s = -1;                 /* the socket (repl_transfer_s) */
+    ownedFd s;                  /* the socket (repl_transfer_s) */
     std::string line;           /* a reply line being read */
-    int fd = -1;                /* the temp file the RDB goes to */
+    ownedFd fd;                 /* the temp file the RDB goes to */
     std::string tmpfile;
     long long size = -1;        /* the RDB's announced size; -1: "$..." not read yet; 0 with an EOF mark */
     long long read = 0;         /* bytes of it received */
@@ -105,17 +125,15 @@ void disconnectAllBlockedClients() {
 /* ---- the socket before it is the master client --------------------------- */
 
 void closeTransferSocket() {
-    if (transfer.s == -1) return;
-    aeDeleteFileEvent(server.el.get(), transfer.s, AE_READABLE | AE_WRITABLE);
-    close(transfer.s);
-    transfer.s = -1;
+    if (!transfer.s) return;
+    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_READABLE | AE_WRITABLE);
+    transfer.s.reset();
     transfer.line.clear();
 }
 
 void closeTransferFile(bool unlink_it) {
-    if (transfer.fd == -1) return;
-    close(transfer.fd);
-    transfer.fd = -1;
+    if (!transfer.fd) return;
+    transfer.fd.reset();
     if (unlink_it) unlink(transfer.tmpfile.c_str());
     transfer.tmpfile.clear();
 }
@@ -131,7 +149,7 @@ std::string sendCommand(const std::vector<std::string_view> &args) {
         cmd += "\r\n";
     }
     ssize_t n;
-    do n = write(transfer.s, cmd.data(), cmd.size());
+    do n = write(transfer.s.get(), cmd.data(), cmd.size());
     while (n == -1 && errno == EINTR);
     if (n == static_cast<ssize_t>(cmd.size())) return "";
     return n == -1 ? strerror(errno) : "short write";
@@ -143,7 +161,7 @@ std::string sendCommand(const std::vector<std::string_view> &args) {
 int readReplyLine(std::string *out) {
     char ch;
     for (;;) {
-        ssize_t n = read(transfer.s, &ch, 1);
+        ssize_t n = read(transfer.s.get(), &ch, 1);
         if (n == -1 && errno == EINTR) continue;
         if (n == -1 && errno == EAGAIN) return 0;
         if (n <= 0) {
@@ -173,13 +191,13 @@ int connectWithMaster() {
         serverLog(LL_WARNING, "Unable to connect to MASTER: %s", err.c_str());
         return C_ERR;
     }
+    transfer.s.reset(s);
     /* Writable once the connect completes (or fails). */
     if (aeCreateFileEvent(server.el.get(), s, AE_WRITABLE, syncWithMaster, nullptr) == AE_ERR) {
         serverLog(LL_WARNING, "Unable to connect to MASTER: can't create the file event");
-        close(s);
+        closeTransferSocket();
         return C_ERR;
     }
-    transfer.s = s;
     transfer.lastio = server.unixtime;
     server.repl_state = REPL_STATE_CONNECTING;
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync started");
@@ -209,10 +227,8 @@ bool cancelReplicationHandshake(bool reconnect) {
 /* The transfer socket becomes server.master, its stream at `reploff` in
  * database `dbid`. */
 bool replicationCreateMasterClient(long long reploff, int dbid) {
-    int s = transfer.s;
-    aeDeleteFileEvent(server.el.get(), s, AE_READABLE | AE_WRITABLE);
-    transfer.s = -1;
-    client *c = createClient(s); /* owns s from here, even on failure */
+    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_READABLE | AE_WRITABLE);
+    client *c = createClient(transfer.s.release()); /* it owns the socket, even on failure */
     if (!c) {
         serverLog(LL_WARNING, "Error creating the master client: %s", strerror(errno));
         return false;
@@ -291,7 +307,7 @@ void replicationCacheMasterUsingMyself() {
  * socket becomes the master client (Redis's readSyncBulkPayload, with
  * repl-diskless-load disabled). */
 void replicationLoadReceivedRdb() {
-    if (fsync(transfer.fd) == -1) {
+    if (fsync(transfer.fd.get()) == -1) {
         serverLog(LL_WARNING, "Failed trying to sync the temp DB to disk in MASTER <-> REPLICA synchronization: %s",
                   strerror(errno));
         cancelReplicationHandshake(true);
@@ -398,7 +414,7 @@ bool readSyncBulkChunk(bool *done) {
     char buf[PROTO_IOBUF_LEN];
     size_t readlen = sizeof(buf);
     if (!transfer.usemark) readlen = std::min<long long>(readlen, transfer.size - transfer.read);
-    ssize_t nread = read(transfer.s, buf, readlen);
+    ssize_t nread = read(transfer.s.get(), buf, readlen);
     if (nread == -1 && (errno == EAGAIN || errno == EINTR)) return true;
     if (nread <= 0) {
         serverLog(LL_WARNING, "I/O error trying to sync with MASTER: %s",
@@ -408,7 +424,7 @@ bool readSyncBulkChunk(bool *done) {
     server.stat_net_input_bytes += nread;
     bool eof_reached = transfer.usemark && eofMarkReached(buf, static_cast<size_t>(nread));
     transfer.lastio = server.unixtime;
-    ssize_t nwritten = write(transfer.fd, buf, static_cast<size_t>(nread));
+    ssize_t nwritten = write(transfer.fd.get(), buf, static_cast<size_t>(nread));
     if (nwritten != nread) {
         serverLog(LL_WARNING,
                   "Write error or short write writing to the DB dump file needed for MASTER <-> REPLICA "
@@ -417,14 +433,14 @@ bool readSyncBulkChunk(bool *done) {
         return false;
     }
     transfer.read += nread;
-    if (eof_reached && ftruncate(transfer.fd, transfer.read - CONFIG_RUN_ID_SIZE) == -1) {
+    if (eof_reached && ftruncate(transfer.fd.get(), transfer.read - CONFIG_RUN_ID_SIZE) == -1) {
         serverLog(LL_WARNING, "Error truncating the RDB file received from the master for SYNC: %s",
                   strerror(errno));
         return false;
     }
     /* Flushed as it comes, so the final fsync has little left to wait for. */
     if (transfer.read >= transfer.last_fsync_off + REPL_MAX_WRITTEN_BEFORE_FSYNC) {
-        if (fdatasync(transfer.fd) == -1) {
+        if (fdatasync(transfer.fd.get()) == -1) {
             serverLog(LL_WARNING, "Failed trying to sync the temp DB to disk in MASTER <-> REPLICA synchronization: %s",
                       strerror(errno));
             return false;
@@ -458,10 +474,10 @@ Step replicationPrepareTransfer() {
                   strerror(errno));
         return Step::Error;
     }
-    transfer.fd = dfd;
+    transfer.fd.reset(dfd);
     transfer.tmpfile = tmpfile;
-    aeDeleteFileEvent(server.el.get(), transfer.s, AE_READABLE | AE_WRITABLE);
-    if (aeCreateFileEvent(server.el.get(), transfer.s, AE_READABLE, readSyncBulkPayload, nullptr) == AE_ERR) {
+    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_READABLE | AE_WRITABLE);
+    if (aeCreateFileEvent(server.el.get(), transfer.s.get(), AE_READABLE, readSyncBulkPayload, nullptr) == AE_ERR) {
         serverLog(LL_WARNING, "Can't create readable event for SYNC: %s", strerror(errno));
         closeTransferFile(true);
         return Step::Error;
@@ -611,15 +627,15 @@ Step receivePingReply() {
 Step connectFired() {
     int sockerr = 0;
     socklen_t len = sizeof(sockerr);
-    if (getsockopt(transfer.s, SOL_SOCKET, SO_ERROR, &sockerr, &len) == -1) sockerr = errno;
+    if (getsockopt(transfer.s.get(), SOL_SOCKET, SO_ERROR, &sockerr, &len) == -1) sockerr = errno;
     if (sockerr) {
         serverLog(LL_WARNING, "Error condition on socket for SYNC: %s", strerror(sockerr));
         return Step::Error;
     }
     serverLog(LL_NOTICE, "Non blocking connect for SYNC fired the event.");
     /* From now on the master's replies drive the handshake. */
-    aeDeleteFileEvent(server.el.get(), transfer.s, AE_WRITABLE);
-    if (aeCreateFileEvent(server.el.get(), transfer.s, AE_READABLE, syncWithMaster, nullptr) == AE_ERR)
+    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_WRITABLE);
+    if (aeCreateFileEvent(server.el.get(), transfer.s.get(), AE_READABLE, syncWithMaster, nullptr) == AE_ERR)
         return Step::Error;
     server.repl_state = REPL_STATE_RECEIVE_PING_REPLY;
     std::string err = sendCommand({"PING"});
