@@ -133,7 +133,8 @@ TEST(ReplicationReplica, FollowsARedisMaster) {
         return text.find(online) != std::string::npos;
     }));
     bool listed = false;
-    for (const Reply &entry : m.call({"ROLE"}).elements.at(2).elements)
+    const Reply masterRole = m.call({"ROLE"});
+    for (const Reply &entry : masterRole.elements.at(2).elements)
         listed |= entry.elements.at(1).str == std::to_string(replica.port());
     EXPECT_TRUE(listed);
 
