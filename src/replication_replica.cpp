@@ -157,27 +157,35 @@ std::string sendCommand(const std::vector<std::string_view> &args) {
 
 /* Reads the master's next reply line, byte by byte (nothing past its '\n'
  * is consumed). 1: *out holds it, without "\r\n"; 0: not complete yet;
- * -1: the connection failed (logged). */
+ * -1: the connection failed, or sent a line longer than any reply. */
 int readReplyLine(std::string *out) {
     char ch;
     for (;;) {
         ssize_t n = read(transfer.s.get(), &ch, 1);
         if (n == -1 && errno == EINTR) continue;
         if (n == -1 && errno == EAGAIN) return 0;
-        if (n <= 0) {
-            serverLog(LL_WARNING, "Master did not respond to command during SYNC handshake");
-            return -1;
-        }
+        if (n == 0) errno = ECONNRESET;
+        if (n <= 0) return -1;
         transfer.lastio = server.unixtime;
         server.stat_net_input_bytes++;
         if (ch == '\n') break;
-        if (transfer.line.size() >= 1024) return -1; /* no reply of the handshake is that long */
+        if (transfer.line.size() >= 1024) {
+            errno = EPROTO;
+            return -1;
+        }
         transfer.line += ch;
     }
     if (!transfer.line.empty() && transfer.line.back() == '\r') transfer.line.pop_back();
     *out = std::move(transfer.line);
     transfer.line.clear();
     return 1;
+}
+
+/* A handshake reply: readReplyLine's verdict as a step of the handshake. */
+Step receiveHandshakeLine(std::string *out) {
+    int rc = readReplyLine(out);
+    if (rc == -1) serverLog(LL_WARNING, "Master did not respond to command during SYNC handshake");
+    return rc == 1 ? Step::Next : rc == 0 ? Step::Wait : Step::Error;
 }
 
 void syncWithMaster(aeEventLoop *el, int fd, void *clientData, int mask);
@@ -557,8 +565,7 @@ Step psyncContinue(const std::string &reply) {
 /* The PSYNC reply (Redis's slaveTryPartialResynchronization, reading half). */
 Step receivePsyncReply() {
     std::string reply;
-    int rc = readReplyLine(&reply);
-    if (rc != 1) return rc == 0 ? Step::Wait : Step::Error;
+    if (Step got = receiveHandshakeLine(&reply); got != Step::Next) return got;
     if (reply.empty()) return Step::Wait; /* a newline the master sends while it prepares the reply */
     if (reply.starts_with("+FULLRESYNC")) {
         /* +FULLRESYNC <replid> <offset> */
@@ -596,8 +603,7 @@ Step receivePsyncReply() {
 /* The reply to one handshake command: an error is fatal only for AUTH. */
 Step receiveHandshakeReply(int next_state, const char *what) {
     std::string reply;
-    int rc = readReplyLine(&reply);
-    if (rc != 1) return rc == 0 ? Step::Wait : Step::Error;
+    if (Step got = receiveHandshakeLine(&reply); got != Step::Next) return got;
     if (!reply.empty() && reply[0] == '-') {
         if (!what) {
             serverLog(LL_WARNING, "Unable to AUTH to MASTER: %s", reply.c_str());
@@ -611,8 +617,7 @@ Step receiveHandshakeReply(int next_state, const char *what) {
 
 Step receivePingReply() {
     std::string reply;
-    int rc = readReplyLine(&reply);
-    if (rc != 1) return rc == 0 ? Step::Wait : Step::Error;
+    if (Step got = receiveHandshakeLine(&reply); got != Step::Next) return got;
     /* An error about authentication is expected: AUTH comes next. */
     if (reply.empty() || (reply[0] != '+' && !reply.starts_with("-NOAUTH") && !reply.starts_with("-NOPERM") &&
                           !reply.starts_with("-ERR operation not permitted"))) {
