@@ -86,6 +86,34 @@ int anetTcpServer(std::string &err, int port, const std::string &addr, int backl
     return s == -1 ? ANET_ERR : s;
 }
 
+int anetTcpNonBlockConnect(std::string &err, const std::string &host, int port) {
+    addrinfo hints{}, *res = nullptr;
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    std::string portstr = std::to_string(port);
+    if (int rv = getaddrinfo(host.c_str(), portstr.c_str(), &hints, &res); rv != 0) {
+        err = gai_strerror(rv);
+        return ANET_ERR;
+    }
+    int s = -1;
+    for (addrinfo *p = res; p; p = p->ai_next) {
+        s = socket(p->ai_family, p->ai_socktype, p->ai_protocol);
+        if (s == -1) continue;
+        if (anetNonBlock(err, s) == ANET_ERR ||
+            (connect(s, p->ai_addr, p->ai_addrlen) == -1 && errno != EINPROGRESS)) {
+            if (err.empty()) anetSetError(err, "connect");
+            close(s);
+            s = -1;
+            continue;
+        }
+        err.clear();
+        break;
+    }
+    if (s == -1 && err.empty()) anetSetError(err, "socket");
+    freeaddrinfo(res);
+    return s == -1 ? ANET_ERR : s;
+}
+
 static std::string anetFormatAddr(const sockaddr_storage &sa, int *port) {
     char ip[INET6_ADDRSTRLEN] = "?";
     if (sa.ss_family == AF_INET) {

@@ -14,6 +14,10 @@ int anetEnableTcpNoDelay(std::string &err, int fd);
 int anetKeepAlive(std::string &err, int fd, int interval);
 /* Listens on addr:port (IPv4 or IPv6 literal, "*" / "::*" for any). */
 int anetTcpServer(std::string &err, int port, const std::string &addr, int backlog);
+/* A non-blocking connect to host:port (Redis's anetTcpNonBlockConnect): the
+ * socket, its connection in progress (writable once established, or with
+ * SO_ERROR set), or ANET_ERR. */
+int anetTcpNonBlockConnect(std::string &err, const std::string &host, int port);
 /* Accepts one connection; ANET_ERR with errno EAGAIN when none is pending. */
 int anetTcpAccept(std::string &err, int serversock, std::string &ip, int &port);
 /* "ip:port" of the peer (remote = true) or of the local side. */

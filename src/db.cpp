@@ -66,8 +66,8 @@ static robj *lookupKey(redisDb *db, std::string_view key, int flags) {
 }
 
 robj *lookupKeyReadWithFlags(redisDb *db, std::string_view key, int flags) {
-    expireIfNeeded(db, key);
-    robj *val = lookupKey(db, key, flags);
+    /* On a replica an expired key stays until the master's DEL: it reads as missing. */
+    robj *val = expireIfNeeded(db, key) ? nullptr : lookupKey(db, key, flags);
     if (val) {
         server.stat_keyspace_hits++;
     } else {
@@ -80,8 +80,16 @@ robj *lookupKeyReadWithFlags(redisDb *db, std::string_view key, int flags) {
 robj *lookupKeyRead(redisDb *db, std::string_view key) { return lookupKeyReadWithFlags(db, key, LOOKUP_NONE); }
 
 robj *lookupKeyWrite(redisDb *db, std::string_view key) {
-    expireIfNeeded(db, key);
-    return lookupKey(db, key, LOOKUP_NONE);
+    if (!expireIfNeeded(db, key)) return lookupKey(db, key, LOOKUP_NONE);
+    /* On a replica a write that finds an expired key deletes it first, so
+     * that it does not find it in place (Redis's EXPIRE_FORCE_DELETE_EXPIRED
+     * on a writable replica; on a read-only one only the master writes, and
+     * its commands see the key as not expired). */
+    if (dbExists(db, key)) {
+        sds copy(key);
+        deleteExpiredKeyAndPropagate(db, copy.view());
+    }
+    return nullptr;
 }
 
 robj *lookupKeyReadOrReply(client *c, std::string_view key, std::string_view reply) {
@@ -314,6 +322,10 @@ void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key) {
 
 bool expireIfNeeded(redisDb *db, std::string_view key) {
     if (!keyIsExpired(db, key)) return false;
+    /* A replica's keys expire by the master's DEL (Redis 7.0): an expired key
+     * is reported as such but stays (lookupKeyWrite deletes it for a write),
+     * and the master's own commands see it as not expired. */
+    if (!server.masterhost.empty()) return server.current_client != server.master;
     /* The key view may point into the entry being deleted: copy it. */
     sds copy(key);
     deleteExpiredKeyAndPropagate(db, copy.view());
@@ -463,8 +475,13 @@ void keysCommand(client *c) {
 /* dbRandomKey: a fair random key, retried while the one drawn has expired
  * (each retry deletes it, so this ends). */
 static bool dbRandomKey(redisDb *db, sds &out) {
+    /* A replica deletes no expired key: if every key has a TTL they may all
+     * have expired, so after 100 tries one is returned anyway (as Redis). */
+    int maxtries = 100;
+    const bool allvolatile = db->dict.size() == db->expires.size();
     while (auto *de = db->dict.fairRandomEntry()) {
         out = de->key.dup();
+        if (allvolatile && !server.masterhost.empty() && --maxtries == 0) return true;
         if (!expireIfNeeded(db, out)) return true;
     }
     return false;
@@ -729,7 +746,7 @@ static bool incrementallyRehash(redisDb &db) {
  * are visited per call; the static indexes resume where the last call
  * stopped, so all of them get their turn. */
 void databasesCron() {
-    activeExpireCycle();
+    if (server.masterhost.empty()) activeExpireCycle(); /* a replica's keys expire by the master's DEL */
     static unsigned resize_db = 0, rehash_db = 0;
     int dbs_per_call = std::min(CRON_DBS_PER_CALL, server.dbnum);
     for (int j = 0; j < dbs_per_call; j++) tryResizeHashTables(server.db[resize_db++ % server.dbnum]);

@@ -24,6 +24,7 @@
 #include "t_hash.h"
 #include "t_list.h"
 #include "t_set.h"
+#include "t_stream.h"
 #include "t_zset.h"
 #include "util.h"
 
@@ -160,6 +161,23 @@ static void xorHashDigest(Digest &digest, robj *o) {
     }
 }
 
+/* Each entry's "<ms>.<seq>" then its fields and values, in order (the
+ * groups are not in the digest, as in Redis). */
+static void mixStreamDigest(Digest &digest, robj *o) {
+    streamIterator si;
+    streamIteratorStart(&si, &objectStream(o), nullptr, nullptr, false);
+    streamID id;
+    int64_t numfields;
+    while (streamIteratorGetID(&si, &id, &numfields)) {
+        mixDigest(digest, std::to_string(id.ms) + "." + std::to_string(id.seq));
+        for (std::string_view field, value; numfields--;) {
+            streamIteratorGetField(&si, &field, &value);
+            mixDigest(digest, field);
+            mixDigest(digest, value);
+        }
+    }
+}
+
 /* Redis's xorObjectDigest: the type, the elements, the TTL mark. */
 static void xorObjectDigest(redisDb *db, std::string_view key, Digest &digest, robj *o) {
     const unsigned char type[4] = {0, 0, 0, static_cast<unsigned char>(o->type)}; /* htonl */
@@ -183,6 +201,7 @@ static void xorObjectDigest(redisDb *db, std::string_view key, Digest &digest, r
     }
     case OBJ_ZSET: xorZsetDigest(digest, o); break;
     case OBJ_HASH: xorHashDigest(digest, o); break;
+    case OBJ_STREAM: mixStreamDigest(digest, o); break;
     default: break;
     }
     if (getExpire(db, key) != -1) xorDigest(digest, "!!expire!!");

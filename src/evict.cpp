@@ -85,7 +85,11 @@ long long evictionTimeProc(aeEventLoop *, long long, void *) {
 
 /* Not while a busy script lets the event loop run (its propagation and the
  * DELs would interleave), nor while loading a dataset. */
-bool isSafeToPerformEvictions() { return !scriptIsTimedout() && !server.loading; }
+bool isSafeToPerformEvictions() {
+    /* A replica follows its master's evictions (replica-ignore-maxmemory). */
+    if (!server.masterhost.empty() && server.repl_slave_ignore_maxmemory) return false;
+    return !scriptIsTimedout() && !server.loading;
+}
 
 /* The time one cycle may take: 0..500 µs linearly up to tenacity 10, then
  * 15% more per point (about 2 minutes at 99), unbounded at 100. */

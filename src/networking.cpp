@@ -54,6 +54,7 @@ static std::vector<freeClientProc> &freeClientProcs() {
     return procs;
 }
 static repliesMustWaitProc repliesMustWaitHook;
+static masterStreamProcessedProc masterStreamProcessedHook;
 static dbIdProc dbIdHook;
 static aclNetworkingHooks aclHooks;
 
@@ -64,6 +65,11 @@ bool registerProcessCommand(processCommandProc proc) {
 
 bool registerFreeClientProc(freeClientProc proc) {
     freeClientProcs().push_back(proc);
+    return true;
+}
+
+bool registerMasterStreamProcessed(masterStreamProcessedProc proc) {
+    masterStreamProcessedHook = proc;
     return true;
 }
 
@@ -521,7 +527,7 @@ static int writeToClient(client *c, bool handler_installed) {
     }
     server.stat_net_output_bytes += totwritten;
     server.stat_total_writes_processed++;
-    if (totwritten) c->lastinteraction = server.mstime;
+    if (totwritten && !(c->flags & CLIENT_MASTER)) c->lastinteraction = server.mstime; /* a master: its reads only */
     if (!clientHasPendingReplies(c)) {
         c->sentlen = 0;
         if (handler_installed) aeDeleteFileEvent(server.el.get(), c->fd, AE_WRITABLE);
@@ -682,6 +688,8 @@ void processInputBuffer(client *c) {
             processCommandHook(c);
             server.current_client = nullptr;
         }
+        if ((c->flags & CLIENT_MASTER) && masterStreamProcessedHook)
+            masterStreamProcessedHook(c, std::string_view(c->querybuf.data() + request_start, c->req.pos - request_start));
         resetClient(c);
         request_start = c->req.pos;
     }
@@ -724,10 +732,11 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
         return;
     }
     c->querybuf.commit(nread);
+    if (c->flags & CLIENT_MASTER) c->read_reploff += nread;
     c->lastinteraction = server.mstime;
     server.stat_net_input_bytes += nread;
     server.stat_total_reads_processed++;
-    if (c->querybuf.size() > static_cast<size_t>(server.client_max_querybuf_len)) {
+    if (!(c->flags & CLIENT_MASTER) && c->querybuf.size() > static_cast<size_t>(server.client_max_querybuf_len)) {
         std::string bytes;
         catRepr(bytes, std::string_view(c->querybuf.data(), std::min<size_t>(c->querybuf.size(), 64)));
         serverLog(LL_WARNING, "Closing client that reached max query buffer length: %s (qbuf initial bytes: %s)",
@@ -891,6 +900,7 @@ bool closeClientOnOutputBufferLimitReached(client *c, bool async) {
 /* Closes a client idle for longer than `timeout`. Returns true if freed. */
 static bool clientsCronHandleTimeout(client *c, long long now_ms) {
     if (!server.maxidletime) return false;
+    if (c->flags & (CLIENT_SLAVE | CLIENT_MASTER)) return false; /* replication has its own timeouts */
     if (c->flags & CLIENT_BLOCKED) return false; /* waiting in BLPOP is not idling */
     if (c->flags & CLIENT_PUBSUB) return false;  /* nor is waiting for messages */
     if ((now_ms - c->lastinteraction) / 1000 <= server.maxidletime) return false;

@@ -411,6 +411,13 @@ bool registerProcessCommand(processCommandProc proc);
 using freeClientProc = void (*)(client *c);
 bool registerFreeClientProc(freeClientProc proc);
 
+/* The master's connection on a replica (CLIENT_MASTER): after each request
+ * of its stream is processed, the bytes of that request (an empty line
+ * included: every byte counts in the replication offset), for replication
+ * to advance the applied offset and proxy them (replication_replica.cpp). */
+using masterStreamProcessedProc = void (*)(client *c, std::string_view request);
+bool registerMasterStreamProcessed(masterStreamProcessedProc proc);
+
 /* True while replies must not be written from the write handler because
  * the AOF still holds writes they may show (aof.cpp; see sendReplyToClient). */
 using repliesMustWaitProc = bool (*)();

@@ -1067,8 +1067,8 @@ static void rdbLoadKeyValue(rio &rdb, int type, RdbLoadState &st) {
     long long lfu_freq = std::exchange(st.lfu_freq, -1), lru_idle = std::exchange(st.lru_idle, -1);
     if (!val) {
         if (st.empty_skipped++ < 10) serverLog(LL_WARNING, "rdbLoadObject skipping empty key: %s", key.c_str());
-    } else if (expiretime != -1 && expiretime < st.now) {
-        st.expired++; /* expired while the file waited: as Redis's master, drop it */
+    } else if (expiretime != -1 && expiretime < st.now && server.masterhost.empty()) {
+        st.expired++; /* expired while the file waited: a master drops it (a replica waits for the DEL) */
     } else {
         objectSetLRUOrLFU(val.get(), lfu_freq, lru_idle, st.lru_clock);
         if (!rdbAddKey(st.db, key, std::move(val), st.rdbflags))
