@@ -271,7 +271,6 @@ void loadConfigFile(const std::string &path) {
     }
 }
 
-
 /* ------------------------------------------------------------------------
  * CONFIG REWRITE (Redis's rewriteConfig)
  *
@@ -381,9 +380,11 @@ std::string quoted(const std::string &name, std::string_view value) {
     return line;
 }
 
-/* Redis's EMPTY_STRING_IS_NULL strings (requirepass, masterauth, pidfile...)
- * have an empty default here: unset, they get no line at all, so that the
- * next start leaves them unset too. */
+/* A string empty by default and now is what Redis calls unset (NULL:
+ * requirepass, masterauth, pidfile...): it gets no line at all, and loses
+ * the ones it had, so that the next start leaves it unset too. (Redis keeps
+ * a `logfile ""` or `aclfile ""` line, theirs being "" rather than NULL;
+ * dropping it starts the server the same.) */
 void rewriteConfigStringOption(rewriteConfigState &state, const std::string &name, const std::string &value,
                                std::string_view default_value) {
     if (value.empty() && default_value.empty()) return state.markAsProcessed(name);

@@ -635,6 +635,8 @@ TEST_F(ConfigTest, RewriteWritesValuesAsRedis) {
     EXPECT_EQ(rewrittenLine({"bind", "1.2.3.4 ::1"}), "bind 1.2.3.4 ::1");
     EXPECT_EQ(rewrittenLine({"bind", ""}), "bind \"\"");
     EXPECT_EQ(rewrittenLine({"save", "10 1 20 2"}), "save 10 1|save 20 2");
+    /* Hidden configs too, when not at their default (Redis does not skip them). */
+    EXPECT_EQ(rewrittenLine({"rdb-key-save-delay", "10"}), "rdb-key-save-delay 10");
     /* One line per class that is not at its default. */
     EXPECT_EQ(rewrittenLine({"client-output-buffer-limit", "pubsub 64mb 16mb 90"}),
               "client-output-buffer-limit pubsub 64mb 16mb 90");
