@@ -66,9 +66,9 @@ wait_for() {  # SECONDS WHAT COND...
 # a free port, in the scratch directory, as server NAME of bench/lib.sh
 # (stopped by pid at exit); waits until it answers PING.
 start_with_conf() {  # NAME BIN CONF ARGS...
-    local name=$1 bin=$2 conf=$3 attempt
+    local name=$1 bin=$2 conf=$3
     shift 3
-    for attempt in 1 2 3 4 5; do
+    for _ in 1 2 3 4 5; do
         SERVER_PORT[$name]=$(free_port)
         "$bin" "$conf" --port "${SERVER_PORT[$name]}" --bind 127.0.0.1 "$@" >"$BENCH_WORK/$name.log" 2>&1 &
         SERVER_PID[$name]=$!
@@ -110,6 +110,7 @@ new_results sentinel-failover- .txt
 
 # One failover of KIND's master; its time goes to RUNS[KIND].
 declare -A RUNS
+# shellcheck disable=SC2016 # wait_for's conditions are evaluated there, each time
 failover_run() {  # ROUND VARIANT KIND
     local round=$1 kind=$3 bin=$REDIS_BIN dir name old new other t0 t1 ms verdict before
     [[ $kind == cppredis ]] && bin=$CPPREDIS_BIN
@@ -147,6 +148,7 @@ failover_run() {  # ROUND VARIANT KIND
     ms=$((t1 - t0))
     [[ $new == "${SERVER_PORT[r1]}" ]] && other=${SERVER_PORT[r2]} || other=${SERVER_PORT[r1]}
     wait_for 30 "the other replica never followed the new master" link_up "$other" "$new"
+    # shellcheck disable=SC2034 # read by the condition below
     before=$(llen "$new")
     wait_for 20 "the producer never wrote through the new master" eval '(($(llen $new) >= before + 50))'
     touch "$dir/stop"
@@ -157,7 +159,7 @@ failover_run() {  # ROUND VARIANT KIND
 import json, sys, redis
 acked = ["m%d" % n for n in json.load(open(sys.argv[1]))["acked"]]
 for port in sys.argv[2:]:
-    have = set(x.decode() for x in redis.Redis(port=int(port)).lrange("queue", 0, -1))
+    have = set(x.decode() for x in redis.Redis(host="127.0.0.1", port=int(port)).lrange("queue", 0, -1))
     lost = [m for m in acked if m not in have]
     if lost:
         print("LOST on %s: %d of %d acknowledged messages, e.g. %s" % (port, len(lost), len(acked), lost[:5]))
@@ -178,7 +180,8 @@ echo
 machine_line
 echo "cppredis: $CPPREDIS_BIN"
 echo "redis:    $REDIS_BIN ($("$REDIS_BIN" --version | grep -o 'v=[0-9.]*'))"
-echo "each with a config file: ${DATA_CONF//$'\n'/; }"
+conf=${DATA_CONF%$'\n'}
+echo "each with a config file: ${conf//$'\n'/; }"
 echo "sentinel: $SENTINEL_BIN ($("$SENTINEL_BIN" --version | grep -o 'v=[0-9.]*')), quorum 2 of 3," \
     "down-after-milliseconds 1000, failover-timeout 10000; $ROUNDS rounds; raw runs: $RESULTS"
 median() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
