@@ -95,6 +95,11 @@ TEST(ConfigRewrite, FileMatchesRedisAndRestartKeepsTheValues) {
         {"CONFIG", "SET", "protected-mode", "no", "slave-read-only", "no", "appendfsync", "always"},
         {"CONFIG", "SET", "maxmemory-policy", "allkeys-lru", "hz", "20", "lua-time-limit", "6000"},
         {"CONFIG", "REWRITE"},
+        /* Again, on a file with the signature: the lines appended last time
+         * are now the options' lines (and the normal class's default takes
+         * the one client-output-buffer-limit line, as in Redis). */
+        {"CONFIG", "SET", "maxmemory", "200mb", "save", "900 1"},
+        {"CONFIG", "REWRITE"},
     };
     for (TestServer *srv : {ours.get(), redis.get()}) {
         RespConn c = srv->connect();
@@ -111,8 +116,8 @@ TEST(ConfigRewrite, FileMatchesRedisAndRestartKeepsTheValues) {
     RespConn c = again.connect();
     EXPECT_EQ(c.call({"AUTH", "foo bar"}).raw, "+OK\r\n");
     const std::vector<std::pair<std::string, std::string>> expected = {
-        {"maxmemory", "104857600"},
-        {"save", "3600 1 60 5"},
+        {"maxmemory", "209715200"},
+        {"save", "900 1"},
         {"notify-keyspace-events", "AKE"},
         {"requirepass", "foo bar"},
         {"client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 67108864 16777216 90"},
