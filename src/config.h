@@ -2,12 +2,12 @@
  *
  * Mirrors Redis's config.c, in two parts. config.cpp is the machinery:
  * the types of configs (bool, numeric, enum, string, special), the loader
- * of redis.conf and of the command line, and the logic of CONFIG GET and
- * CONFIG SET, and CONFIG REWRITE. The table itself, which says for every directive its name,
- * flags, default and the field of `server` it sets, is config_table.cpp's
- * (Redis's static_configs[]): it binds fields of every layer, so it sits at
- * the top, and hands itself to initConfigValues at start-up. Adding a
- * directive is adding one row there.
+ * of redis.conf and of the command line, and the logic of CONFIG GET,
+ * CONFIG SET and CONFIG REWRITE. The table itself, which says for every
+ * directive its name, flags, default and the field of `server` it sets,
+ * is config_table.cpp's (Redis's static_configs[]): it binds fields of
+ * every layer, so it sits at the top, and hands itself to initConfigValues
+ * at start-up. Adding a directive is adding one row there.
  * Invariants:
  *  - A config's value is always the one in its field: nothing is cached
  *    here.
@@ -116,8 +116,10 @@ bool configSet(std::span<const std::string_view> name_value_pairs, std::string &
  * blanked; comments and `include` lines stay; lines of directives unknown
  * here are commented out ("# ??? "). An option at its default is written
  * only if the file had it. The new file replaces the old one atomically
- * (a temp file in the same directory, fsynced, renamed) and keeps its mode.
- * Returns false with errno set (nothing changed on disk). */
+ * (a temp file in the same directory, fsynced, renamed) and keeps its mode
+ * (a missing file is created 0644 less the umask, as Redis creates it).
+ * Returns false with errno set; the old file is then as it was, unless
+ * only the last step, fsyncing the directory after the rename, failed. */
 bool rewriteConfig(const std::string &path);
 /* The text rewriteConfig writes for a file that held `old_content`. */
 std::string rewriteConfigContent(std::string_view old_content);
