@@ -472,8 +472,16 @@ void configResetStatCommand(client *c) {
     addReply(c, shared::ok);
 }
 
-/* Stub until the helper's branch lands (contract commit). */
-void configRewriteCommand(client *c) { addReplyError(c, "not yet"); }
+void configRewriteCommand(client *c) {
+    if (server.configfile.empty()) return addReplyError(c, "The server is running without a config file");
+    if (!rewriteConfig(server.configfile)) {
+        int err = errno; /* the log may change it */
+        serverLog(LL_WARNING, "CONFIG REWRITE failed: %s", strerror(err));
+        return addReplyError(c, std::string("Rewriting config file: ") + strerror(err));
+    }
+    serverLog(LL_WARNING, "CONFIG REWRITE executed with success.");
+    addReply(c, shared::ok);
+}
 
 void configHelpCommand(client *c) {
     static const char *const help[] = {
@@ -483,6 +491,8 @@ void configHelpCommand(client *c) {
         "    Set the configuration <directive> to <value>.",
         "RESETSTAT",
         "    Reset statistics reported by the INFO command.",
+        "REWRITE",
+        "    Rewrite the configuration file.",
         nullptr,
     };
     addReplyHelp(c, help);

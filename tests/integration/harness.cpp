@@ -30,7 +30,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kReadyLine = "Ready to accept connections";
 constexpr int kStartAttempts = 5; /* a free port can be taken between pick and bind */
 
 std::string errnoText(const char *what) {
@@ -542,9 +541,9 @@ bool TestServer::trySpawn(const ServerOptions &opts, std::string &whyNot) {
     {
         std::unique_lock lk(mu_);
         cv_.wait_for(lk, opts.readyTimeout, [&] {
-            return log_.find(kReadyLine) != std::string::npos || logEof_;
+            return log_.find(opts.readyLine) != std::string::npos || logEof_;
         });
-        ready = log_.find(kReadyLine) != std::string::npos;
+        ready = log_.find(opts.readyLine) != std::string::npos;
         closed = logEof_;
     }
     if (ready) return true;
@@ -559,7 +558,7 @@ bool TestServer::trySpawn(const ServerOptions &opts, std::string &whyNot) {
     const std::string out = log();
     if (timedOut)
         throw HarnessError("server not ready after " + std::to_string(opts.readyTimeout.count()) +
-                           " ms (no \"" + std::string(kReadyLine) + "\" in its log)\ncommand: " +
+                           " ms (no \"" + opts.readyLine + "\" in its log)\ncommand: " +
                            commandLine_ + "\nlog:\n" + tail(out));
     if (out.find("Address already in use") != std::string::npos) return false;
     whyNot = "server exited with status " + std::to_string(exitCode_) +

@@ -178,6 +178,9 @@ struct ServerOptions {
     Ms readyTimeout = kStartTimeout;
     /* "NAME=value" variables added to the server's environment (LD_PRELOAD ...). */
     std::vector<std::string> env{};
+    /* The log line that says it is ready: redis-sentinel logs no "Ready to
+     * accept connections", but "+monitor master" once it listens. */
+    std::string readyLine = "Ready to accept connections";
 };
 
 class TestServer {
