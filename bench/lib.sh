@@ -80,7 +80,8 @@ bench_init() {  # [TOOL]
 }
 
 bench_cleanup() {
-    if [[ -n ${WITH_REPLICA:-} ]]; then warn_lost_replicas; fi
+    # $? is the script's exit status: a failed run's replicas say nothing.
+    if [[ $? == 0 && -n ${WITH_REPLICA:-} ]]; then warn_lost_replicas; fi
     for name in "${!SERVER_PID[@]}"; do stop_server "$name"; done
     rm -rf "$BENCH_WORK"
 }
@@ -186,8 +187,10 @@ wait_link_up() {  # NAME
     exit 1
 }
 
-# A replica that lost its link, or had to sync again, during the runs made
-# its master's work lighter or heavier than the others': say so.
+# A replica that lost its link, had to sync again, or did not receive the
+# whole stream during the runs made its master's work lighter or heavier
+# than the others': say so. Once the load stops the replica's offset must
+# reach the master's within a few seconds, with as many keys.
 warn_lost_replicas() {
     local replica master
     for replica in "${!SERVER_PID[@]}"; do
@@ -196,6 +199,17 @@ warn_lost_replicas() {
         if [[ $(info_field "$replica" replication master_link_status) != up ||
               $(info_field "$master" stats sync_full) != 1 ]]; then
             echo "WARNING: $replica lost its link to $master or synced again: $master's figures are not comparable" >&2
+        fi
+        for _ in $(seq 50); do
+            [[ $(info_field "$master" replication master_repl_offset) == \
+               "$(info_field "$replica" replication slave_repl_offset)" ]] && break
+            sleep 0.1
+        done
+        if [[ $(info_field "$master" replication master_repl_offset) != \
+              "$(info_field "$replica" replication slave_repl_offset)" ||
+              $(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$master]}" $(auth_args "$master") dbsize) != \
+              "$(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$replica]}" $(auth_args "$replica") dbsize)" ]]; then
+            echo "WARNING: $replica did not catch up with $master (offsets or key counts differ): $master's figures are suspect" >&2
         fi
     done
 }
