@@ -32,6 +32,17 @@
 #   AUTH_CPPREDIS / AUTH_REDIS      the default user's password on that server
 #                                   (with --requirepass in its EXTRA_ARGS_*):
 #                                   auth_args NAME gives redis-cli/redis-benchmark's -a
+# Replication (bench/repl_*.sh):
+#   start_replica NAME [detached]   server NAME-replica, NAME's binary and arguments,
+#                                   following NAME once its link is up (detached: not
+#                                   told to follow it yet); on REPLICA_CPU [any core]
+#   wait_link_up NAME               until replica NAME says master_link_status:up
+#   info_field NAME SECTION FIELD   one field of INFO SECTION on server NAME
+#   WITH_REPLICA=1                  start_named gives each server a replica
+#                                   (bench/repl_compare.sh runs compare.sh so)
+#   RUN_CPU_LOG=FILE                for_each_run appends, for each run, "ROUND VARIANT
+#                                   NAME USER_TICKS SYS_TICKS": the server's user and
+#                                   system CPU during it (/proc/PID/stat, clock ticks)
 
 CPPREDIS_BIN=${CPPREDIS_BIN:-build/cppredis-server}
 REDIS_BIN=${REDIS_BIN:-redis-server}
@@ -69,6 +80,8 @@ bench_init() {  # [TOOL]
 }
 
 bench_cleanup() {
+    # $? is the script's exit status: a failed run's replicas say nothing.
+    if [[ $? == 0 && -n ${WITH_REPLICA:-} ]]; then warn_lost_replicas; fi
     for name in "${!SERVER_PID[@]}"; do stop_server "$name"; done
     rm -rf "$BENCH_WORK"
 }
@@ -123,6 +136,89 @@ start_server() {  # NAME BIN ARGS...
 start_named() {  # cppredis|redis
     if [[ $1 == cppredis ]]; then start_server cppredis "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
     else start_server redis "$REDIS_BIN" "${REDIS_ARGS[@]}"; fi
+    if [[ -n ${WITH_REPLICA:-} ]]; then start_replica "$1"; fi
+}
+
+# One field of INFO SECTION on server NAME ("" if absent).
+info_field() {  # NAME SECTION FIELD
+    # shellcheck disable=SC2046 # auth_args is words by design
+    redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$1]}" $(auth_args "$1") info "$2" |
+        awk -F: -v f="$3" '$1 == f { sub(/\r$/, "", $2); print $2 }'
+}
+
+# The replica has no core of its own on a 2-core machine: by default the
+# kernel places it (REPLICA_CPU="taskset -c 1" pins it).
+read -ra REPLICA_CPU <<<"${REPLICA_CPU:-}"
+
+# Starts NAME-replica with NAME's binary and arguments (and NAME's password
+# as masterauth), then, unless `detached`, makes it follow NAME and waits
+# for the link. The master's repl-diskless-sync-delay is set to 0 first, so
+# that the transfer starts at once instead of after Redis's 5 s default.
+start_replica() {  # NAME [detached]
+    local name=$1 replica=$1-replica bin args
+    if [[ $name == cppredis ]]; then bin=$CPPREDIS_BIN args=("${CPPREDIS_ARGS[@]}")
+    else bin=$REDIS_BIN args=("${REDIS_ARGS[@]}"); fi
+    SERVER_AUTH[$replica]=${SERVER_AUTH[$name]:-}
+    if [[ -n ${SERVER_AUTH[$name]:-} ]]; then args+=(--masterauth "${SERVER_AUTH[$name]}"); fi
+    local SERVER_CPU=("${REPLICA_CPU[@]}")
+    start_server "$replica" "$bin" "${args[@]}"
+    [[ ${2:-} == detached ]] && return
+    # shellcheck disable=SC2046 # auth_args is words by design
+    redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$name]}" $(auth_args "$name") config set repl-diskless-sync-delay 0 >/dev/null
+    local reply
+    # shellcheck disable=SC2046
+    reply=$(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$replica]}" $(auth_args "$replica") replicaof 127.0.0.1 "${SERVER_PORT[$name]}")
+    if [[ $reply != OK* ]]; then
+        echo "$replica refused REPLICAOF: $reply" >&2
+        exit 1
+    fi
+    wait_link_up "$replica"
+}
+
+# Polls replica NAME's INFO replication for master_link_status:up, for at
+# most a minute (a full sync of a big dataset takes seconds).
+wait_link_up() {  # NAME
+    for _ in $(seq 600); do
+        [[ $(info_field "$1" replication master_link_status) == up ]] && return
+        sleep 0.1
+    done
+    echo "$1 never got its master's link up; its log:" >&2
+    cat "$BENCH_WORK/$1.log" >&2
+    exit 1
+}
+
+# A replica that lost its link, had to sync again, or did not receive the
+# whole stream during the runs made its master's work lighter or heavier
+# than the others': say so. Once the load stops the replica's offset must
+# reach the master's within a few seconds, with as many keys.
+warn_lost_replicas() {
+    local replica master
+    for replica in "${!SERVER_PID[@]}"; do
+        [[ $replica == *-replica ]] || continue
+        master=${replica%-replica}
+        if [[ $(info_field "$replica" replication master_link_status) != up ||
+              $(info_field "$master" stats sync_full) != 1 ]]; then
+            echo "WARNING: $replica lost its link to $master or synced again: $master's figures are not comparable" >&2
+        fi
+        for _ in $(seq 50); do
+            [[ $(info_field "$master" replication master_repl_offset) == \
+               "$(info_field "$replica" replication slave_repl_offset)" ]] && break
+            sleep 0.1
+        done
+        if [[ $(info_field "$master" replication master_repl_offset) != \
+              "$(info_field "$replica" replication slave_repl_offset)" ||
+              $(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$master]}" $(auth_args "$master") dbsize) != \
+              "$(redis-cli -h 127.0.0.1 -p "${SERVER_PORT[$replica]}" $(auth_args "$replica") dbsize)" ]]; then
+            echo "WARNING: $replica did not catch up with $master (offsets or key counts differ): $master's figures are suspect" >&2
+        fi
+    done
+}
+
+# The user and system CPU of process PID so far, in clock ticks: fields 14
+# and 15 of /proc/PID/stat, counted after the ")" that ends the command name
+# (which may hold spaces).
+user_sys_ticks() {  # PID
+    sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12, $13 }'
 }
 
 start_both() {
@@ -148,7 +244,15 @@ for_each_run() {  # FN VARIANT...
     for round in $(seq "$ROUNDS"); do
         if ((round % 2)); then order=(cppredis redis); else order=(redis cppredis); fi
         for variant in "$@"; do
-            for name in "${order[@]}"; do "$fn" "$round" "$variant" "$name"; done
+            for name in "${order[@]}"; do
+                if [[ -z ${RUN_CPU_LOG:-} ]]; then "$fn" "$round" "$variant" "$name"; continue; fi
+                local before after
+                before=$(user_sys_ticks "${SERVER_PID[$name]}")
+                "$fn" "$round" "$variant" "$name"
+                after=$(user_sys_ticks "${SERVER_PID[$name]}")
+                echo "$round $variant $name $before $after" |
+                    awk '{ print $1, $2, $3, $6 - $4, $7 - $5 }' >>"$RUN_CPU_LOG"
+            done
         done
     done
 }
