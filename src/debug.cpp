@@ -24,6 +24,7 @@
 #include "t_hash.h"
 #include "t_list.h"
 #include "t_set.h"
+#include "t_stream.h"
 #include "t_zset.h"
 #include "util.h"
 
@@ -183,6 +184,23 @@ static void xorObjectDigest(redisDb *db, std::string_view key, Digest &digest, r
     }
     case OBJ_ZSET: xorZsetDigest(digest, o); break;
     case OBJ_HASH: xorHashDigest(digest, o); break;
+    case OBJ_STREAM: {
+        /* Each entry's "ms.seq", then its fields and values, in order. */
+        streamIterator si;
+        streamIteratorStart(&si, &objectStream(o), nullptr, nullptr, false);
+        streamID id;
+        int64_t numfields;
+        while (streamIteratorGetID(&si, &id, &numfields)) {
+            mixDigest(digest, std::to_string(id.ms) + "." + std::to_string(id.seq));
+            while (numfields--) {
+                std::string_view field, value;
+                streamIteratorGetField(&si, &field, &value);
+                mixDigest(digest, field);
+                mixDigest(digest, value);
+            }
+        }
+        break;
+    }
     default: break;
     }
     if (getExpire(db, key) != -1) xorDigest(digest, "!!expire!!");
