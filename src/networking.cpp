@@ -246,7 +246,8 @@ static inline bool prepareClientToWrite(client *c) {
     if (c->flags & CLIENT_CLOSE_ASAP) return false;
     if ((c->flags & CLIENT_MASTER) && !(c->flags & CLIENT_MASTER_FORCE_REPLY)) return false;
     if (c->fd == -1) return true;
-    if (c->replstate == 0 || c->replstate == SLAVE_STATE_ONLINE) putClientInPendingWriteQueue(c);
+    if (c->replstate == 0 || (c->replstate == SLAVE_STATE_ONLINE && !c->repl_start_cmd_stream_on_ack))
+        putClientInPendingWriteQueue(c);
     return true;
 }
 
@@ -765,6 +766,8 @@ static bool registerTraceNames() {
 
 static std::string clientFlagsString(const client *c) {
     std::string f;
+    if (c->flags & CLIENT_SLAVE) f += 'S';
+    if (c->flags & CLIENT_MASTER) f += 'M';
     if (c->flags & CLIENT_PUBSUB) f += 'P';
     if (c->flags & CLIENT_MULTI) f += 'x';
     if (c->flags & CLIENT_BLOCKED) f += 'b';
@@ -891,6 +894,7 @@ bool closeClientOnOutputBufferLimitReached(client *c, bool async) {
 /* Closes a client idle for longer than `timeout`. Returns true if freed. */
 static bool clientsCronHandleTimeout(client *c, long long now_ms) {
     if (!server.maxidletime) return false;
+    if (c->flags & (CLIENT_SLAVE | CLIENT_MASTER)) return false; /* replication has repl-timeout */
     if (c->flags & CLIENT_BLOCKED) return false; /* waiting in BLPOP is not idling */
     if (c->flags & CLIENT_PUBSUB) return false;  /* nor is waiting for messages */
     if ((now_ms - c->lastinteraction) / 1000 <= server.maxidletime) return false;

@@ -441,6 +441,9 @@ static void initServer() {
         exit(1);
     }
     initDatabases();
+    /* This server's history starts here (a replica takes its master's). */
+    changeReplicationId();
+    clearReplicationId2();
     set_jemalloc_bg_thread(server.jemalloc_bg_thread);
     updateCachedTime();
     server.stat_starttime = server.unixtime;
@@ -731,6 +734,9 @@ static void infoStats(std::string &out) {
         .field("total_net_input_bytes", server.stat_net_input_bytes)
         .field("total_net_output_bytes", server.stat_net_output_bytes)
         .field("rejected_connections", server.stat_rejected_conn)
+        .field("sync_full", server.stat_sync_full)
+        .field("sync_partial_ok", server.stat_sync_partial_ok)
+        .field("sync_partial_err", server.stat_sync_partial_err)
         .field("expired_keys", server.stat_expiredkeys)
         .field("expired_stale_perc", std::string(stale_perc))
         .field("expired_time_cap_reached_count", server.stat_expired_time_cap_reached_count)
