@@ -204,6 +204,11 @@ static int processCommand(client *c) {
         rejectCommand(c, "-READONLY You can't write against a read only replica.");
         return C_OK;
     }
+    /* A replica's connection carries REPLCONF ACKs, not keyspace access. */
+    if ((c->flags & CLIENT_SLAVE) && (c->cmd->flags & (CMD_WRITE | CMD_READONLY | CMD_MAY_REPLICATE))) {
+        rejectCommand(c, "-ERR Replica can't interact with the keyspace");
+        return C_OK;
+    }
     /* A RESP2 subscriber's connection carries pushed messages: only what
      * manages subscriptions (or ends them) can be answered on it. */
     if ((c->flags & CLIENT_PUBSUB) && c->resp == 2 && !isAllowedInPubsubContext(c->cmd)) {
@@ -444,6 +449,7 @@ static void initServer() {
     /* This server's history starts here (a replica takes its master's). */
     changeReplicationId();
     clearReplicationId2();
+    server.repl_no_slaves_since = time(nullptr); /* repl-backlog-ttl counts from here */
     set_jemalloc_bg_thread(server.jemalloc_bg_thread);
     updateCachedTime();
     server.stat_starttime = server.unixtime;

@@ -63,8 +63,12 @@ void redisReplicaFollows(const char *diskless) {
     TestServer master(masterArgs(diskless));
     RespConn m = master.connect();
     loadDataset(m);
+    /* 10 MB: more than a socket takes at once, so the transfer waits on it. */
+    std::vector<Args> big;
+    for (int i = 0; i < 200; i++) big.push_back({"SET", "big" + std::to_string(i), std::string(50000, 'a' + i % 26)});
+    pipeline(m, big);
     /* A slow child, so that the writes below happen during the sync. */
-    ASSERT_EQ(m.call({"CONFIG", "SET", "rdb-key-save-delay", "20000"}).str, "OK");
+    ASSERT_EQ(m.call({"CONFIG", "SET", "rdb-key-save-delay", "2000"}).str, "OK");
     RedisReference replica({"--replicaof", "127.0.0.1", std::to_string(master.port()), "--enable-debug-command",
                             "yes", "--repl-diskless-load", "disabled"});
     RespConn r = replica.connect();
@@ -86,6 +90,13 @@ void redisReplicaFollows(const char *diskless) {
     /* WAIT with the replica acknowledging. */
     m.call({"SET", "acked", "1"});
     EXPECT_EQ(m.call({"WAIT", "1", "5000"}).integer, 1);
+    /* The link breaks: the replica continues with PSYNC from the backlog. */
+    EXPECT_EQ(m.call({"CLIENT", "KILL", "TYPE", "replica"}).integer, 1);
+    m.call({"SET", "while", "down"});
+    ASSERT_TRUE(pollUntil([&] { return infoNumber(m, "stats", "sync_partial_ok") == 1; }, Ms{10000})) << master.log();
+    m.call({"SET", "after", "psync"});
+    ASSERT_TRUE(pollUntil([&] { return r.call({"GET", "after"}).str == "psync" && digest(r) == digest(m); }));
+    EXPECT_EQ(infoNumber(m, "stats", "sync_full"), 1);
     /* min-replicas-to-write is met by the good replica. */
     ASSERT_EQ(m.call({"CONFIG", "SET", "min-replicas-to-write", "1"}).str, "OK");
     EXPECT_EQ(m.call({"SET", "guarded", "1"}).raw, "+OK\r\n");
@@ -139,6 +150,31 @@ TEST(ReplicationMaster, SyncFromPlainClientStreamsRdbThenCommands) {
               std::string::npos)
         << escape(stream);
     EXPECT_NE(m.call({"CLIENT", "LIST"}).str.find("flags=S "), std::string::npos);
+    /* Its connection is no client of the keyspace. */
+    s.send("GET after\r\n");
+    for (;;) {
+        Reply r = s.readReply();
+        if (r.type == Reply::Type::Array) continue; /* a PING of the stream */
+        EXPECT_EQ(r.raw, "-ERR Replica can't interact with the keyspace\r\n");
+        break;
+    }
+}
+
+/* A replica that does not read is dropped once its output buffer passes
+ * the replica class's limit. */
+TEST(ReplicationMaster, ReplicaOverOutputBufferLimitIsDropped) {
+    TestServer master(masterArgs("no"));
+    RespConn m = master.connect();
+    ASSERT_EQ(m.call({"CONFIG", "SET", "client-output-buffer-limit", "replica 100000 0 0"}).str, "OK");
+    RespConn s = master.connect();
+    s.send("SYNC\r\n");
+    readSyncPayload(s);
+    std::string big(100000, 'x');
+    for (int i = 0; i < 100 && master.log().find("overcoming of output buffer limits") == std::string::npos; i++)
+        m.call({"SET", "big" + std::to_string(i), big});
+    EXPECT_TRUE(master.waitForLog("overcoming of output buffer limits")) << master.log();
+    EXPECT_TRUE(master.waitForLog("Connection with replica 127.0.0.1:<unknown-replica-port> lost."));
+    EXPECT_TRUE(pollUntil([&] { return m.call({"CLIENT", "LIST"}).str.find("flags=S ") == std::string::npos; }));
 }
 
 /* PSYNC: the replica's ID and offset covered by the backlog get +CONTINUE
