@@ -569,8 +569,16 @@ static void syncAttachToRunningDiskSave(client *c) {
 
 void syncCommand(client *c) {
     if (c->flags & CLIENT_SLAVE) return; /* already a replica: ignored */
-    if (c->argv.size() > 3 && strEqualNoCase(c->argv[0], "psync") && strEqualNoCase(c->argv[3], "failover"))
-        return addReplyError(c, "PSYNC FAILOVER is not supported");
+    /* PSYNC replid offset FAILOVER: the master hands over to this replica. */
+    if (c->argv.size() > 3 && strEqualNoCase(c->argv[0], "psync") && strEqualNoCase(c->argv[3], "failover")) {
+        serverLog(LL_WARNING, "Failover request received for replid %.*s.", static_cast<int>(c->argv[1].size()),
+                  c->argv[1].data());
+        if (server.masterhost.empty()) return addReplyError(c, "PSYNC FAILOVER can't be sent to a master.");
+        if (!strEqualNoCase(c->argv[1], server.replid))
+            return addReplyError(c, "PSYNC FAILOVER replid must match my replid.");
+        replicationUnsetMaster();
+        serverLog(LL_NOTICE, "MASTER MODE enabled (failover request from '%s')", catClientInfoString(c).c_str());
+    }
     if (!server.masterhost.empty() && server.repl_state != REPL_STATE_CONNECTED)
         return addReplyError(c, "-NOMASTERLINK Can't SYNC while not connected with my master");
     if (clientHasPendingReplies(c)) return addReplyError(c, "SYNC and PSYNC are invalid with pending output");

@@ -377,6 +377,9 @@ void beforeSleep(aeEventLoop *) {
     const long long aof_size = server.aof_current_size, aof_synced = server.aof_fsync_offset;
     if (server.aof_state == AOF_ON) flushAppendOnlyFile();
     replicationBeforeSleep();
+    /* A WAIT it answered may have pipelined more: they run in the next
+     * beforeSleep, which must not wait for an event to come. */
+    aeSetDontWait(server.el.get(), !server.unblocked_clients.empty());
     pendingWritesTally written;
     handleClientsWithPendingWrites(traced ? &written : nullptr);
     freeClientsInAsyncFreeQueue();

@@ -4,6 +4,8 @@
  * min-replicas-to-write. Every wait is bounded (pollUntil). */
 #include "harness.h"
 
+#include <strings.h>
+
 #include <string>
 #include <vector>
 
@@ -119,7 +121,8 @@ std::string readStreamUntil(RespConn &c, const std::string &until) {
     for (;;) {
         Reply r = c.readReply();
         raw += r.raw;
-        if (r.type == Reply::Type::Array && !r.elements.empty() && r.elements[0].str == until) return raw;
+        if (r.type == Reply::Type::Array && !r.elements.empty() && strcasecmp(r.elements[0].str.c_str(), until.c_str()) == 0)
+            return raw;
     }
 }
 
@@ -150,6 +153,16 @@ TEST(ReplicationMaster, SyncFromPlainClientStreamsRdbThenCommands) {
               std::string::npos)
         << escape(stream);
     EXPECT_NE(m.call({"CLIENT", "LIST"}).str.find("flags=S "), std::string::npos);
+    /* A script's set_repl() chooses the targets: the AOF alone, or the
+     * replicas (one op for them, so no MULTI). */
+    m.call({"EVAL",
+            "redis.set_repl(redis.REPL_AOF) redis.call('set','aofonly','1') "
+            "redis.set_repl(redis.REPL_REPLICA) redis.call('set','replonly','1')",
+            "0"});
+    stream = readStreamUntil(s, "SET");
+    EXPECT_EQ(stream.find("aofonly"), std::string::npos) << escape(stream);
+    EXPECT_NE(stream.find("replonly"), std::string::npos) << escape(stream);
+    EXPECT_EQ(stream.find("MULTI"), std::string::npos) << escape(stream);
     /* Its connection is no client of the keyspace. */
     s.send("GET after\r\n");
     for (;;) {
@@ -222,6 +235,7 @@ TEST(ReplicationMaster, ReplconfRepliesAsRedis) {
         expectSameReplies(o, r, req);
     /* ACK from a non-replica and GETACK on a master: no reply at all. */
     expectSameReplies(o, r, "REPLCONF ACK 10\r\nREPLCONF GETACK *\r\nPING\r\n");
+    expectSameReplies(o, r, "PSYNC ? -1 FAILOVER\r\n");
     expectSameReplies(o, r, "WAIT 0 0\r\n");
     expectSameReplies(o, r, "WAIT 1 -1\r\n");
     expectSameReplies(o, r, "WAIT 1 abc\r\n");
