@@ -467,7 +467,8 @@ static void replicationStartPendingFork() {
 void updateSlavesWaitingBgsave(int bgsaveerr, int type) {
     std::vector<client *> done;
     for (client *slave : server.slaves)
-        if (slave->replstate == SLAVE_STATE_WAIT_BGSAVE_END) done.push_back(slave);
+        if (slave->replstate == SLAVE_STATE_WAIT_BGSAVE_END && !(slave->flags & CLIENT_CLOSE_ASAP))
+            done.push_back(slave);
     /* After a failed child nothing more comes; after a good one the pipe
      * may still hold its last bytes, relayed until the end. */
     if (type == RDB_CHILD_TYPE_SOCKET && bgsaveerr != C_OK) rdbPipeClose();

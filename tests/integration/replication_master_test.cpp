@@ -277,3 +277,48 @@ TEST(ReplicationMaster, MinReplicasToWriteRefusesWithoutReplicas) {
     EXPECT_EQ(m.call({"SET", "k", "v"}).raw, "-NOREPLICAS Not enough good replicas to write.\r\n");
     EXPECT_EQ(m.call({"GET", "k"}).raw, "$-1\r\n");
 }
+
+/* Two replicas, one child: on disk the second attaches to the BGSAVE the
+ * first started (its buffer copied); diskless, the fork waits for
+ * repl-diskless-sync-max-replicas of them and the pipe feeds both. */
+static void twoReplicasShareOneChild(const char *diskless) {
+    const bool socket = std::string(diskless) == "yes";
+    std::vector<std::string> args = masterArgs(diskless);
+    if (socket) args.insert(args.end(), {"--repl-diskless-sync-delay", "30", "--repl-diskless-sync-max-replicas", "2"});
+    TestServer master(args);
+    RespConn m = master.connect();
+    loadDataset(m);
+    std::vector<Args> big;
+    for (int i = 0; i < 100; i++) big.push_back({"SET", "big" + std::to_string(i), std::string(50000, 'a' + i % 26)});
+    pipeline(m, big);
+    ASSERT_EQ(m.call({"CONFIG", "SET", "rdb-key-save-delay", "5000"}).str, "OK");
+    const std::vector<std::string> replicaArgs{"--replicaof", "127.0.0.1", std::to_string(master.port()),
+                                               "--enable-debug-command", "yes"};
+    RedisReference first(replicaArgs);
+    if (!socket) ASSERT_TRUE(master.waitForLog("Starting BGSAVE for SYNC with target: disk")) << master.log();
+    RedisReference second(replicaArgs);
+    ASSERT_TRUE(master.waitForLog(socket ? "Starting BGSAVE for SYNC with target: replicas sockets"
+                                         : "Waiting for end of BGSAVE for SYNC"))
+        << master.log();
+    writeMore(m, "during");
+    RespConn r1 = first.connect(), r2 = second.connect();
+    ASSERT_TRUE(pollUntil([&] { return linkUp(r1) && linkUp(r2); }, Ms{15000})) << master.log();
+    m.call({"SET", "last", "write"});
+    ASSERT_TRUE(pollUntil([&] {
+        return r1.call({"GET", "last"}).str == "write" && r2.call({"GET", "last"}).str == "write" &&
+               digest(r1) == digest(m) && digest(r2) == digest(m);
+    }));
+    EXPECT_EQ(infoNumber(m, "stats", "sync_full"), 2);
+    std::string log = master.log();
+    EXPECT_EQ(log.find("Starting BGSAVE for SYNC"), log.rfind("Starting BGSAVE for SYNC")) << log;
+}
+
+TEST(ReplicationMaster, TwoReplicasShareOneDiskBgsave) {
+    REQUIRE_REDIS_REFERENCE();
+    twoReplicasShareOneChild("no");
+}
+
+TEST(ReplicationMaster, TwoReplicasShareOneDisklessTransfer) {
+    REQUIRE_REDIS_REFERENCE();
+    twoReplicasShareOneChild("yes");
+}
