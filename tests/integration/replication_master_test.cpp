@@ -20,6 +20,16 @@ std::vector<std::string> masterArgs(const char *diskless) {
 
 std::string digest(RespConn &c) { return c.call({"DEBUG", "DIGEST"}).str; }
 
+/* `n` bytes LZF cannot shrink, so the RDB is as big as the data. */
+std::string incompressible(size_t n, unsigned seed) {
+    std::string s(n, ' ');
+    for (char &ch : s) {
+        seed = seed * 1103515245u + 12345u;
+        ch = static_cast<char>('!' + (seed >> 16) % 90);
+    }
+    return s;
+}
+
 /* One of each type, in two dbs, with TTLs: what the RDB carries. */
 void loadDataset(RespConn &m) {
     pipeline(m, {{"SET", "str", "hello"},
@@ -67,7 +77,7 @@ void redisReplicaFollows(const char *diskless) {
     loadDataset(m);
     /* 10 MB: more than a socket takes at once, so the transfer waits on it. */
     std::vector<Args> big;
-    for (int i = 0; i < 200; i++) big.push_back({"SET", "big" + std::to_string(i), std::string(50000, 'a' + i % 26)});
+    for (int i = 0; i < 200; i++) big.push_back({"SET", "big" + std::to_string(i), incompressible(50000, i)});
     pipeline(m, big);
     /* A slow child, so that the writes below happen during the sync. */
     ASSERT_EQ(m.call({"CONFIG", "SET", "rdb-key-save-delay", "2000"}).str, "OK");
@@ -289,7 +299,7 @@ static void twoReplicasShareOneChild(const char *diskless) {
     RespConn m = master.connect();
     loadDataset(m);
     std::vector<Args> big;
-    for (int i = 0; i < 100; i++) big.push_back({"SET", "big" + std::to_string(i), std::string(50000, 'a' + i % 26)});
+    for (int i = 0; i < 100; i++) big.push_back({"SET", "big" + std::to_string(i), incompressible(50000, i)});
     pipeline(m, big);
     ASSERT_EQ(m.call({"CONFIG", "SET", "rdb-key-save-delay", "5000"}).str, "OK");
     const std::vector<std::string> replicaArgs{"--replicaof", "127.0.0.1", std::to_string(master.port()),
