@@ -785,6 +785,9 @@ void replicationBeforeSleep() {
         server.get_ack_from_slaves = false;
     }
     if (!server.clients_waiting_acks.empty()) processClientsWaitingReplicas();
+    /* Replicas that waited for the child that just ended need not wait
+     * for the cron (Redis checks every serverCron tick). */
+    if (!server.slaves.empty()) replicationStartPendingFork();
 }
 
 /* ========================================================================
