@@ -94,8 +94,8 @@ bool allowProtectedAction(int config, const client *c) {
  * outermost call() — the execution unit: a command, EXEC with its queued
  * commands, a script with its redis.call()s — hands them over at its end,
  * so a unit reaches each target whole, in MULTI/EXEC when it holds several
- * ops for it. With neither the AOF nor replicas nothing is serialized:
- * call() pays one test.
+ * ops for it. With neither the AOF nor a backlog nothing is serialized:
+ * call() pays a few comparisons (the targets, an open unit, WAIT's offset).
  * ====================================================================== */
 
 static constexpr std::string_view kMulti = "*1\r\n$5\r\nMULTI\r\n", kExec = "*1\r\n$4\r\nEXEC\r\n";
@@ -278,7 +278,7 @@ void call(client *c, int call_flags) {
         server.unixtime = static_cast<time_t>(server.mstime / 1000);
     }
     /* A unit whose targets went away meanwhile (CONFIG SET appendonly no
-     * in EXEC) is still closed, by the targets it was meant for. */
+     * in EXEC) is still closed: a target that stopped drops its ops. */
     if (propagationTargets() || !server.also_propagate.empty()) propagateCommand(c, server.dirty - dirty, call_flags);
     /* What WAIT waits for: the stream as far as this client's last write. */
     if (server.master_repl_offset != old_master_repl_offset) c->woff = server.master_repl_offset;
