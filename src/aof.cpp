@@ -47,21 +47,15 @@
  * Feeding the buffers
  * ====================================================================== */
 
-static constexpr std::string_view kMulti = "*1\r\n$5\r\nMULTI\r\n", kExec = "*1\r\n$4\r\nEXEC\r\n";
-
-/* The unit goes in one piece; a SELECT its first op needs comes before the
- * MULTI, as Redis writes it. */
-static void catExecutionUnit(std::string &dst, std::string_view unit, size_t first_op, int ops) {
-    if (ops == 1) return dst.append(unit), void();
-    dst.append(unit.substr(0, first_op));
-    dst.append(kMulti);
-    dst.append(unit.substr(first_op));
-    dst.append(kExec);
-}
-
-void feedAppendOnlyFile(std::string_view unit, size_t first_op, int ops) {
-    if (server.aof_state == AOF_ON) catExecutionUnit(server.aof_buf, unit, first_op, ops);
-    if (server.child_type == CHILD_TYPE_AOF) catExecutionUnit(server.aof_rewrite_buf, unit, first_op, ops);
+/* The unit goes to the AOF's buffer, and to the rewrite's while a rewrite
+ * child runs, as the same bytes (one SELECT state, the file's). */
+void feedAppendOnlyFile() {
+    static std::string unit; /* reused: no allocation per command */
+    if (server.aof_state != AOF_ON && server.child_type != CHILD_TYPE_AOF) return;
+    unit.clear();
+    catExecutionUnit(unit, PROPAGATE_AOF, server.aof_selected_db);
+    if (server.aof_state == AOF_ON) server.aof_buf.append(unit);
+    if (server.child_type == CHILD_TYPE_AOF) server.aof_rewrite_buf.append(unit);
 }
 
 /* propagatePendingCommands (server.cpp) hands each unit here. */
@@ -272,9 +266,6 @@ void stopAppendOnly() {
     server.aof_rewrite_scheduled = false;
     killAppendOnlyChild();
     std::string().swap(server.aof_buf);
-    /* Turned off inside EXEC: the rest of the unit is not for any file. */
-    server.also_propagate.clear();
-    server.also_propagate_ops = 0;
 }
 
 /* ========================================================================

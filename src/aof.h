@@ -38,11 +38,11 @@ struct client;
 /* Status of loadAppendOnlyFile (Redis 7's names). */
 constexpr int AOF_OK = 0, AOF_NOT_EXIST = 1, AOF_EMPTY = 2;
 
-/* Appends an execution unit (`ops` RESP commands; its first op starts at
- * `first_op`, after the SELECT it may need) to the AOF buffers. Commands are
- * serialized by util.h's catAppendOnlyGenericCommand. Registered with
- * propagation (registerFeedAppendOnlyFile, server.h) at start-up. */
-void feedAppendOnlyFile(std::string_view unit, size_t first_op, int ops);
+/* Appends the execution unit's ops meant for the AOF (server.h's
+ * catExecutionUnit, with the file's SELECT state) to the AOF buffers.
+ * Registered with propagation (registerFeedAppendOnlyFile, server.h) at
+ * start-up. */
+void feedAppendOnlyFile();
 void flushAppendOnlyFile();
 
 /* At start-up: the AOF state from `appendonly`, and the file opened. */

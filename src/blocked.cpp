@@ -31,6 +31,7 @@
 #include <climits>
 #include <cmath>
 
+#include "replication.h"
 #include "server.h"
 #include "t_list.h"
 #include "t_stream.h"
@@ -58,7 +59,17 @@ static monotime blockingDeadlineAfterMs(monotime ms) {
     return ms > (max - now) / 1000 ? max : now + ms * 1000;
 }
 
-bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, monotime *timeout) {
+bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, monotime *timeout, int unit) {
+    if (unit == UNIT_MILLISECONDS) {
+        long long ms;
+        if (!getLongLongFromObjectOrReply(c, arg, &ms, "timeout is not an integer or out of range")) return false;
+        if (ms < 0) {
+            addReplyError(c, "timeout is negative");
+            return false;
+        }
+        *timeout = ms == 0 ? 0 : blockingDeadlineAfterMs(static_cast<monotime>(ms));
+        return true;
+    }
     long double ftval;
     if (!string2ld(arg, &ftval)) {
         addReplyError(c, "timeout is not a float or out of range");
@@ -186,6 +197,7 @@ static const char *blockedTypeName(int btype) {
     case BLOCKED_LIST: return "list";
     case BLOCKED_ZSET: return "zset";
     case BLOCKED_STREAM: return "stream";
+    case BLOCKED_WAIT: return "wait";
     default: return "?";
     }
 }
@@ -256,6 +268,8 @@ void unblockClient(client *c, const char *reason) {
             .emit();
     if (c->btype == BLOCKED_LIST || c->btype == BLOCKED_ZSET || c->btype == BLOCKED_STREAM)
         unblockClientWaitingData(c);
+    else if (c->btype == BLOCKED_WAIT)
+        server.clients_waiting_acks.remove(c);
     removeClientFromTimeoutTable(c);
     server.blocked_clients--;
     server.blocked_clients_by_type[c->btype]--;
@@ -266,10 +280,13 @@ void unblockClient(client *c, const char *reason) {
 }
 
 /* The reply of a wait that ran out (or CLIENT UNBLOCK ... TIMEOUT): the
- * null array, for every list command, BRPOPLPUSH and BLMOVE included. */
+ * null array, for every list command, BRPOPLPUSH and BLMOVE included;
+ * WAIT's is the number of replicas that acknowledged so far. */
 void replyToBlockedClientTimedOut(client *c) {
     if (c->btype == BLOCKED_LIST || c->btype == BLOCKED_ZSET || c->btype == BLOCKED_STREAM)
         addReplyNullArray(c);
+    else if (c->btype == BLOCKED_WAIT)
+        addReplyLongLong(c, replicationCountAcksByOffset(c->bpop.reploffset));
 }
 
 /* CLIENT_UNBLOCKED: what the client sent while blocked is still in its query
@@ -513,7 +530,7 @@ static void blmoveGenericCommand(client *c, int wherefrom, int whereto, monotime
     if (checkType(c, src, OBJ_LIST)) return;
     if (src) {
         lmoveGenericCommand(c, wherefrom, whereto);
-        if (server.aof_state == AOF_OFF) return;
+        if (!propagationTargets()) return;
         /* The twin, without the timeout. */
         std::vector<std::string_view> argv(c->argv.begin(), c->argv.end() - 1);
         argv[0] = twin;

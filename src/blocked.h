@@ -81,7 +81,9 @@ struct client;
  * deadline (getMonotonicUs's clock), or 0 for "forever"; replies Redis 7.0's
  * error otherwise. The timeout is rounded up to the millisecond, as Redis
  * does: any positive one waits at least 1 ms, 0.0001 must not become 0. */
-bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, monotime *timeout);
+/* With UNIT_MILLISECONDS (WAIT) the argument is an integer of milliseconds. */
+constexpr int UNIT_SECONDS = 0, UNIT_MILLISECONDS = 1;
+bool getTimeoutFromObjectOrReply(client *c, std::string_view arg, monotime *timeout, int unit = UNIT_SECONDS);
 
 /* ---- blocking and unblocking -------------------------------------------- */
 /* Pops from `o`, the value at `key`, in the command's reply shape (count

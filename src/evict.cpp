@@ -214,10 +214,13 @@ const char *evictPolicyToString() {
     return "unknown";
 }
 
+/* The replicas' output buffers and the AOF's buffers are left out, as in
+ * Redis 6: evicting to make room for them would feed them DELs. */
 size_t freeMemoryGetNotCountedMemory() {
-    /* There are no replicas, whose output buffers Redis leaves out too. */
-    if (server.aof_state == AOF_OFF) return 0;
-    return server.aof_buf.capacity() + server.aof_rewrite_buf.capacity();
+    size_t overhead = 0;
+    for (client *slave : server.slaves) overhead += getClientOutputBufferMemoryUsage(slave);
+    if (server.aof_state != AOF_OFF) overhead += server.aof_buf.capacity() + server.aof_rewrite_buf.capacity();
+    return overhead;
 }
 
 int getMaxmemoryState(size_t *total, size_t *logical, size_t *tofree) {

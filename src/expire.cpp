@@ -108,7 +108,7 @@ static void expireGenericCommand(client *c, long long basetime, ExpireUnit unit)
     } else {
         setExpire(c, c->db, key, when);
         notifyKeyspaceEvent(NOTIFY_GENERIC, "expire", key, c->db->id);
-        if (c->cmd->proc != pexpireatCommand && server.aof_state != AOF_OFF) {
+        if (c->cmd->proc != pexpireatCommand && propagationTargets()) {
             std::vector<std::string_view> argv = c->argv;
             char ms[LONG_STR_SIZE];
             argv[0] = "PEXPIREAT";

@@ -252,7 +252,8 @@ static inline bool prepareClientToWrite(client *c) {
     if (c->flags & CLIENT_CLOSE_ASAP) return false;
     if ((c->flags & CLIENT_MASTER) && !(c->flags & CLIENT_MASTER_FORCE_REPLY)) return false;
     if (c->fd == -1) return true;
-    if (c->replstate == 0 || c->replstate == SLAVE_STATE_ONLINE) putClientInPendingWriteQueue(c);
+    if (c->replstate == 0 || (c->replstate == SLAVE_STATE_ONLINE && !c->repl_start_cmd_stream_on_ack))
+        putClientInPendingWriteQueue(c);
     return true;
 }
 
@@ -774,6 +775,8 @@ static bool registerTraceNames() {
 
 static std::string clientFlagsString(const client *c) {
     std::string f;
+    if (c->flags & CLIENT_SLAVE) f += 'S';
+    if (c->flags & CLIENT_MASTER) f += 'M';
     if (c->flags & CLIENT_PUBSUB) f += 'P';
     if (c->flags & CLIENT_MULTI) f += 'x';
     if (c->flags & CLIENT_BLOCKED) f += 'b';

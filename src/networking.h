@@ -75,6 +75,7 @@ constexpr uint64_t CLIENT_PREVENT_REPL_PROP = 1ULL << 20; /* ... nor to replicas
 constexpr uint64_t CLIENT_PREVENT_PROP = CLIENT_PREVENT_AOF_PROP | CLIENT_PREVENT_REPL_PROP;
 constexpr uint64_t CLIENT_PENDING_WRITE = 1ULL << 21;    /* queued in clients_pending_write */
 constexpr uint64_t CLIENT_FORCE_AOF = 1ULL << 14;       /* propagate even if nothing changed (FLUSHALL) */
+constexpr uint64_t CLIENT_FORCE_REPL = 1ULL << 15;      /* ... to the replicas (FLUSHALL, PUBLISH) */
 constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
 constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;
 constexpr uint64_t CLIENT_REPL_RDBONLY = 1ULL << 42;     /* a replica that wants the RDB only (REPLCONF rdb-only) */    /* blocking commands answer as if timed out (scripts) */
@@ -332,6 +333,7 @@ struct client {
     long long reploff = 0;            /* ... and applied (a transaction counts once EXEC ran) */
     std::string pending_querybuf;     /* applied bytes not yet proxied to sub-replicas (inside MULTI) */
     long long woff = 0;               /* master_repl_offset after its last command (what WAIT waits for) */
+    bool repl_start_cmd_stream_on_ack = false; /* online after a diskless RDB: the stream waits for its first ACK */
 
     std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
 

@@ -223,7 +223,11 @@ void punsubscribeCommand(client *c) {
     unsubscribeGenericCommand(c, pubsubUnsubscribeAllPatterns, pubsubUnsubscribePattern);
 }
 
-void publishCommand(client *c) { addReplyLongLong(c, pubsubPublishMessage(c->argv[1], c->argv[2])); }
+/* The replicas get it too (Redis without cluster), the AOF not. */
+void publishCommand(client *c) {
+    addReplyLongLong(c, pubsubPublishMessage(c->argv[1], c->argv[2]));
+    forceCommandPropagation(c, PROPAGATE_REPL);
+}
 
 /* PUBSUB CHANNELS [pattern]: the channels with at least one subscriber
  * (pattern subscriptions do not make a channel active). */

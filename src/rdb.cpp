@@ -37,6 +37,7 @@
 #include "childinfo.h"
 #include "intset.h"
 #include "listpack.h"
+#include "replication.h"
 #include "rio.h"
 #include "server.h"
 #include "stream.h"
@@ -1212,12 +1213,52 @@ int rdbSaveBackground(const char *filename) {
     }
     serverLog(LL_NOTICE, "Background saving started by pid %ld", static_cast<long>(childpid));
     server.rdb_save_time_start = time(nullptr);
+    server.rdb_child_type = RDB_CHILD_TYPE_DISK;
+    return C_OK;
+}
+
+/* The child's side of a diskless transfer: the framed RDB into the pipe. */
+static bool rdbSaveFramedToFd(int fd, std::string_view eofmark) {
+    FILE *fp = fdopen(fd, "w");
+    if (!fp) return false;
+    rioFile rdb(fp);
+    bool ok = rdb.write("$EOF:", 5) && rdb.write(eofmark.data(), eofmark.size()) && rdb.write("\r\n", 2) &&
+              rdbSaveRio(rdb) && rdb.write(eofmark.data(), eofmark.size()) && rdb.flush();
+    return fclose(fp) == 0 && ok;
+}
+
+int rdbSaveToPipeBackground(std::string_view eofmark, int *read_fd) {
+    if (hasActiveChildProcess()) return C_ERR;
+    int fds[2];
+    if (pipe(fds) == -1) {
+        serverLog(LL_WARNING, "Can't save in background: pipe: %s", strerror(errno));
+        return C_ERR;
+    }
+    server.lastbgsave_try = time(nullptr);
+    pid_t childpid = redisFork(CHILD_TYPE_RDB);
+    if (childpid == 0) {
+        close(fds[0]);
+        bool ok = rdbSaveFramedToFd(fds[1], eofmark);
+        if (ok) sendChildCowInfo(CHILD_INFO_TYPE_RDB_COW_SIZE, "RDB");
+        _exit(ok ? 0 : 1);
+    }
+    close(fds[1]);
+    if (childpid == -1) {
+        close(fds[0]);
+        serverLog(LL_WARNING, "Can't save in background: fork: %s", strerror(errno));
+        return C_ERR;
+    }
+    serverLog(LL_NOTICE, "Background RDB transfer started by pid %ld", static_cast<long>(childpid));
+    server.rdb_save_time_start = time(nullptr);
+    server.rdb_child_type = RDB_CHILD_TYPE_SOCKET;
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    *read_fd = fds[0];
     return C_OK;
 }
 
 /* Called while server.child_pid still names the child. SIGUSR1 is how the
  * server itself stops a save (FLUSHALL, SHUTDOWN): not an error. */
-void backgroundSaveDoneHandler(int exitcode, int bysignal) {
+static void backgroundSaveDoneHandlerDisk(int exitcode, int bysignal) {
     if (!bysignal && exitcode == 0) {
         serverLog(LL_NOTICE, "Background saving terminated with success");
         server.dirty -= server.dirty_before_bgsave;
@@ -1231,8 +1272,23 @@ void backgroundSaveDoneHandler(int exitcode, int bysignal) {
         rdbRemoveTempFile(server.child_pid);
         if (bysignal != SIGUSR1) server.lastbgsave_status = C_ERR;
     }
+}
+
+/* A diskless transfer is no save: lastsave and the dirty count stay. */
+static void backgroundSaveDoneHandlerSocket(int exitcode, int bysignal) {
+    if (!bysignal && exitcode == 0) serverLog(LL_NOTICE, "Background RDB transfer terminated with success");
+    else if (!bysignal) serverLog(LL_WARNING, "Background transfer error");
+    else serverLog(LL_WARNING, "Background transfer terminated by signal %d", bysignal);
+}
+
+/* The replicas that waited for this child get its RDB (or are dropped). */
+void backgroundSaveDoneHandler(int exitcode, int bysignal) {
+    int type = server.rdb_child_type;
+    if (type == RDB_CHILD_TYPE_SOCKET) backgroundSaveDoneHandlerSocket(exitcode, bysignal);
+    else backgroundSaveDoneHandlerDisk(exitcode, bysignal);
     server.rdb_save_time_last = time(nullptr) - server.rdb_save_time_start;
     server.rdb_save_time_start = -1;
+    updateSlavesWaitingBgsave((!bysignal && exitcode == 0) ? C_OK : C_ERR, type);
 }
 
 /* Stops a running BGSAVE and reaps the child at once, so that whatever the

@@ -123,6 +123,12 @@ void rdbLoadRio(rio &rdb, int rdbflags);
 /* C_OK, or C_ERR after logging why. */
 int rdbSave(const char *filename);
 int rdbSaveBackground(const char *filename);
+/* Diskless replication (the fork of Redis's rdbSaveToSlavesSockets): a
+ * child writes the RDB into a pipe framed for replicas with the EOF
+ * capability — "$EOF:<mark>\r\n", the RDB, <mark> — and the parent gets the
+ * pipe's read end, non-blocking, in *read_fd (replication_master.cpp
+ * relays it to the replicas' sockets). */
+int rdbSaveToPipeBackground(std::string_view eofmark, int *read_fd);
 /* C_OK; or C_ERR with errno ENOENT for a missing file (nothing logged), or
  * after logging why the file could not be loaded. */
 int rdbLoad(const char *filename, int rdbflags);

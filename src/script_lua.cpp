@@ -848,8 +848,9 @@ int luaSetResp(lua_State *L) {
     return 0;
 }
 
-/* Where the script's next commands are propagated: REPL_NONE and
- * REPL_REPLICA keep them out of the AOF (there are no replicas). The number
+/* Where the script's next commands are propagated: the AOF (REPL_AOF),
+ * the replicas (REPL_REPLICA, REPL_SLAVE), both (REPL_ALL) or none
+ * (REPL_NONE). The number
  * is truncated as Redis's C cast does on x86, where out-of-range values
  * become INT_MIN: invalid flags, not undefined behaviour. */
 int luaRedisSetReplCommand(lua_State *L) {

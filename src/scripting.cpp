@@ -351,7 +351,10 @@ const char *scriptCall(scriptRunCtx *run_ctx) {
         return err;
     }
     if (cmd->flags & CMD_WRITE) run_ctx->flags |= SCRIPT_WRITE_DIRTY;
-    call(c, (run_ctx->repl_flags & PROPAGATE_AOF) ? CMD_CALL_PROPAGATE_AOF : CMD_CALL_NONE);
+    int call_flags = CMD_CALL_NONE;
+    if (run_ctx->repl_flags & PROPAGATE_AOF) call_flags |= CMD_CALL_PROPAGATE_AOF;
+    if (run_ctx->repl_flags & PROPAGATE_REPL) call_flags |= CMD_CALL_PROPAGATE_REPL;
+    call(c, call_flags);
     return nullptr;
 }
 

@@ -9,9 +9,9 @@
  * serverCron, beforeSleep, processCommand, SHUTDOWN and INFO. They call the mechanisms above this
  * layer (persistence, transactions, blocking, scripting), so here they are
  * in server_main.cpp, the top layer (tools/check_layers.sh). call() is
- * where a write is propagated to the AOF, one execution unit at a time
- * (aof.h), through the function the AOF registers
- * (registerFeedAppendOnlyFile).
+ * where a write is propagated to the AOF and the replicas, one execution
+ * unit at a time (aof.h, replication.h), through the functions they
+ * register (registerFeedAppendOnlyFile, registerReplicationFeed).
  * Invariants:
  *  - server.unixtime / mstime / ustime are refreshed once per iteration and
  *    per command; code that needs "now" reads them instead of the clock.
@@ -88,44 +88,66 @@ bool allowProtectedAction(int config, const client *c) {
 }
 
 /* ========================================================================
- * Propagation: what a command did, as commands for the AOF (Redis 7's
- * design). Ops are serialized as soon as they are known into
- * server.also_propagate; the outermost call() — the execution unit: a
- * command, EXEC with its queued commands, a script with its redis.call()s —
- * hands them over at its end, so a unit reaches the file whole, in
- * MULTI/EXEC when it holds several ops. With the AOF off nothing is
- * serialized: call() pays one test.
+ * Propagation: what a command did, as commands for the AOF and the
+ * replicas (Redis 7's design). Ops are serialized as soon as they are
+ * known into server.also_propagate_buf, each with its db and targets; the
+ * outermost call() — the execution unit: a command, EXEC with its queued
+ * commands, a script with its redis.call()s — hands them over at its end,
+ * so a unit reaches each target whole, in MULTI/EXEC when it holds several
+ * ops for it. With neither the AOF nor a backlog nothing is serialized:
+ * call() pays a few comparisons (the targets, an open unit, WAIT's offset).
  * ====================================================================== */
 
-static void catSelectIfNeeded(std::string &dst, int dbid) {
-    if (dbid == server.aof_selected_db) return;
-    catSelectCommand(dst, dbid);
-    server.aof_selected_db = dbid;
-}
+static constexpr std::string_view kMulti = "*1\r\n$5\r\nMULTI\r\n", kExec = "*1\r\n$4\r\nEXEC\r\n";
 
-static feedAppendOnlyFileProc aof_feed = nullptr; /* aof.cpp's feedAppendOnlyFile */
+static propagationTargetProc aof_feed = nullptr;  /* aof.cpp's feedAppendOnlyFile */
+static propagationTargetProc repl_feed = nullptr; /* replication_master.cpp's replicationFeedSlaves */
 
-bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed) {
+bool registerFeedAppendOnlyFile(propagationTargetProc feed) {
     aof_feed = feed;
     return true;
 }
 
+bool registerReplicationFeed(propagationTargetProc feed) {
+    repl_feed = feed;
+    return true;
+}
+
+void catExecutionUnit(std::string &dst, int target, int &seldb) {
+    int ops = 0;
+    for (const redisOp &op : server.also_propagate) ops += (op.target & target) != 0;
+    if (!ops) return;
+    bool first = true;
+    for (const redisOp &op : server.also_propagate) {
+        if (!(op.target & target)) continue;
+        if (op.dbid != seldb) {
+            catSelectCommand(dst, op.dbid);
+            seldb = op.dbid;
+        }
+        if (first && ops > 1) dst.append(kMulti);
+        first = false;
+        dst.append(server.also_propagate_buf, op.start, op.end - op.start);
+    }
+    if (ops > 1) dst.append(kExec);
+}
+
 void propagatePendingCommands() {
-    if (!server.also_propagate_ops) return;
-    aof_feed(server.also_propagate, server.also_propagate_first_op, server.also_propagate_ops);
+    if (server.also_propagate.empty()) return;
+    if (aof_feed) aof_feed();
+    if (repl_feed) repl_feed();
     server.also_propagate.clear();
-    server.also_propagate_ops = 0;
+    server.also_propagate_buf.clear();
 }
 
 /* Queues a write besides (or instead of) the command itself: a served
  * BLPOP is written as LPOP, an expired key as DEL. Outside any command
  * (serverCron, a served blocked client) the op is a unit of its own. */
-void alsoPropagate(int dbid, std::span<const std::string_view> argv) {
-    if (server.aof_state == AOF_OFF) return;
-    std::string &unit = server.also_propagate;
-    catSelectIfNeeded(unit, dbid);
-    if (server.also_propagate_ops++ == 0) server.also_propagate_first_op = unit.size();
-    catAppendOnlyGenericCommand(unit, argv);
+void alsoPropagate(int dbid, std::span<const std::string_view> argv, int target) {
+    target &= propagationTargets();
+    if (!target) return;
+    size_t start = server.also_propagate_buf.size();
+    catAppendOnlyGenericCommand(server.also_propagate_buf, argv);
+    server.also_propagate.push_back({dbid, target, start, server.also_propagate_buf.size()});
     if (server.execution_nesting == 0) propagatePendingCommands();
 }
 
@@ -138,10 +160,13 @@ void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
 
 /* Propagated although server.dirty did not move: FLUSHALL on an empty
  * server must still empty a replayed one. */
-void forceCommandPropagation(client *c) { c->flags |= CLIENT_FORCE_AOF; }
+void forceCommandPropagation(client *c, int target) {
+    if (target & PROPAGATE_AOF) c->flags |= CLIENT_FORCE_AOF;
+    if (target & PROPAGATE_REPL) c->flags |= CLIENT_FORCE_REPL;
+}
 
 void rewriteClientCommandVector(client *c, std::span<const std::string_view> argv) {
-    if (server.aof_state == AOF_OFF) return;
+    if (!propagationTargets()) return;
     /* Built aside first: the new arguments may be views of the old ones. */
     std::string bytes;
     for (std::string_view arg : argv) bytes.append(arg);
@@ -171,22 +196,28 @@ void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv) {
 
 /* argv[i] becomes `arg` (i == argc appends it). */
 void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg) {
-    if (server.aof_state == AOF_OFF) return;
+    if (!propagationTargets()) return;
     std::vector<std::string_view> argv = c->argv;
     if (i == argv.size()) argv.push_back(arg);
     else argv[i] = arg;
     rewriteClientCommandVector(c, argv);
 }
 
-/* After the command ran: its argv joins the unit if it changed the dataset
- * and the caller lets it reach the AOF (EXEC, whose commands went one by
- * one, prevents its own), and the outermost call closes the unit. As in Redis, call_flags
- * rule only over the argv: what the command itself alsoPropagate()d (SPOP's
- * SREMs) is propagated even from a script whose set_repl() excludes it. */
+/* After the command ran: its argv joins the unit, for the targets the
+ * caller lets it reach (EXEC, whose commands went one by one, prevents its
+ * own), if it changed the dataset or was forced; the outermost call closes
+ * the unit. As in Redis, call_flags rule only over the argv: what the
+ * command itself alsoPropagate()d (SPOP's SREMs) is propagated even from
+ * a script whose set_repl() excludes it. */
 static void propagateCommand(client *c, long long dirty, int call_flags) {
-    if ((dirty > 0 || (c->flags & CLIENT_FORCE_AOF)) && !(c->flags & CLIENT_PREVENT_AOF_PROP) &&
-        (call_flags & CMD_CALL_PROPAGATE_AOF))
-        alsoPropagate(c->db->id, c->argv);
+    int target = PROPAGATE_NONE;
+    if ((call_flags & CMD_CALL_PROPAGATE_AOF) && !(c->flags & CLIENT_PREVENT_AOF_PROP) &&
+        (dirty > 0 || (c->flags & CLIENT_FORCE_AOF)))
+        target |= PROPAGATE_AOF;
+    if ((call_flags & CMD_CALL_PROPAGATE_REPL) && !(c->flags & CLIENT_PREVENT_REPL_PROP) &&
+        (dirty > 0 || (c->flags & CLIENT_FORCE_REPL)))
+        target |= PROPAGATE_REPL;
+    if (target) alsoPropagate(c->db->id, c->argv, target);
     if (server.execution_nesting == 0) propagatePendingCommands();
 }
 
@@ -232,10 +263,10 @@ void call(client *c, int call_flags) {
     err_mark = server.stat_total_error_replies;
     /* The propagation flags are the command's own: a nested call (EXEC's
      * commands run on the same client) saves and restores the outer one's. */
-    constexpr uint64_t prop_flags = CLIENT_PREVENT_PROP | CLIENT_FORCE_AOF;
+    constexpr uint64_t prop_flags = CLIENT_PREVENT_PROP | CLIENT_FORCE_AOF | CLIENT_FORCE_REPL;
     uint64_t saved_prop_flags = c->flags & prop_flags;
     c->flags &= ~prop_flags;
-    long long dirty = server.dirty;
+    long long dirty = server.dirty, old_master_repl_offset = server.master_repl_offset;
     long long start = ustime();
     server.execution_nesting++;
     c->cmd->proc(c);
@@ -246,7 +277,11 @@ void call(client *c, int call_flags) {
         server.mstime = server.ustime / 1000;
         server.unixtime = static_cast<time_t>(server.mstime / 1000);
     }
-    if (server.aof_state != AOF_OFF) propagateCommand(c, server.dirty - dirty, call_flags);
+    /* A unit whose targets went away meanwhile (CONFIG SET appendonly no
+     * in EXEC) is still closed: a target that stopped drops its ops. */
+    if (propagationTargets() || !server.also_propagate.empty()) propagateCommand(c, server.dirty - dirty, call_flags);
+    /* What WAIT waits for: the stream as far as this client's last write. */
+    if (server.master_repl_offset != old_master_repl_offset) c->woff = server.master_repl_offset;
     c->flags = (c->flags & ~prop_flags) | saved_prop_flags;
     real->microseconds += duration;
     real->calls++;
@@ -398,6 +433,7 @@ void resetServerStats() {
     server.stat_numcommands = 0;
     server.stat_numconnections = 0;
     server.stat_rejected_conn = 0;
+    server.stat_sync_full = server.stat_sync_partial_ok = server.stat_sync_partial_err = 0;
     server.stat_net_input_bytes = 0;
     server.stat_net_output_bytes = 0;
     server.stat_total_reads_processed = 0;

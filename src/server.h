@@ -144,6 +144,15 @@ constexpr long long CONFIG_REPL_BACKLOG_MIN_SIZE = 16 * 1024;
 constexpr int REPL_DISKLESS_LOAD_DISABLED = 0; /* `repl-diskless-load`: the RDB goes to disk first */
 constexpr int RDB_CHILD_TYPE_DISK = 1, RDB_CHILD_TYPE_SOCKET = 2; /* server.rdb_child_type */
 
+/* One op of the execution unit (Redis 7's redisOp): the db it runs in, its
+ * targets (PROPAGATE_AOF | PROPAGATE_REPL) and where its RESP lies in
+ * server.also_propagate_buf. */
+struct redisOp {
+    int dbid;
+    int target;
+    size_t start, end;
+};
+
 /* ------------------------------------------------------------------------
  * The server.
  * ---------------------------------------------------------------------- */
@@ -239,9 +248,8 @@ struct redisServer : redisServerLog, redisServerNetworking {
     int aof_selected_db = -1;         /* the db the file's last SELECT chose (-1: emit one) */
     std::string aof_buf;              /* propagated writes, written before replies leave (beforeSleep) */
     std::string aof_rewrite_buf;      /* writes since the rewrite child forked, appended when it ends */
-    std::string also_propagate;       /* the execution unit's ops, as RESP (propagatePendingCommands) */
-    size_t also_propagate_first_op = 0; /* where its first op starts, after the SELECT it may need */
-    int also_propagate_ops = 0;       /* ops in it: 2 or more go to the file inside MULTI/EXEC */
+    std::vector<redisOp> also_propagate; /* the execution unit's ops (propagatePendingCommands) */
+    std::string also_propagate_buf;   /* their RESP, one after the other (reused: no SELECT in it) */
     std::string aof_rewrite_tmpfile;  /* what the rewrite child writes, renamed over the AOF at the end */
     time_t aof_rewrite_next_try = 0;  /* after repeated failures, automatic rewrites wait until then */
     long long aof_current_size = 0;   /* bytes in the file */
@@ -382,36 +390,56 @@ redisCommand *lookupCommand(std::span<const std::string_view> argv);
 redisCommand *lookupCommandByName(std::string_view name);
 redisCommand *lookupCommandBySdsFullname(std::string_view name); /* "get" or "config|get" */
 /* Where a command's effects are propagated (Redis's PROPAGATE_*; also the
- * values of a script's redis.set_repl() flags). There are no replicas: the
- * AOF is the only target, and PROPAGATE_REPL alone reaches nobody. */
+ * values of a script's redis.set_repl() flags): the AOF and the replicas. */
 constexpr int PROPAGATE_NONE = 0, PROPAGATE_AOF = 1, PROPAGATE_REPL = 2;
 /* call() flags (Redis's CMD_CALL_*): whether the command's own argv may
- * reach the AOF; a script's redis.set_repl() can take it away. */
-constexpr int CMD_CALL_NONE = 0, CMD_CALL_PROPAGATE_AOF = 1 << 2;
-void call(client *c, int call_flags = CMD_CALL_PROPAGATE_AOF);
+ * reach the AOF, the replicas; a script's redis.set_repl() can take them away. */
+constexpr int CMD_CALL_NONE = 0, CMD_CALL_PROPAGATE_AOF = 1 << 2, CMD_CALL_PROPAGATE_REPL = 1 << 3,
+              CMD_CALL_PROPAGATE = CMD_CALL_PROPAGATE_AOF | CMD_CALL_PROPAGATE_REPL;
+void call(client *c, int call_flags = CMD_CALL_PROPAGATE);
+/* The targets that take ops now (Redis 7.0's shouldPropagate): the AOF
+ * while it is on; the replicas while a backlog exists and this server is
+ * no replica (a replica proxies its master's stream instead). Nothing
+ * while a file loads. */
+inline int propagationTargets() {
+    if (server.aof_state == AOF_OFF && !server.repl_backlog) return PROPAGATE_NONE;
+    if (server.loading) return PROPAGATE_NONE;
+    int targets = server.aof_state != AOF_OFF ? PROPAGATE_AOF : PROPAGATE_NONE;
+    if (server.repl_backlog && server.masterhost.empty()) targets |= PROPAGATE_REPL;
+    return targets;
+}
 /* "q 0" — the request's first arguments, shortened, for trace events. */
 std::string traceCommandArgs(const client *c);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
-/* The AOF, a layer above (tools/check_layers.sh), receives each execution
- * unit propagation closes: aof.cpp registers its feedAppendOnlyFile here
- * from a static initializer (aof.o is always linked: the command table
- * names BGREWRITEAOF). Units are built only while the AOF is on, so it is
- * set whenever it is called. Redis's propagation calls feedAppendOnlyFile
+/* The AOF and replication, layers above (tools/check_layers.sh), receive
+ * each execution unit propagation closes (server.also_propagate): aof.cpp
+ * registers its feedAppendOnlyFile, replication_master.cpp its
+ * replicationFeedSlaves, from static initializers (both are always
+ * linked: the command table names BGREWRITEAOF and SYNC). Each writes the
+ * ops meant for it (catExecutionUnit). Redis's propagation calls them
  * directly. */
-using feedAppendOnlyFileProc = void (*)(std::string_view unit, size_t first_op, int ops);
-bool registerFeedAppendOnlyFile(feedAppendOnlyFileProc feed);
-void alsoPropagate(int dbid, std::span<const std::string_view> argv);
+using propagationTargetProc = void (*)();
+bool registerFeedAppendOnlyFile(propagationTargetProc feed);
+bool registerReplicationFeed(propagationTargetProc feed);
+/* Appends the unit's ops meant for `target` to dst, as that target's
+ * stream: a SELECT where the db differs from `seldb` (which follows), and
+ * MULTI/EXEC around two ops or more, after the SELECT of the first (as
+ * Redis 7.0's propagatePendingCommands). */
+void catExecutionUnit(std::string &dst, int target, int &seldb);
+/* An op for `target` (of those propagationTargets() takes). */
+void alsoPropagate(int dbid, std::span<const std::string_view> argv, int target = PROPAGATE_AOF | PROPAGATE_REPL);
 void alsoPropagate(int dbid, std::initializer_list<std::string_view> argv);
-/* Hands the execution unit's ops to the AOF, in MULTI/EXEC when several:
- * the outermost call() does it when its command ends; code that runs
- * outside any command and makes a unit of its own (a served XREADGROUP
- * waiter, as Redis 7.0's afterCommand) does it itself. */
+/* Hands the execution unit's ops to the AOF and the replicas: the
+ * outermost call() does it when its command ends; code that runs outside
+ * any command and makes a unit of its own (a served XREADGROUP waiter, as
+ * Redis 7.0's afterCommand) does it itself. */
 void propagatePendingCommands();
 void preventCommandPropagation(client *c);
-void forceCommandPropagation(client *c); /* propagate even if server.dirty did not move */
+/* Propagate even if server.dirty did not move (FLUSHALL; PUBLISH to the replicas). */
+void forceCommandPropagation(client *c, int target = PROPAGATE_AOF | PROPAGATE_REPL);
 /* A command changes what is propagated for it (SETEX as SET ... PXAT):
  * c->argv becomes `argv`, copied into the client. Call it last, once the
- * command is done with its arguments; with the AOF off it does nothing. */
+ * command is done with its arguments; with no target it does nothing. */
 void rewriteClientCommandVector(client *c, std::span<const std::string_view> argv);
 void rewriteClientCommandVector(client *c, std::initializer_list<std::string_view> argv);
 void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);

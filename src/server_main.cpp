@@ -204,6 +204,11 @@ static int processCommand(client *c) {
         rejectCommand(c, "-READONLY You can't write against a read only replica.");
         return C_OK;
     }
+    /* A replica's connection carries REPLCONF ACKs, not keyspace access. */
+    if ((c->flags & CLIENT_SLAVE) && (c->cmd->flags & (CMD_WRITE | CMD_READONLY | CMD_MAY_REPLICATE))) {
+        rejectCommand(c, "-ERR Replica can't interact with the keyspace");
+        return C_OK;
+    }
     /* A RESP2 subscriber's connection carries pushed messages: only what
      * manages subscriptions (or ends them) can be answered on it. */
     if ((c->flags & CLIENT_PUBSUB) && c->resp == 2 && !isAllowedInPubsubContext(c->cmd)) {
@@ -372,6 +377,9 @@ void beforeSleep(aeEventLoop *) {
     const long long aof_size = server.aof_current_size, aof_synced = server.aof_fsync_offset;
     if (server.aof_state == AOF_ON) flushAppendOnlyFile();
     replicationBeforeSleep();
+    /* A WAIT it answered may have pipelined more: they run in the next
+     * beforeSleep, which must not wait for an event to come. */
+    aeSetDontWait(server.el.get(), !server.unblocked_clients.empty());
     pendingWritesTally written;
     handleClientsWithPendingWrites(traced ? &written : nullptr);
     freeClientsInAsyncFreeQueue();
@@ -441,6 +449,10 @@ static void initServer() {
         exit(1);
     }
     initDatabases();
+    /* This server's history starts here (a replica takes its master's). */
+    changeReplicationId();
+    clearReplicationId2();
+    server.repl_no_slaves_since = time(nullptr); /* repl-backlog-ttl counts from here */
     set_jemalloc_bg_thread(server.jemalloc_bg_thread);
     updateCachedTime();
     server.stat_starttime = server.unixtime;
@@ -731,6 +743,9 @@ static void infoStats(std::string &out) {
         .field("total_net_input_bytes", server.stat_net_input_bytes)
         .field("total_net_output_bytes", server.stat_net_output_bytes)
         .field("rejected_connections", server.stat_rejected_conn)
+        .field("sync_full", server.stat_sync_full)
+        .field("sync_partial_ok", server.stat_sync_partial_ok)
+        .field("sync_partial_err", server.stat_sync_partial_err)
         .field("expired_keys", server.stat_expiredkeys)
         .field("expired_stale_perc", std::string(stale_perc))
         .field("expired_time_cap_reached_count", server.stat_expired_time_cap_reached_count)

@@ -180,7 +180,7 @@ bool getGenericCommand(client *c) {
  * value PXAT <unix ms>, so a replay later does not push the deadline
  * further; otherwise the command without GET, whose answer no replay wants. */
 void propagateSetCommand(client *c, std::string_view key, std::string_view val, long long pxat, int flags) {
-    if (server.aof_state == AOF_OFF) return;
+    if (!propagationTargets()) return;
     if (pxat != -1) {
         char ms[LONG_STR_SIZE];
         std::string_view when(ms, ll2string(ms, sizeof(ms), pxat));

@@ -78,7 +78,7 @@ protected:
         server.child_type = CHILD_TYPE_NONE;
         server.aof_buf.clear();
         server.aof_rewrite_buf.clear();
-        EXPECT_EQ(server.also_propagate_ops, 0) << "an execution unit was left open";
+        EXPECT_TRUE(server.also_propagate.empty()) << "an execution unit was left open";
     }
 
     /* A client on one end of a socket pair; the test reads the other. */
@@ -143,7 +143,7 @@ TEST_F(Aof, OffMeansNothing) {
     client *c = newClient();
     run(c, "SET a 1 EX 100\r\nINCRBYFLOAT f 1.5\r\n");
     EXPECT_EQ(takeAof(), "");
-    EXPECT_EQ(server.also_propagate, "");
+    EXPECT_TRUE(server.also_propagate.empty());
     EXPECT_TRUE(c->argv_rewritten.empty());
 }
 
