@@ -17,12 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace bench {
@@ -229,6 +232,39 @@ inline bool trySchedFifo() {
     sp.sched_priority = 1;
     return pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
 }
+
+/* PINGs on its own connection, one after the other, from a thread of its
+ * own (under SCHED_FIFO when allowed), from construction until stop():
+ * the server's stalls meanwhile, as round trips sorted worst first. */
+class PingProber {
+public:
+    explicit PingProber(Conn &c)
+        : thread_([this, &c] {
+              fifo_ = trySchedFifo();
+              probes_.reserve(1 << 20);
+              while (!done_.load(std::memory_order_relaxed)) probes_.push_back(pingMs(c));
+          }) {}
+    ~PingProber() { stop(); }
+    void stop() {
+        if (!thread_.joinable()) return;
+        done_ = true;
+        thread_.join();
+        std::sort(probes_.begin(), probes_.end(), std::greater<>());
+    }
+    /* After stop(): how many, the worst, a percentile (0.99...). */
+    size_t count() const { return probes_.size(); }
+    double max() const { return probes_[0]; }
+    double pct(double p) const {
+        return probes_[std::min(probes_.size() - 1, static_cast<size_t>((1 - p) * probes_.size()))];
+    }
+    const char *scheduling() const { return fifo_ ? "fifo" : "normal"; }
+
+private:
+    std::atomic<bool> done_{false};
+    std::vector<double> probes_;
+    bool fifo_ = false;
+    std::thread thread_;
+};
 
 /* The options of a tool that first loads keys: -n keys, -b SETs per
  * pipeline, -d value size. */

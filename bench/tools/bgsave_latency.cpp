@@ -73,31 +73,21 @@ int main(int argc, char **argv) {
     load(control, opt);
     double load_ms = msSince(start);
 
-    std::atomic<bool> done{false};
-    std::vector<double> probes;
-    bool prober_fifo = false;
-    std::thread probe([&] {
-        prober_fifo = bench::trySchedFifo();
-        probes.reserve(1 << 20);
-        while (!done.load(std::memory_order_relaxed)) probes.push_back(bench::pingMs(prober));
-    });
+    bench::PingProber probes(prober);
 
     int64_t bgsave_start = nowNs();
     control.sendAll(bench::command({"BGSAVE"}));
     if (std::string r = control.readLine(); r != "+Background saving started") die("BGSAVE: " + r);
     while (infoField(control, "persistence", "rdb_bgsave_in_progress") != "0") usleep(2000);
     double bgsave_ms = msSince(bgsave_start);
-    done = true;
-    probe.join();
+    probes.stop();
 
     std::string status = infoField(control, "persistence", "rdb_last_bgsave_status");
     std::string fork_usec = infoField(control, "stats", "latest_fork_usec");
-    if (probes.empty()) die("no probe during the BGSAVE");
-    std::sort(probes.begin(), probes.end(), std::greater<>());
-    auto pct = [&](double p) { return probes[std::min(probes.size() - 1, static_cast<size_t>((1 - p) * probes.size()))]; };
+    if (!probes.count()) die("no probe during the BGSAVE");
     printf("keys=%ld load_s=%.2f fork_ms=%.3f bgsave_s=%.3f status=%s probes=%zu max_ms=%.3f p99_ms=%.3f "
            "p50_ms=%.3f prober=%s\n",
-           opt.keys, load_ms / 1000, atof(fork_usec.c_str()) / 1000, bgsave_ms / 1000, status.c_str(), probes.size(),
-           probes[0], pct(0.99), pct(0.5), prober_fifo ? "fifo" : "normal");
+           opt.keys, load_ms / 1000, atof(fork_usec.c_str()) / 1000, bgsave_ms / 1000, status.c_str(), probes.count(),
+           probes.max(), probes.pct(0.99), probes.pct(0.5), probes.scheduling());
     return status == "ok" ? 0 : 1;
 }

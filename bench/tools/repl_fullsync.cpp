@@ -84,32 +84,22 @@ int main(int argc, char **argv) {
     control.sendAll(bench::command({"DBSIZE"}));
     std::string master_keys = control.readLine();
 
-    std::atomic<bool> done{false};
-    std::vector<double> probes;
-    bool prober_fifo = false;
-    std::thread probe([&] {
-        prober_fifo = bench::trySchedFifo();
-        probes.reserve(1 << 20);
-        while (!done.load(std::memory_order_relaxed)) probes.push_back(bench::pingMs(prober));
-    });
+    bench::PingProber probes(prober);
 
     int64_t sync_start = nowNs();
     replica.sendAll(bench::command({"REPLICAOF", opt.host, std::to_string(opt.port)}));
     if (std::string r = replica.readLine(); r.rfind("+OK", 0) != 0) die("REPLICAOF: " + r);
     while (infoField(replica, "replication", "master_link_status") != "up") usleep(1000);
     double sync_ms = msSince(sync_start);
-    done = true;
-    probe.join();
+    probes.stop();
 
     std::string fork_usec = infoField(control, "stats", "latest_fork_usec");
     replica.sendAll(bench::command({"DBSIZE"}));
     std::string replica_keys = replica.readLine();
-    if (probes.empty()) die("no probe during the sync");
-    std::sort(probes.begin(), probes.end(), std::greater<>());
-    auto pct = [&](double p) { return probes[std::min(probes.size() - 1, static_cast<size_t>((1 - p) * probes.size()))]; };
+    if (!probes.count()) die("no probe during the sync");
     printf("keys=%s load_s=%.2f sync_s=%.3f fork_ms=%.3f replica_keys=%s probes=%zu max_ms=%.3f p99_ms=%.3f "
            "p50_ms=%.3f prober=%s\n",
            master_keys.c_str() + 1, load_ms / 1000, sync_ms / 1000, atof(fork_usec.c_str()) / 1000,
-           replica_keys.c_str() + 1, probes.size(), probes[0], pct(0.99), pct(0.5), prober_fifo ? "fifo" : "normal");
+           replica_keys.c_str() + 1, probes.count(), probes.max(), probes.pct(0.99), probes.pct(0.5), probes.scheduling());
     return replica_keys == master_keys ? 0 : 1;
 }

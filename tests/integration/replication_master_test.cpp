@@ -305,7 +305,9 @@ static void twoReplicasShareOneChild(const char *diskless) {
     const std::vector<std::string> replicaArgs{"--replicaof", "127.0.0.1", std::to_string(master.port()),
                                                "--enable-debug-command", "yes"};
     RedisReference first(replicaArgs);
-    if (!socket) ASSERT_TRUE(master.waitForLog("Starting BGSAVE for SYNC with target: disk")) << master.log();
+    if (!socket) {
+        ASSERT_TRUE(master.waitForLog("Starting BGSAVE for SYNC with target: disk")) << master.log();
+    }
     RedisReference second(replicaArgs);
     ASSERT_TRUE(master.waitForLog(socket ? "Starting BGSAVE for SYNC with target: replicas sockets"
                                          : "Waiting for end of BGSAVE for SYNC"))

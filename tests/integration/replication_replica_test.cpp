@@ -5,6 +5,8 @@
  * and ROLE beside a Redis replica of the same master, the partial resync
  * after CLIENT KILL TYPE master and after a re-point, REPLICAOF NO ONE, and
  * the replicaof directive of a config file. */
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -234,6 +236,28 @@ TEST(ReplicationReplica, DiskSyncFromTheConfigFileDirective) {
     EXPECT_TRUE(pollUntil([&] {
         return infoField(m, "replication", "slave0").starts_with("ip=10.1.2.3,port=4567,state=online,");
     }));
+
+    /* CONFIG REWRITE keeps the role in the file (what Sentinel relies on
+     * after a promotion or a re-point): no line on a master, and one that
+     * a restart follows on a replica. */
+    const std::string line = "replicaof 127.0.0.1 " + std::to_string(master.port());
+    auto confText = [&] {
+        std::ifstream in(conf.path());
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    ASSERT_EQ(r.call({"REPLICAOF", "NO", "ONE"}).str, "OK");
+    ASSERT_EQ(r.call({"CONFIG", "REWRITE"}).str, "OK");
+    EXPECT_EQ(confText().find("replicaof"), std::string::npos) << confText();
+    ASSERT_EQ(r.call({"REPLICAOF", "127.0.0.1", std::to_string(master.port())}).str, "OK");
+    ASSERT_EQ(r.call({"CONFIG", "REWRITE"}).str, "OK");
+    EXPECT_NE(confText().find(line + "\n"), std::string::npos) << confText();
+    r.close();
+    ASSERT_EQ(replica.stop(), 0);
+    TestServer restarted(ServerOptions{.configFile = conf.path()});
+    RespConn r2 = restarted.connect();
+    ASSERT_TRUE(caughtUp(m, r2));
+    EXPECT_EQ(infoField(r2, "replication", "role"), "slave");
+    EXPECT_EQ(digest(r2), digest(m));
 }
 
 } // namespace
