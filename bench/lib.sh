@@ -133,9 +133,10 @@ start_server() {  # NAME BIN ARGS...
     exit 1
 }
 
-start_named() {  # cppredis|redis
-    if [[ $1 == cppredis ]]; then start_server cppredis "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
-    else start_server redis "$REDIS_BIN" "${REDIS_ARGS[@]}"; fi
+# Server NAME runs IMPL's binary and arguments (by default its own).
+start_named() {  # cppredis|redis [IMPL]
+    if [[ ${2:-$1} == cppredis ]]; then start_server "$1" "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
+    else start_server "$1" "$REDIS_BIN" "${REDIS_ARGS[@]}"; fi
     if [[ -n ${WITH_REPLICA:-} ]]; then start_replica "$1"; fi
 }
 

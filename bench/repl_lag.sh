@@ -18,6 +18,12 @@
 #   CLIENTS [50], PIPELINE [16], KEYSPACE [100000], DATA [16] value size,
 #   ROUNDS [3], CPPREDIS_BIN [build/cppredis-server], REDIS_BIN [redis-server],
 #   REPLICA_CPU ["", the kernel's choice]
+#   MASTER_IMPL [each replica's own]: cppredis or redis, the master every
+#   replica follows. With one master for both (MASTER_IMPL=redis), the
+#   replicas get the same stream at the same rate: the figure is then the
+#   replica's own. Without, a master that runs faster streams more to its
+#   replica; on two cores a replica of a master at twice Redis's rate falls
+#   behind whichever implementation it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -34,7 +40,7 @@ bench_init "$TOOL"
 
 lag_run() {  # ROUND - NAME
     local round=$1 name=$3 line load
-    start_named "$name"
+    start_named "$name" "${MASTER_IMPL:-$name}"
     start_replica "$name"
     # Far more requests than the sampling lasts: it is stopped afterwards.
     "${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "${SERVER_PORT[$name]}" -c "$CLIENTS" -P "$PIPELINE" \
@@ -61,7 +67,7 @@ for_each_run lag_run -
 echo
 machine_line
 servers_lines
-echo "each master with one replica of its own; load: redis-benchmark -t set -c $CLIENTS -P $PIPELINE -r $KEYSPACE -d $DATA"
+echo "${MASTER_IMPL:+every master is $MASTER_IMPL, the rows name the replica; }each master with one replica; load: redis-benchmark -t set -c $CLIENTS -P $PIPELINE -r $KEYSPACE -d $DATA"
 echo "lag: from a SET's +OK on the master to the value visible on the replica, $SAMPLES samples ${INTERVAL_US} us apart; medians over $ROUNDS round(s)"
 echo
 printf '%-9s %12s %12s %12s %16s\n' server "lag p50 ms" "lag p99 ms" "lag max ms" "master ops/s"

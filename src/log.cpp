@@ -26,8 +26,9 @@ static void serverLogRaw(int level, const char *msg) {
         char date[64];
         size_t off = strftime(date, sizeof(date), "%d %b %Y %H:%M:%S.", &tm);
         snprintf(date + off, sizeof(date) - off, "%03d", static_cast<int>(tv.tv_usec / 1000));
-        /* The role, as Redis prints it: M the server, C a child it forked. */
-        char role = server.pid && getpid() != server.pid ? 'C' : 'M';
+        /* The role, as Redis prints it: C a child the server forked, S a
+         * replica, M a master. */
+        char role = server.pid && getpid() != server.pid ? 'C' : !server.masterhost.empty() ? 'S' : 'M';
         fprintf(fp, "%d:%c %s %c %s\n", static_cast<int>(getpid()), role, date, marks[level & 0xff], msg);
     }
     fflush(fp);

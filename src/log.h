@@ -23,6 +23,7 @@ struct redisServerLog {
     pid_t pid = 0;                    /* the main process: a forked child logs as role C */
     int verbosity = LL_NOTICE;        /* `loglevel` */
     std::string logfile;              /* `logfile`; "" = standard output */
+    std::string masterhost;           /* replication's (server.h): "" on a master; a replica logs as role S */
 };
 
 namespace logging {

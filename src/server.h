@@ -296,7 +296,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     long long stat_sync_full = 0, stat_sync_partial_ok = 0, stat_sync_partial_err = 0;
 
     /* Replication as a replica (replication_replica.cpp). */
-    std::string masterhost;           /* "" while a master */
+    /* masterhost ("" while a master) is in redisServerLog (log.h): the log's role shows it. */
     int masterport = 6379;
     std::string masterauth;           /* `masterauth` */
     std::string masteruser;           /* `masteruser` */
