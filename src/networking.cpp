@@ -509,9 +509,11 @@ static ssize_t writevToClient(client *c) {
     return n;
 }
 
-/* Writes as much as the socket takes (at most NET_MAX_WRITES_PER_EVENT,
- * so one client with a huge reply cannot starve the others). Returns
- * C_ERR when the client was scheduled to be freed. */
+/* Writes as much as the socket takes — at most NET_MAX_WRITES_PER_EVENT,
+ * so one client with a huge reply cannot starve the others, but no limit
+ * for a replica, as Redis: a master busier than 64 KB of stream per
+ * iteration would otherwise grow the replica's buffer without end.
+ * Returns C_ERR when the client was scheduled to be freed. */
 static int writeToClient(client *c, bool handler_installed) {
     size_t totwritten = 0;
     while (clientHasPendingReplies(c)) {
@@ -524,7 +526,7 @@ static int writeToClient(client *c, bool handler_installed) {
         consumeSentBytes(c, n); /* with n == 0 it still drops empty blocks */
         if (n == 0) break;
         totwritten += n;
-        if (totwritten > NET_MAX_WRITES_PER_EVENT) break;
+        if (totwritten > NET_MAX_WRITES_PER_EVENT && !(c->flags & CLIENT_SLAVE)) break;
     }
     server.stat_net_output_bytes += totwritten;
     server.stat_total_writes_processed++;
