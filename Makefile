@@ -143,8 +143,12 @@ test-traced: $(SERVER) $(BUILD)/integration_tests
 
 # Sanitized build lives in build/asan; its integration tests drive the sanitized server.
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The runs on Redis 7.0.15 alone (a test's "/Redis7" instantiation, the
+# "Redis7ToRedis7" replication pair) check the tests themselves, not
+# cppredis: the release run has them, the sanitized one skips them.
+ASAN_SKIP := -*/Redis7:*/Redis7ToRedis7
 test-asan:
-	$(MAKE) BUILD=$(BUILD)/asan OPT=-O1 SANITIZE="$(ASAN_FLAGS)" test-release
+	GTEST_FILTER='$(ASAN_SKIP)' $(MAKE) BUILD=$(BUILD)/asan OPT=-O1 SANITIZE="$(ASAN_FLAGS)" test-release
 	$(MAKE) BUILD=$(BUILD)/asan OPT=-O1 SANITIZE="$(ASAN_FLAGS)" test-traced
 
 # Binaries compile in parallel (one job per core); the suites themselves run
