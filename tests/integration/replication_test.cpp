@@ -15,8 +15,7 @@
  *     (both forms), inside MULTI;
  *   - SYNC from a plain client (the Tcl suite's habit) streams an RDB, then
  *     the commands.
- * A pairing with cppredis skips while cppredis has no replication (its INFO
- * replication shows no master_replid). Every wait is bounded (pollUntil);
+ * Every wait is bounded (pollUntil);
  * servers ping their replicas every second and start diskless transfers at
  * once, so a test takes about a second or two.
  */
@@ -47,17 +46,6 @@ const std::vector<std::string> kReplArgs{"--enable-debug-command", "yes", "--rep
 /* Bound on a resync: a replica reconnects from its once-a-second cron. */
 constexpr Ms kSyncLimit{15000};
 
-/* Whether this build of cppredis replicates: its INFO replication names
- * the replication ID. Asked once per run, of a server started for that. */
-bool cppredisReplicates() {
-    static const bool yes = [] {
-        TestServer s;
-        RespConn c = s.connect();
-        return !infoField(c, "replication", "master_replid").empty();
-    }();
-    return yes;
-}
-
 std::unique_ptr<TestServer> startServer(ServerImpl impl, const std::vector<std::string> &extra = {}) {
     std::vector<std::string> args = kReplArgs;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -65,14 +53,11 @@ std::unique_ptr<TestServer> startServer(ServerImpl impl, const std::vector<std::
     return std::make_unique<TestServer>(args);
 }
 
-/* Skips the test if it needs an implementation that is not there. */
-#define REQUIRE_IMPLS(...)                                                                     \
-    do {                                                                                       \
-        for (ServerImpl impl_ : {__VA_ARGS__}) {                                               \
-            if (impl_ == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE();                         \
-            else if (!cppredisReplicates())                                                    \
-                GTEST_SKIP() << "cppredis has no replication yet (no master_replid in INFO)"; \
-        }                                                                                      \
+/* Skips the test if it needs Redis 7 and it is not installed. */
+#define REQUIRE_IMPLS(...)                                                     \
+    do {                                                                       \
+        for (ServerImpl impl_ : {__VA_ARGS__})                                 \
+            if (impl_ == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE();         \
     } while (0)
 
 std::string digest(RespConn &c) { return c.call({"DEBUG", "DIGEST"}).str; }
