@@ -50,18 +50,26 @@ int anetKeepAlive(std::string &err, int fd, int interval) {
     return ANET_OK;
 }
 
-int anetTcpServer(std::string &err, int port, const std::string &addr, int backlog) {
-    bool v6 = addr.find(':') != std::string::npos;
-    const char *host = (addr == "*" || addr == "::*") ? nullptr : addr.c_str();
+/* The TCP addresses of host:port (a null host with AI_PASSIVE: any), or
+ * null with getaddrinfo's error in `err`. The caller frees the list. */
+static addrinfo *anetResolveTcp(std::string &err, const char *host, int port, int family, int flags) {
     addrinfo hints{}, *res = nullptr;
-    hints.ai_family = v6 ? AF_INET6 : AF_INET;
+    hints.ai_family = family;
     hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE;
+    hints.ai_flags = flags;
     std::string portstr = std::to_string(port);
     if (int rv = getaddrinfo(host, portstr.c_str(), &hints, &res); rv != 0) {
         err = gai_strerror(rv);
-        return ANET_ERR;
+        return nullptr;
     }
+    return res;
+}
+
+int anetTcpServer(std::string &err, int port, const std::string &addr, int backlog) {
+    bool v6 = addr.find(':') != std::string::npos;
+    const char *host = (addr == "*" || addr == "::*") ? nullptr : addr.c_str();
+    addrinfo *res = anetResolveTcp(err, host, port, v6 ? AF_INET6 : AF_INET, AI_PASSIVE);
+    if (!res) return ANET_ERR;
     int s = -1;
     for (addrinfo *p = res; p; p = p->ai_next) {
         s = socket(p->ai_family, p->ai_socktype, p->ai_protocol);
@@ -87,14 +95,8 @@ int anetTcpServer(std::string &err, int port, const std::string &addr, int backl
 }
 
 int anetTcpNonBlockConnect(std::string &err, const std::string &host, int port) {
-    addrinfo hints{}, *res = nullptr;
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    std::string portstr = std::to_string(port);
-    if (int rv = getaddrinfo(host.c_str(), portstr.c_str(), &hints, &res); rv != 0) {
-        err = gai_strerror(rv);
-        return ANET_ERR;
-    }
+    addrinfo *res = anetResolveTcp(err, host.c_str(), port, AF_UNSPEC, 0);
+    if (!res) return ANET_ERR;
     int s = -1;
     for (addrinfo *p = res; p; p = p->ai_next) {
         s = socket(p->ai_family, p->ai_socktype, p->ai_protocol);

@@ -202,8 +202,8 @@ struct watchedKey {
 /* Blocking (blocked.cpp). */
 
 /* Block types (client::btype), Redis 5.0's numbers. BLOCKED_LIST,
- * BLOCKED_STREAM and BLOCKED_ZSET are used; the others keep Redis's
- * numbering. */
+ * BLOCKED_WAIT, BLOCKED_STREAM and BLOCKED_ZSET are used; BLOCKED_MODULE
+ * keeps Redis's numbering. */
 constexpr int BLOCKED_NONE = 0,   /* not blocked */
               BLOCKED_LIST = 1,   /* BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP */
               BLOCKED_WAIT = 2,   /* WAIT (replication) */

@@ -263,8 +263,9 @@ void getexCommand(client *c) {
 
     addReplyBulkObject(c, o); /* before the key may be deleted */
 
-    /* Redis's checkAlreadyExpired (no replicas here; while a file loads,
-     * the deadline is set and the key expires once the server is up). The
+    /* Redis's checkAlreadyExpired, but for its replica clause (while a file
+     * loads, the deadline is set and the key expires once the server is up;
+     * a read-only replica never runs this: its master sends the DEL). The
      * AOF gets what happened: DEL, PEXPIREAT <unix ms> or PERSIST. */
     char ms[LONG_STR_SIZE];
     if ((flags & (OBJ_EXAT | OBJ_PXAT)) && milliseconds <= server.mstime && !server.loading) {
