@@ -17,11 +17,16 @@
 
 #include "acl.h"
 #include "aof.h"
+#include "bitops.h"
 #include "blocked.h"
+#include "cluster.h"
 #include "config.h"
 #include "db.h"
 #include "debug.h"
 #include "expire.h"
+#include "functions.h"
+#include "geo.h"
+#include "hyperloglog.h"
 #include "keyspecs.h"
 #include "multi.h"
 #include "networking.h"
@@ -32,6 +37,7 @@
 #include "scripting.h"
 #include "server.h"
 #include "server_main.h"
+#include "sort.h"
 #include "t_hash.h"
 #include "t_list.h"
 #include "t_set.h"
@@ -567,6 +573,52 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("resetstat", configResetStatCommand, 2, ADMIN, 0, 0, 0, "server", "Reset the stats returned by INFO", "2.0.0"),
                 cmd("rewrite", configRewriteCommand, 2, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Rewrite the configuration file with the in memory configuration", "2.8.0"),
                 cmd("help", configHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "server", "Show helpful text about the different subcommands", "5.0.0"),
+            }),
+        /* issue 19: bitmaps, LCS, SORT, HyperLogLog, geo, keyspace odds, functions */
+        cmd("setbit", setbitCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "bitmap", "Sets or clears the bit at offset in the string value stored at key", "2.2.0").acl(ACL_CATEGORY_BITMAP),
+        cmd("getbit", getbitCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1, "bitmap", "Returns the bit value at offset in the string value stored at key", "2.2.0").acl(ACL_CATEGORY_BITMAP),
+        cmd("bitcount", bitcountCommand, -2, CMD_READONLY, 1, 1, 1, "bitmap", "Count set bits in a string", "2.6.0").acl(ACL_CATEGORY_BITMAP),
+        cmd("bitpos", bitposCommand, -3, CMD_READONLY, 1, 1, 1, "bitmap", "Find first bit set or clear in a string", "2.8.7").acl(ACL_CATEGORY_BITMAP),
+        cmd("bitop", bitopCommand, -4, CMD_WRITE | CMD_DENYOOM, 2, -1, 1, "bitmap", "Perform bitwise operations between strings", "2.6.0").acl(ACL_CATEGORY_BITMAP),
+        cmd("bitfield", bitfieldCommand, -2, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "bitmap", "Perform arbitrary bitfield integer operations on strings", "3.2.0").acl(ACL_CATEGORY_BITMAP).getkeys(bitfieldGetKeys),
+        cmd("bitfield_ro", bitfieldroCommand, -2, CMD_READONLY | CMD_FAST, 1, 1, 1, "bitmap", "Perform arbitrary bitfield integer operations on strings. Read-only variant of BITFIELD", "6.0.0").acl(ACL_CATEGORY_BITMAP),
+        cmd("lcs", lcsCommand, -3, CMD_READONLY, 1, 2, 1, "string", "Find longest common substring", "7.0.0").acl(ACL_CATEGORY_STRING),
+        cmd("substr", getrangeCommand, 4, CMD_READONLY, 1, 1, 1, "string", "Get a substring of the string stored at a key", "1.0.0").acl(ACL_CATEGORY_STRING),
+        cmd("sort", sortCommand, -2, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "generic", "Sort the elements in a list, set or sorted set", "1.0.0").acl(ACL_CATEGORY_SET | ACL_CATEGORY_SORTEDSET | ACL_CATEGORY_LIST | ACL_CATEGORY_DANGEROUS).getkeys(sortGetKeys),
+        cmd("sort_ro", sortroCommand, -2, CMD_READONLY | CMD_MOVABLE_KEYS, 1, 1, 1, "generic", "Sort the elements in a list, set or sorted set. Read-only variant of SORT.", "7.0.0").acl(ACL_CATEGORY_SET | ACL_CATEGORY_SORTEDSET | ACL_CATEGORY_LIST | ACL_CATEGORY_DANGEROUS).getkeys(sortROGetKeys),
+        cmd("pfadd", pfaddCommand, -2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1, "hyperloglog", "Adds the specified elements to the specified HyperLogLog.", "2.8.9").acl(ACL_CATEGORY_HYPERLOGLOG),
+        cmd("pfcount", pfcountCommand, -2, CMD_READONLY, 1, -1, 1, "hyperloglog", "Return the approximated cardinality of the set(s) observed by the HyperLogLog at key(s).", "2.8.9").acl(ACL_CATEGORY_HYPERLOGLOG),
+        cmd("pfmerge", pfmergeCommand, -2, CMD_WRITE | CMD_DENYOOM, 1, -1, 1, "hyperloglog", "Merge N different HyperLogLogs into a single one.", "2.8.9").acl(ACL_CATEGORY_HYPERLOGLOG),
+        cmd("pfdebug", pfdebugCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_ADMIN, 2, 2, 1, "hyperloglog", "Internal commands for debugging HyperLogLog values", "2.8.9").acl(ACL_CATEGORY_HYPERLOGLOG),
+        cmd("pfselftest", pfselftestCommand, 1, CMD_ADMIN, 0, 0, 0, "hyperloglog", "An internal command for testing HyperLogLog values", "2.8.9").acl(ACL_CATEGORY_HYPERLOGLOG),
+        cmd("geoadd", geoaddCommand, -5, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "geo", "Add one or more geospatial items in the geospatial index represented using a sorted set", "3.2.0").acl(ACL_CATEGORY_GEO),
+        cmd("geopos", geoposCommand, -2, CMD_READONLY, 1, 1, 1, "geo", "Returns longitude and latitude of members of a geospatial index", "3.2.0").acl(ACL_CATEGORY_GEO),
+        cmd("geodist", geodistCommand, -4, CMD_READONLY, 1, 1, 1, "geo", "Returns the distance between two members of a geospatial index", "3.2.0").acl(ACL_CATEGORY_GEO),
+        cmd("geohash", geohashCommand, -2, CMD_READONLY, 1, 1, 1, "geo", "Returns members of a geospatial index as standard geohash strings", "3.2.0").acl(ACL_CATEGORY_GEO),
+        cmd("geosearch", geosearchCommand, -7, CMD_READONLY, 1, 1, 1, "geo", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle.", "6.2.0").acl(ACL_CATEGORY_GEO),
+        cmd("geosearchstore", geosearchstoreCommand, -8, CMD_WRITE | CMD_DENYOOM, 1, 2, 1, "geo", "Query a sorted set representing a geospatial index to fetch members inside an area of a box or a circle, and store the result in another key.", "6.2.0").acl(ACL_CATEGORY_GEO),
+        cmd("georadius", georadiusCommand, -6, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "geo", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a point", "3.2.0").acl(ACL_CATEGORY_GEO).getkeys(georadiusGetKeys),
+        cmd("georadius_ro", georadiusroCommand, -6, CMD_READONLY, 1, 1, 1, "geo", "A read-only variant for GEORADIUS", "3.2.10").acl(ACL_CATEGORY_GEO),
+        cmd("georadiusbymember", georadiusbymemberCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1, "geo", "Query a sorted set representing a geospatial index to fetch members matching a given maximum distance from a member", "3.2.0").acl(ACL_CATEGORY_GEO).getkeys(georadiusGetKeys),
+        cmd("georadiusbymember_ro", georadiusbymemberroCommand, -5, CMD_READONLY, 1, 1, 1, "geo", "A read-only variant for GEORADIUSBYMEMBER", "3.2.10").acl(ACL_CATEGORY_GEO),
+        cmd("swapdb", swapdbCommand, 3, CMD_WRITE | CMD_FAST, 0, 0, 0, "server", "Swaps two Redis databases", "4.0.0").acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS),
+        cmd("touch", touchCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1, "generic", "Alters the last access time of a key(s). Returns the number of existing keys specified.", "3.2.1").acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+        cmd("dump", dumpCommand, 2, CMD_READONLY, 1, 1, 1, "generic", "Return a serialized version of the value stored at the specified key.", "2.6.0").acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+        cmd("restore", restoreCommand, -4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "generic", "Create a key using the provided serialized value, previously obtained using DUMP.", "2.6.0").acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS),
+        cmd("migrate", migrateCommand, -6, CMD_WRITE | CMD_MOVABLE_KEYS, 3, 3, 1, "generic", "Atomically transfer a key from a Redis instance to another one.", "2.6.0").acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}).getkeys(migrateGetKeys),
+        cmd("fcall", fcallCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Invoke a function", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
+        cmd("fcall_ro", fcallroCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Invoke a read-only function", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
+        cmd("function", nullptr, -2, 0, 0, 0, 0, "scripting", "A container for function commands", "7.0.0")
+            .subcommands({
+                cmd("load", functionLoadCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT, 0, 0, 0, "scripting", "Create a function with the given arguments (name, code, description)", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+                cmd("delete", functionDeleteCommand, 3, CMD_WRITE | CMD_NOSCRIPT, 0, 0, 0, "scripting", "Delete a function by name", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+                cmd("flush", functionFlushCommand, -2, CMD_WRITE | CMD_NOSCRIPT, 0, 0, 0, "scripting", "Deleting all functions", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+                cmd("dump", functionDumpCommand, 2, CMD_NOSCRIPT, 0, 0, 0, "scripting", "Dump all functions into a serialized binary payload", "7.0.0").acl(ACL_CATEGORY_SCRIPTING),
+                cmd("restore", functionRestoreCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT, 0, 0, 0, "scripting", "Restore all the functions on the given payload", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+                cmd("list", functionListCommand, -2, CMD_NOSCRIPT, 0, 0, 0, "scripting", "List information about all the functions", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).tips({"nondeterministic_output_order"}),
+                cmd("stats", functionStatsCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0, "scripting", "Return information about the function currently running (name, description, duration)", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+                cmd("kill", functionKillCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0, "scripting", "Kill the function currently in execution.", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:one_succeeded"}),
+                cmd("help", functionHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0, "scripting", "Show helpful text about the different subcommands", "7.0.0").acl(ACL_CATEGORY_SCRIPTING),
             }),
     };
     std::vector<redisCommand> table;

@@ -292,6 +292,7 @@ const standardConfig static_configs[] = {
     {"set-max-intset-entries", nullptr, 0, "512", NumericConfig{&server.set_max_intset_entries, 0, LONG_MAX}},
     {"zset-max-ziplist-entries", "zset-max-listpack-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
     {"zset-max-ziplist-value", "zset-max-listpack-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
+    {"hll-sparse-max-bytes", nullptr, 0, "3000", NumericConfig{&server.hll_sparse_max_bytes, 0, LONG_MAX, true}},
     {"stream-node-max-bytes", nullptr, 0, "4096", NumericConfig{&server.stream_node_max_bytes, 0, LONG_MAX, true}},
     {"stream-node-max-entries", nullptr, 0, "100", NumericConfig{&server.stream_node_max_entries, 0, LLONG_MAX}},
     /* AOF persistence (aof.cpp) */

@@ -969,3 +969,6 @@ int xreadGetKeys(const redisCommand *, std::span<const std::string_view> argv, g
     for (int i = 0; i < args / 2; i++) result->keys.push_back({streams + 1 + i, 0});
     return args / 2;
 }
+
+void swapdbCommand(client *c) { addReplyError(c, "not implemented yet"); } /* CONTRACT STUB */
+void touchCommand(client *c) { addReplyError(c, "not implemented yet"); } /* CONTRACT STUB */

@@ -231,3 +231,5 @@ void scanCommand(client *c);
 void selectCommand(client *c);
 void typeCommand(client *c);
 void unlinkCommand(client *c);
+void swapdbCommand(client *c);
+void touchCommand(client *c);

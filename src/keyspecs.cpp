@@ -17,6 +17,22 @@ namespace {
 constexpr keySpec ks_append[] = {
     {CMD_KEY_RW | CMD_KEY_INSERT, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
+constexpr keySpec ks_bitcount[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_bitfield[] = {
+    {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE | CMD_KEY_VARIABLE_FLAGS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_bitfield_ro[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_bitop[] = {
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {3}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
+};
+constexpr keySpec ks_bitpos[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
 constexpr keySpec ks_blmove[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
     {CMD_KEY_RW | CMD_KEY_INSERT, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
@@ -56,6 +72,9 @@ constexpr keySpec ks_decrby[] = {
 constexpr keySpec ks_del[] = {
     {CMD_KEY_RM | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
 };
+constexpr keySpec ks_dump[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
 constexpr keySpec ks_eval[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_KEYNUM, {.keynum = {0, 1, 1}}},
 };
@@ -80,7 +99,51 @@ constexpr keySpec ks_expireat[] = {
 constexpr keySpec ks_expiretime[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
+constexpr keySpec ks_fcall[] = {
+    {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_KEYNUM, {.keynum = {0, 1, 1}}},
+};
+constexpr keySpec ks_fcall_ro[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_KEYNUM, {.keynum = {0, 1, 1}}},
+};
+constexpr keySpec ks_geoadd[] = {
+    {CMD_KEY_RW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_geodist[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_geohash[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_geopos[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_georadius[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_KEYWORD, {.keyword = {"STORE", 6}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_KEYWORD, {.keyword = {"STOREDIST", 6}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_georadius_ro[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_georadiusbymember[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_KEYWORD, {.keyword = {"STORE", 5}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_KEYWORD, {.keyword = {"STOREDIST", 5}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_georadiusbymember_ro[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_geosearch[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_geosearchstore[] = {
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
 constexpr keySpec ks_get[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_getbit[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
 constexpr keySpec ks_getdel[] = {
@@ -152,6 +215,9 @@ constexpr keySpec ks_incrby[] = {
 constexpr keySpec ks_incrbyfloat[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
+constexpr keySpec ks_lcs[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {1, 1, 0}}},
+};
 constexpr keySpec ks_lindex[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
@@ -198,6 +264,10 @@ constexpr keySpec ks_memory_usage[] = {
 constexpr keySpec ks_mget[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
 };
+constexpr keySpec ks_migrate[] = {
+    {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {3}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE | CMD_KEY_INCOMPLETE, KSPEC_BS_KEYWORD, {.keyword = {"KEYS", -2}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
+};
 constexpr keySpec ks_move[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
@@ -231,6 +301,19 @@ constexpr keySpec ks_pexpireat[] = {
 constexpr keySpec ks_pexpiretime[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
+constexpr keySpec ks_pfadd[] = {
+    {CMD_KEY_RW | CMD_KEY_INSERT, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_pfcount[] = {
+    {CMD_KEY_RW | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
+};
+constexpr keySpec ks_pfdebug[] = {
+    {CMD_KEY_RW | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_pfmerge[] = {
+    {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_INSERT, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
+};
 constexpr keySpec ks_psetex[] = {
     {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
@@ -244,6 +327,9 @@ constexpr keySpec ks_rename[] = {
 constexpr keySpec ks_renamenx[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
     {CMD_KEY_OW | CMD_KEY_INSERT, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_restore[] = {
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
 constexpr keySpec ks_rpop[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
@@ -273,6 +359,9 @@ constexpr keySpec ks_sdiffstore[] = {
 };
 constexpr keySpec ks_set[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE | CMD_KEY_VARIABLE_FLAGS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_setbit[] = {
+    {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
 constexpr keySpec ks_setex[] = {
     {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
@@ -306,6 +395,15 @@ constexpr keySpec ks_smove[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
     {CMD_KEY_RW | CMD_KEY_INSERT, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
+constexpr keySpec ks_sort[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_UNKNOWN, {}, KSPEC_FK_UNKNOWN, {}},
+    {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_UNKNOWN, {}, KSPEC_FK_UNKNOWN, {}},
+};
+constexpr keySpec ks_sort_ro[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_UNKNOWN, {}, KSPEC_FK_UNKNOWN, {}},
+};
 constexpr keySpec ks_spop[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
@@ -321,12 +419,18 @@ constexpr keySpec ks_sscan[] = {
 constexpr keySpec ks_strlen[] = {
     {CMD_KEY_RO, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
+constexpr keySpec ks_substr[] = {
+    {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
 constexpr keySpec ks_sunion[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
 };
 constexpr keySpec ks_sunionstore[] = {
     {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
+};
+constexpr keySpec ks_touch[] = {
+    {CMD_KEY_RO, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
 };
 constexpr keySpec ks_ttl[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
@@ -514,6 +618,21 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"append",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+insert\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_append}},
+        {"bitcount",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_bitcount}},
+        {"bitfield",
+         {"*1\r\n*8\r\n$5\r\nnotes\r\n$59\r\nThis command allows both access and modification of the key\r\n$5\r\nflags\r\n*4\r\n+RW\r\n+access\r\n+update\r\n+variable_flags\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_bitfield}},
+        {"bitfield_ro",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_bitfield_ro}},
+        {"bitop",
+         {"*2\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:3\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_bitop}},
+        {"bitpos",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_bitpos}},
         {"blmove",
          {"*2\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+insert\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_blmove}},
@@ -550,6 +669,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"del",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RM\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_del}},
+        {"dump",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_dump}},
         {"eval",
          {"*1\r\n*8\r\n$5\r\nnotes\r\n$78\r\nWe cannot tell how the keys will be used so we assume the worst, RW and UPDATE\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$6\r\nkeynum\r\n$4\r\nspec\r\n*6\r\n$9\r\nkeynumidx\r\n:0\r\n$8\r\nfirstkey\r\n:1\r\n$7\r\nkeystep\r\n:1\r\n",
           ks_eval}},
@@ -574,9 +696,48 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"expiretime",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_expiretime}},
+        {"fcall",
+         {"*1\r\n*8\r\n$5\r\nnotes\r\n$78\r\nWe cannot tell how the keys will be used so we assume the worst, RW and UPDATE\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$6\r\nkeynum\r\n$4\r\nspec\r\n*6\r\n$9\r\nkeynumidx\r\n:0\r\n$8\r\nfirstkey\r\n:1\r\n$7\r\nkeystep\r\n:1\r\n",
+          ks_fcall}},
+        {"fcall_ro",
+         {"*1\r\n*8\r\n$5\r\nnotes\r\n$78\r\nWe cannot tell how the keys will be used so we assume the worst, RO and ACCESS\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$6\r\nkeynum\r\n$4\r\nspec\r\n*6\r\n$9\r\nkeynumidx\r\n:0\r\n$8\r\nfirstkey\r\n:1\r\n$7\r\nkeystep\r\n:1\r\n",
+          ks_fcall_ro}},
+        {"geoadd",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_geoadd}},
+        {"geodist",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_geodist}},
+        {"geohash",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_geohash}},
+        {"geopos",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_geopos}},
+        {"georadius",
+         {"*3\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nkeyword\r\n$4\r\nspec\r\n*4\r\n$7\r\nkeyword\r\n$5\r\nSTORE\r\n$9\r\nstartfrom\r\n:6\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nkeyword\r\n$4\r\nspec\r\n*4\r\n$7\r\nkeyword\r\n$9\r\nSTOREDIST\r\n$9\r\nstartfrom\r\n:6\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_georadius}},
+        {"georadius_ro",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_georadius_ro}},
+        {"georadiusbymember",
+         {"*3\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nkeyword\r\n$4\r\nspec\r\n*4\r\n$7\r\nkeyword\r\n$5\r\nSTORE\r\n$9\r\nstartfrom\r\n:5\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nkeyword\r\n$4\r\nspec\r\n*4\r\n$7\r\nkeyword\r\n$9\r\nSTOREDIST\r\n$9\r\nstartfrom\r\n:5\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_georadiusbymember}},
+        {"georadiusbymember_ro",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_georadiusbymember_ro}},
+        {"geosearch",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_geosearch}},
+        {"geosearchstore",
+         {"*2\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_geosearchstore}},
         {"get",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_get}},
+        {"getbit",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_getbit}},
         {"getdel",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_getdel}},
@@ -646,6 +807,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"incrbyfloat",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_incrbyfloat}},
+        {"lcs",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_lcs}},
         {"lindex",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_lindex}},
@@ -691,6 +855,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"mget",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_mget}},
+        {"migrate",
+         {"*2\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:3\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*4\r\n+RW\r\n+access\r\n+delete\r\n+incomplete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nkeyword\r\n$4\r\nspec\r\n*4\r\n$7\r\nkeyword\r\n$4\r\nKEYS\r\n$9\r\nstartfrom\r\n:-2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_migrate}},
         {"move",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_move}},
@@ -724,6 +891,18 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"pexpiretime",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_pexpiretime}},
+        {"pfadd",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+insert\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_pfadd}},
+        {"pfcount",
+         {"*1\r\n*8\r\n$5\r\nnotes\r\n$90\r\nRW because it may change the internal representation of the key, and propagate to replicas\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_pfcount}},
+        {"pfdebug",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_pfdebug}},
+        {"pfmerge",
+         {"*2\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+insert\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_pfmerge}},
         {"psetex",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_psetex}},
@@ -736,6 +915,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"renamenx",
          {"*2\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+insert\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_renamenx}},
+        {"restore",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_restore}},
         {"rpop",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_rpop}},
@@ -763,6 +945,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"set",
          {"*1\r\n*8\r\n$5\r\nnotes\r\n$48\r\nRW and ACCESS due to the optional `GET` argument\r\n$5\r\nflags\r\n*4\r\n+RW\r\n+access\r\n+update\r\n+variable_flags\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_set}},
+        {"setbit",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_setbit}},
         {"setex",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_setex}},
@@ -793,6 +978,12 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"smove",
          {"*2\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+insert\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_smove}},
+        {"sort",
+         {"*3\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*8\r\n$5\r\nnotes\r\n$120\r\nFor the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nunknown\r\n$4\r\nspec\r\n*0\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$7\r\nunknown\r\n$4\r\nspec\r\n*0\r\n*8\r\n$5\r\nnotes\r\n$116\r\nFor the optional STORE keyword. It is marked 'unknown' because the keyword can appear anywhere in the argument array\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nunknown\r\n$4\r\nspec\r\n*0\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$7\r\nunknown\r\n$4\r\nspec\r\n*0\r\n",
+          ks_sort}},
+        {"sort_ro",
+         {"*2\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*8\r\n$5\r\nnotes\r\n$120\r\nFor the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$7\r\nunknown\r\n$4\r\nspec\r\n*0\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$7\r\nunknown\r\n$4\r\nspec\r\n*0\r\n",
+          ks_sort_ro}},
         {"spop",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_spop}},
@@ -808,12 +999,18 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"strlen",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+RO\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_strlen}},
+        {"substr",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_substr}},
         {"sunion",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_sunion}},
         {"sunionstore",
          {"*2\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_sunionstore}},
+        {"touch",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+RO\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_touch}},
         {"ttl",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_ttl}},

@@ -340,6 +340,8 @@ struct redisServer : redisServerLog, redisServerNetworking {
     long long set_max_intset_entries = 512;
     long long zset_max_ziplist_entries = 128;
     long long zset_max_ziplist_value = 64;  /* bytes */
+    /* HyperLogLog (hyperloglog.cpp): a sparse HLL past this many bytes becomes dense. */
+    long long hll_sparse_max_bytes = 3000;
     /* Streams (t_stream.cpp): a node takes entries up to either limit (0: none). */
     long long stream_node_max_bytes = 4096;
     long long stream_node_max_entries = 100;

@@ -529,3 +529,5 @@ void setrangeCommand(client *c) {
     server.dirty++;
     addReplyLongLong(c, static_cast<long long>(s.size()));
 }
+
+void lcsCommand(client *c) { addReplyError(c, "not implemented yet"); } /* CONTRACT STUB */

@@ -11,6 +11,7 @@ void getCommand(client *c);
 void getdelCommand(client *c);
 void getexCommand(client *c);
 void getrangeCommand(client *c);
+void lcsCommand(client *c);
 void getsetCommand(client *c);
 void incrCommand(client *c);
 void incrbyCommand(client *c);

@@ -23,17 +23,17 @@ cd "$(dirname "$0")/.."
 
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
-assign 1 adlist ae anet crc64 dict intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds sha1 sha256 skiplist stream trace util version ziplist zmalloc
+assign 1 adlist ae anet crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds sha1 sha256 skiplist stream trace util version ziplist zmalloc
 assign 2 networking config log
 assign 3 server db object notify expire
-assign 4 t_hash t_list t_set t_stream t_string t_zset
-assign 5 acl aof bio blocked childinfo debug evict multi pubsub rdb replication script_lua scripting tracing
+assign 4 bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset
+assign 5 acl aof bio blocked childinfo cluster debug evict functions multi pubsub rdb replication script_lua scripting sort tracing
 assign 6 commands config_table main server_main
 
 module_of() {  # src/ae_epoll.h -> ae
     local m=${1##*/}
     m=${m%.*}
-    case $m in ae_*) m=ae ;; replication_*) m=replication ;; esac
+    case $m in ae_*) m=ae ;; replication_*) m=replication ;; function_*) m=functions ;; esac
     printf '%s' "$m"
 }
 

@@ -144,6 +144,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"set-max-intset-entries", "512"},
         {"zset-max-ziplist-entries", "128"}, {"zset-max-listpack-entries", "128"},
         {"zset-max-ziplist-value", "64"}, {"zset-max-listpack-value", "64"},
+        {"hll-sparse-max-bytes", "3000"},
         {"stream-node-max-bytes", "4096"}, {"stream-node-max-entries", "100"},
         {"appendfilename", "appendonly.aof"}, {"appendfsync", "everysec"},
         {"no-appendfsync-on-rewrite", "no"}, {"aof-load-truncated", "yes"},
@@ -404,7 +405,7 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
-    EXPECT_EQ(get({"*max*"}).size(), 25u);
+    EXPECT_EQ(get({"*max*"}).size(), 26u);
     EXPECT_EQ(get({"*max-z*"}), (Pairs{{"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
                                       {"hash-max-ziplist-entries", "512"}, {"hash-max-ziplist-value", "64"},
                                       {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"}}));
