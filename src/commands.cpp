@@ -1,12 +1,14 @@
 /* commands.cpp — the command table (Redis 7 generates it as commands.def),
  * its indexing at start-up, and COMMAND, which describes it to clients
  * (both in Redis's server.c; here with the table, at the top of the layers,
- * since COMMAND DOCS reads the generated key specs, keyspecs.cpp).
+ * since COMMAND INFO and DOCS read the generated key specs and docs,
+ * keyspecs.cpp and commanddocs.cpp).
  *
  * Each row: name, implementation, arity (negative = at least -arity
  * arguments, the name included), flags, first/last key position and step
  * (0 when the command takes no key), then the group, summary and version
- * shown by COMMAND DOCS. A container command (CONFIG, CLIENT...) lists its
+ * (COMMAND DOCS shows Redis 7's docs, commanddocs.cpp, and these only for
+ * commands Redis lacks). A container command (CONFIG, CLIENT...) lists its
  * subcommands; processCommand dispatches on the second word.
  * Adding a command is adding a row here and its implementation.
  */
@@ -20,6 +22,7 @@
 #include "bitops.h"
 #include "blocked.h"
 #include "cluster.h"
+#include "commanddocs.h"
 #include "config.h"
 #include "db.h"
 #include "debug.h"
@@ -725,15 +728,23 @@ static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
     for (const redisCommand &sub : cmd->subcommands) addReplyCommandInfo(c, &sub);
 }
 
+/* Redis 7's docs of the command (commanddocs.cpp), then its subcommands as
+ * the table has them. cppredis's own commands (TRACE), which Redis lacks,
+ * are documented by their rows' summary, since and group. */
 static void addReplyCommandDocs(client *c, const redisCommand *cmd) {
+    const commandDocs *docs = lookupCommandDocs(cmd->fullname);
     bool hasSubs = !cmd->subcommands.empty();
-    addReplyMapLen(c, hasSubs ? 4 : 3);
-    addReplyBulk(c, "summary");
-    addReplyBulk(c, cmd->summary);
-    addReplyBulk(c, "since");
-    addReplyBulk(c, cmd->since);
-    addReplyBulk(c, "group");
-    addReplyBulk(c, cmd->group);
+    addReplyMapLen(c, (docs ? docs->fields : 3) + hasSubs);
+    if (docs) {
+        addReply(c, docs->resp);
+    } else {
+        addReplyBulk(c, "summary");
+        addReplyBulk(c, cmd->summary);
+        addReplyBulk(c, "since");
+        addReplyBulk(c, cmd->since);
+        addReplyBulk(c, "group");
+        addReplyBulk(c, cmd->group);
+    }
     if (!hasSubs) return;
     addReplyBulk(c, "subcommands");
     addReplyMapLen(c, static_cast<long long>(cmd->subcommands.size()));
