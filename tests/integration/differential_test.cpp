@@ -391,6 +391,15 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         return a;
     },
     [](CommandGenerator &g) { return Args{"XACK", g.streamKey(), g.group(), g.streamId(), g.streamId()}; },
+    /* docs: COMMAND DOCS / INFO of commands and subcommands (containers
+     * left out: their subcommands come in each server's table order) */
+    [](CommandGenerator &g) {
+        static const char *const names[] = {"get", "SET", "sort", "georadius", "bitfield", "pfadd", "restore",
+                                            "fcall", "lcs", "zadd", "xadd", "client|kill", "config|set", "nosuch"};
+        Args a{"COMMAND", g.pick(2) ? "DOCS" : "INFO"};
+        for (size_t n = 1 + g.pick(3); n > 0; n--) a.push_back(names[g.pick(std::size(names))]);
+        return a;
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
