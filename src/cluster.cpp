@@ -17,7 +17,6 @@
 #include "cluster.h"
 
 #include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cassert>
@@ -83,7 +82,10 @@ static bool verifyDumpPayload(std::string_view p) {
 /* The value a verified payload holds; empty when its bytes do not make one
  * (or make an empty collection, which no key may hold). */
 static ObjRef loadDumpPayload(std::string_view p) {
-    rioBuffer payload{std::string(p.substr(0, p.size() - DUMP_FOOTER_LEN))};
+    /* The footer stays readable, as in Redis: a value that reads into it
+     * (a string whose length says 5 where 3 bytes are left) takes its
+     * bytes. */
+    rioBuffer payload{std::string(p)};
     try {
         return rdbLoadObject(rdbLoadType(payload), payload);
     } catch (const RdbLoadError &) {
@@ -253,10 +255,9 @@ bool migrateConnection::connect(const std::string &host, int port, long long tim
     std::string err;
     fd_ = anetTcpNonBlockConnect(err, host, port);
     if (fd_ == -1) return false;
+    /* Writable is connected, or refused: as in Redis, a refusal shows on
+     * the first write (and the reply says "writing"). */
     if (!waitFor(POLLOUT, mstime() + timeout)) return false;
-    int error = 0;
-    socklen_t len = sizeof(error);
-    if (getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &len) == -1 || error != 0) return false;
     anetEnableTcpNoDelay(err, fd_);
     return true;
 }
