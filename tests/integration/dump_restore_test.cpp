@@ -448,4 +448,53 @@ TEST_F(Migrate, AuthBothWays) {
     EXPECT_EQ(o.call({"EXISTS", "k"}).raw, integer(1));
 }
 
+/* ---- what reaches the AOF -------------------------------------------------- */
+
+/* RESTORE with a relative TTL is propagated with the absolute deadline and
+ * ABSTTL; one that replaces a key with an already expired value as the DEL;
+ * MIGRATE as the DEL of the keys moved (nothing with COPY); SWAPDB as is;
+ * TOUCH not at all. The AOF's bytes are Redis 7's (unix ms masked). */
+void runKeyspaceAofScript(RespConn &c, int target_port) {
+    ASSERT_EQ(c.call({"SET", "s", "hello"}).raw, OK);
+    std::string p = c.call({"DUMP", "s"}).str;
+    for (const Args &a : std::vector<Args>{{"RESTORE", "r1", "0", p},
+                                           {"RESTORE", "r2", "100000", p},
+                                           {"RESTORE", "r3", "99999999999999", p, "ABSTTL"},
+                                           {"RESTORE", "r1", "1", p, "ABSTTL", "REPLACE"},
+                                           {"RESTORE", "past", "1", p, "ABSTTL"},
+                                           {"RESTORE", "r4", "0", p, "IDLETIME", "10"}})
+        ASSERT_EQ(c.call(a).raw, OK) << describe(a);
+    ASSERT_EQ(c.call({"TOUCH", "r2", "r3"}).raw, integer(2));
+    std::string port = std::to_string(target_port);
+    ASSERT_EQ(c.call({"MIGRATE", "127.0.0.1", port, "r4", "0", "5000", "COPY"}).raw, OK);
+    ASSERT_EQ(c.call({"MIGRATE", "127.0.0.1", port, "", "0", "5000", "REPLACE", "KEYS", "r4", "nokey", "s"}).raw, OK);
+    ASSERT_EQ(c.call({"SWAPDB", "0", "1"}).raw, OK);
+    ASSERT_EQ(c.call({"SELECT", "1"}).raw, OK);
+    ASSERT_EQ(c.call({"DEL", "r2"}).raw, integer(1));
+}
+
+TEST(KeyspaceAof, SameBytesAsRedis7) {
+    REQUIRE_REDIS_REFERENCE();
+    TempDir ours, theirs;
+    std::string ours_aof, theirs_aof;
+    TestServer target;
+    {
+        TestServer srv({"--dir", ours.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
+        RespConn c = srv.connect();
+        runKeyspaceAofScript(c, target.port());
+        ours_aof = readFile(ours.file("appendonly.aof"));
+    }
+    ASSERT_EQ(target.connect().call({"FLUSHALL"}).raw, OK);
+    {
+        RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",
+                            theirs.path()});
+        RespConn c = ref.connect();
+        runKeyspaceAofScript(c, target.port());
+        theirs_aof = readFile(theirs.file("appendonlydir/appendonly.aof.1.incr.aof"));
+    }
+    ASSERT_FALSE(theirs_aof.empty());
+    EXPECT_EQ(escape(maskUnixMs(ours_aof), 1 << 20), escape(maskUnixMs(theirs_aof), 1 << 20));
+    EXPECT_NE(ours_aof.find("ABSTTL"), std::string::npos);
+}
+
 }  // namespace
