@@ -223,6 +223,31 @@ TEST_P(KeyspaceOdds, SwapdbTouchesWatchedKeys) {
     EXPECT_EQ(call({"EXEC"}), array({"+PONG\r\n"}));
 }
 
+/* A stream leaving its database in a swap tells its XREADGROUP waiters it
+ * is gone; a stream swapped in for it does not. */
+TEST_P(KeyspaceOdds, SwapdbUnblocksXreadgroupWhenTheStreamLeaves) {
+    ASSERT_EQ(call({"XADD", "st", "1-1", "f", "v"}), bulk("1-1"));
+    ASSERT_EQ(call({"XGROUP", "CREATE", "st", "g", "$"}), OK);
+    RespConn waiter = srv->connect();
+    waiter.cmd({"XREADGROUP", "GROUP", "g", "alice", "BLOCK", "0", "STREAMS", "st", ">"});
+    ASSERT_TRUE(pollUntil([&] { return infoNumber(*c, "clients", "blocked_clients") == 1; }));
+    EXPECT_EQ(call({"SWAPDB", "0", "1"}), OK);
+    EXPECT_EQ(waiter.readReply().raw, err("UNBLOCKED the stream key no longer exists"));
+}
+
+/* RESTORE counts as a change and fires its keyspace event. */
+TEST_P(KeyspaceOdds, RestoreNotifiesAndDirties) {
+    ASSERT_EQ(call({"SET", "s", "v"}), OK);
+    std::string p = dump("s");
+    ASSERT_EQ(call({"CONFIG", "SET", "notify-keyspace-events", "Eg"}), OK);
+    RespConn sub = srv->connect();
+    ASSERT_FALSE(sub.call({"SUBSCRIBE", "__keyevent@0__:restore"}).isError());
+    long long dirty = infoNumber(*c, "persistence", "rdb_changes_since_last_save");
+    EXPECT_EQ(call({"RESTORE", "r", "0", p}), OK);
+    EXPECT_EQ(sub.readReply().raw, array({bulk("message"), bulk("__keyevent@0__:restore"), bulk("r")}));
+    EXPECT_EQ(infoNumber(*c, "persistence", "rdb_changes_since_last_save"), dirty + 1);
+}
+
 TEST_P(KeyspaceOdds, MigrateReplies) {
     int closed = pickFreePort();
     EXPECT_EQ(call({"MIGRATE", "127.0.0.1", std::to_string(closed), "nokey", "0", "1000"}), "+NOKEY\r\n");
