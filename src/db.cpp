@@ -175,13 +175,19 @@ static void signalDeletedKeyAsReady(redisDb *db, std::string_view key, const rob
     if (val->type == OBJ_STREAM && server.blocked_clients_by_type[BLOCKED_STREAM]) signalKeyAsReady(db, key);
 }
 
-/* The streams a flush is about to remove, for their XREADGROUP waiters
- * (Redis 7.0's scanDatabaseForDeletedStreams): only keys somebody waits on
- * are looked at. */
-static void scanDatabaseForDeletedStreams(redisDb *db) {
+/* The streams a flush (replaced_with nullptr) or a SWAPDB is about to
+ * remove from `emptied`, for their XREADGROUP waiters (Redis 7.0's
+ * scanDatabaseForDeletedStreams): only keys somebody waits on are looked
+ * at, and a stream that a stream replaces is not gone. */
+static void scanDatabaseForDeletedStreams(redisDb *emptied, redisDb *replaced_with) {
     if (!server.blocked_clients_by_type[BLOCKED_STREAM]) return;
-    for (auto &bk : db->blocking_keys) {
-        if (auto *de = db->dict.find(bk.key.view())) signalDeletedKeyAsReady(db, bk.key.view(), de->val.get());
+    for (auto &bk : emptied->blocking_keys) {
+        std::string_view key = bk.key.view();
+        auto *de = emptied->dict.find(key);
+        if (!de) continue;
+        auto *replacement = replaced_with ? replaced_with->dict.find(key) : nullptr;
+        if (replacement && replacement->val->type == OBJ_STREAM) continue;
+        signalDeletedKeyAsReady(emptied, key, de->val.get());
     }
 }
 
@@ -190,8 +196,8 @@ static void scanDatabaseForDeletedStreams(redisDb *db) {
 void signalFlushedDb(int dbid) {
     int start = dbid == -1 ? 0 : dbid, end = dbid == -1 ? server.dbnum - 1 : dbid;
     for (int j = start; j <= end; j++) {
-        scanDatabaseForDeletedStreams(&server.db[j]);
-        touch_all_watched_keys_in_db(&server.db[j]);
+        scanDatabaseForDeletedStreams(&server.db[j], nullptr);
+        touch_all_watched_keys_in_db(&server.db[j], nullptr);
     }
 }
 
@@ -970,5 +976,51 @@ int xreadGetKeys(const redisCommand *, std::span<const std::string_view> argv, g
     return args / 2;
 }
 
-void swapdbCommand(client *c) { addReplyError(c, "not implemented yet"); } /* CONTRACT STUB */
-void touchCommand(client *c) { addReplyError(c, "not implemented yet"); } /* CONTRACT STUB */
+/* The keys of `db` that clients wait on and that now exist (Redis's
+ * scanDatabaseForReadyKeys): dbAdd signals a key only as it enters, and a
+ * SWAPDB brings in a whole keyspace at once. */
+static void scanDatabaseForReadyKeys(redisDb *db) {
+    if (server.blocked_clients == 0) return;
+    for (auto &bk : db->blocking_keys)
+        if (db->dict.find(bk.key.view())) signalKeyAsReady(db, bk.key.view());
+}
+
+/* dbSwapDatabases: the keyspaces (keys and TTLs) change places; WATCH,
+ * blocking and ready keys stay with their database number, since the
+ * clients stay in the database they selected. */
+static void dbSwapDatabases(redisDb *db1, redisDb *db2) {
+    touch_all_watched_keys_in_db(db1, db2);
+    touch_all_watched_keys_in_db(db2, db1);
+    scanDatabaseForDeletedStreams(db1, db2);
+    scanDatabaseForDeletedStreams(db2, db1);
+    db1->dict.swap(db2->dict);
+    db1->expires.swap(db2->expires);
+    std::swap(db1->avg_ttl, db2->avg_ttl);
+    std::swap(db1->expires_cursor, db2->expires_cursor);
+    scanDatabaseForReadyKeys(db1);
+    scanDatabaseForReadyKeys(db2);
+}
+
+/* SWAPDB index1 index2 */
+void swapdbCommand(client *c) {
+    long id1, id2;
+    if (!getRangeLongFromObjectOrReply(c, c->argv[1], INT_MIN, INT_MAX, &id1, "invalid first DB index") ||
+        !getRangeLongFromObjectOrReply(c, c->argv[2], INT_MIN, INT_MAX, &id2, "invalid second DB index"))
+        return;
+    if (id1 < 0 || id1 >= server.dbnum || id2 < 0 || id2 >= server.dbnum) {
+        addReplyError(c, "DB index is out of range");
+        return;
+    }
+    if (id1 != id2) dbSwapDatabases(&server.db[id1], &server.db[id2]);
+    server.dirty++;
+    addReply(c, shared::ok);
+}
+
+/* TOUCH key [key ...]: how many exist; each is looked up as a read, which
+ * refreshes its LRU clock or LFU counter. */
+void touchCommand(client *c) {
+    long long touched = 0;
+    for (size_t j = 1; j < c->argv.size(); j++)
+        if (lookupKeyRead(c->db, c->argv[j])) touched++;
+    addReplyLongLong(c, touched);
+}

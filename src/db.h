@@ -116,7 +116,7 @@ void signalFlushedDb(int dbid); /* -1: every database (FLUSHALL) */
  * a static initializer of its own, before main runs (it is always linked:
  * the command table names WATCH). Always returns true. */
 using touchWatchedKeyProc = void (*)(redisDb *db, std::string_view key);
-using touchAllWatchedKeysInDbProc = void (*)(redisDb *db);
+using touchAllWatchedKeysInDbProc = void (*)(redisDb *emptied, redisDb *replaced_with);
 bool registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDbProc touch_all);
 
 /* Scanning: SCAN, HSCAN, SSCAN, ZSCAN. o is nullptr for the keyspace,

@@ -232,17 +232,35 @@ void touchWatchedKey(redisDb *db, std::string_view key) {
     }
 }
 
-/* FLUSHDB/FLUSHALL of `emptied`, called while the keys are still there:
- * each watched key that exists is about to be deleted, so its watchers are
- * touched. They are only flagged, not unwatched: unwatching could free the
- * entry being iterated. */
-void touchAllWatchedKeysInDb(redisDb *emptied) {
+/* FLUSHDB/FLUSHALL of `emptied` (replaced_with nullptr), or SWAPDB, which
+ * gives `emptied` the keys of `replaced_with`; called while the keys are
+ * still where they were. A watched key that exists before or after changes,
+ * with the expired-key cases as Redis 7.0: a key that had expired when
+ * watched and is gone or still expired after is no change, and an absent
+ * key replaced with an expired one is not either (the watcher then counts
+ * it as expired). Watchers are only flagged, not unwatched: unwatching
+ * could free the entry being iterated. */
+void touchAllWatchedKeysInDb(redisDb *emptied, redisDb *replaced_with) {
     if (emptied->watched_keys.size() == 0) return;
     for (auto &de : emptied->watched_keys) {
         std::string_view key = de.key.view();
-        if (!dbExists(emptied, key)) continue;
-        for (client *c : de.val)
-            if (watchedKeyChanged(*findWatchedKey(c, emptied, key), true)) c->flags |= CLIENT_DIRTY_CAS;
+        bool exists_in_emptied = dbExists(emptied, key);
+        bool exists_in_replacement = replaced_with && dbExists(replaced_with, key);
+        if (!exists_in_emptied && !exists_in_replacement) continue;
+        for (client *c : de.val) {
+            watchedKey &wk = *findWatchedKey(c, emptied, key);
+            if (wk.expired) {
+                if (!exists_in_replacement) {
+                    wk.expired = false;
+                    continue;
+                }
+                if (keyIsExpired(replaced_with, key)) continue;
+            } else if (!exists_in_emptied && keyIsExpired(replaced_with, key)) {
+                wk.expired = true;
+                continue;
+            }
+            c->flags |= CLIENT_DIRTY_CAS;
+        }
     }
 }
 

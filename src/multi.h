@@ -16,7 +16,7 @@ void execCommandAbort(client *c, std::string_view error);
 void discardTransaction(client *c);
 void unwatchAllKeys(client *c);
 void touchWatchedKey(redisDb *db, std::string_view key);
-void touchAllWatchedKeysInDb(redisDb *emptied);
+void touchAllWatchedKeysInDb(redisDb *emptied, redisDb *replaced_with);
 
 
 /* The transaction commands (the command table is in commands.cpp). */

@@ -19,12 +19,28 @@
 #include <string>
 #include <vector>
 
+#include "crc64.h"
 #include "integration/harness.h"
 #include "integration/replies.h"
 
 namespace {
 
 using itest::Args;
+
+/* A DUMP payload of one of three values as Redis 7.0 writes them: the
+ * string "hello", the intset {1, 2, 3}, the list [a, 1, bb] (a quicklist of
+ * one listpack), each with the footer (RDB version 10, CRC-64). */
+std::string dumpPayload(size_t which) {
+    static const std::string kBodies[] = {
+        std::string("\x00\x05hello", 7),
+        std::string("\x0b\x0e\x02\x00\x00\x00\x03\x00\x00\x00\x01\x00\x02\x00\x03\x00", 16),
+        std::string("\x12\x01\x02\x10\x10\x00\x00\x00\x03\x00\x81\x61\x02\x01\x01\x82\x62\x62\x03\xff", 20),
+    };
+    std::string p = kBodies[which] + std::string("\x0a\x00", 2);
+    uint64_t crc = crc64(0, reinterpret_cast<const unsigned char *>(p.data()), p.size());
+    for (int i = 0; i < 8; i++) p.push_back(static_cast<char>(crc >> (8 * i)));
+    return p;
+}
 
 class CommandGenerator {
 public:
@@ -398,6 +414,31 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
                                             "fcall", "lcs", "zadd", "xadd", "client|kill", "config|set", "nosuch"};
         Args a{"COMMAND", g.pick(2) ? "DOCS" : "INFO"};
         for (size_t n = 1 + g.pick(3); n > 0; n--) a.push_back(names[g.pick(std::size(names))]);
+        return a;
+    },
+    /* keyspace odds (issue 19): TOUCH, SWAPDB 0 1 now and then, DUMP of
+     * strings only (their payloads are the same bytes on both servers; the
+     * "dump" keys hold nothing else), RESTORE of fixed payloads (a string,
+     * an intset, a Redis 7 quicklist) with the TTL and REPLACE variants, and
+     * of a payload with one byte flipped */
+    [](CommandGenerator &g) {
+        if (g.pick(20) == 0) return Args{"SWAPDB", "0", "1"};
+        return Args{"TOUCH", g.key(), g.key()};
+    },
+    [](CommandGenerator &g) {
+        std::string key = "dump" + std::to_string(g.pick(3));
+        if (g.pick(2)) return Args{"SET", key, g.value()};
+        return Args{"DUMP", key};
+    },
+    [](CommandGenerator &g) {
+        std::string payload = dumpPayload(g.pick(3));
+        if (g.pick(6) == 0) payload[g.pick(payload.size())] ^= 0x10;
+        static const std::vector<Args> kTtls = {{"0"}, {"0", "REPLACE"}, {"1", "ABSTTL"}, {"1", "ABSTTL", "REPLACE"},
+                                                 {"99999999999999", "ABSTTL"}, {"-1"}, {"0", "IDLETIME", "10"},
+                                                 {"0", "FREQ", "300"}};
+        const Args &ttl = kTtls[g.pick(kTtls.size())];
+        Args a{"RESTORE", g.key(), ttl[0], payload};
+        a.insert(a.end(), ttl.begin() + 1, ttl.end());
         return a;
     },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
