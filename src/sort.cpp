@@ -71,8 +71,8 @@ struct patternLookup {
  * of another type. The view is valid until the keyspace changes. */
 std::optional<std::string_view> lookupKeyByPattern(redisDb *db, std::string_view pattern, std::string_view subst,
                                                    patternLookup &lk) {
-    if (pattern == "#") return subst;
     std::string_view spat = cstringPart(pattern);
+    if (spat == "#") return subst;
     size_t star = spat.find('*');
     if (star == std::string_view::npos) return std::nullopt;
     size_t arrow = spat.find("->", star + 1);
