@@ -350,6 +350,56 @@ TEST_P(Sort, ByAndGetPatternsNeedAccessToEveryKey) {
     EXPECT_EQ(u.call({"SORT_RO", "l", "BY", "w_*", "GET", "w_*"}).raw, array({NIL, NIL}));
 }
 
+/* ========================================================================
+ * Propagation: what the AOF gets, compared with Redis 7.0.15's
+ * ====================================================================== */
+
+/* SORT ... STORE goes to the AOF as it was sent (an empty result too, when
+ * it deleted the destination), a SORT that wrote nothing does not, a
+ * script's SORT of a set goes as its effect, and a BLPOP waiter served by
+ * the stored list as the LPOP it did. */
+void runSortPropagationScript(RespConn &c, RespConn &waiter) {
+    std::vector<Args> script = {
+        {"SELECT", "2"},
+        {"RPUSH", "l", "3", "1", "2"},
+        {"SADD", "s", "b", "a", "c"},
+        {"SORT", "l"},
+        {"SORT", "l", "DESC", "STORE", "d"},
+        {"SORT", "l", "LIMIT", "0", "0", "STORE", "d"},
+        {"SORT", "l", "LIMIT", "0", "0", "STORE", "d"},
+        {"SORT", "s", "BY", "nosort", "STORE", "d"},
+        {"EVAL", "return redis.call('sort', KEYS[1], 'BY', 'nosort', 'STORE', KEYS[2])", "2", "s", "e"},
+        {"SORT", "missing", "STORE", "e"},
+    };
+    for (const Args &cmd : script) c.call(cmd);
+    waiter.call({"SELECT", "2"});
+    waiter.cmd({"BLPOP", "w", "0"});
+    EXPECT_TRUE(pollUntil([&] { return infoNumber(c, "clients", "blocked_clients") == 1; }));
+    c.call({"SORT", "l", "STORE", "w"});
+    EXPECT_EQ(waiter.readReply().raw, bulks({"w", "1"}));
+}
+
+TEST(SortPropagation, AofSameBytesAsRedis7) {
+    REQUIRE_REDIS_REFERENCE();
+    TempDir ours, theirs;
+    std::string ours_aof, theirs_aof;
+    {
+        TestServer srv({"--dir", ours.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
+        RespConn c = srv.connect(), w = srv.connect();
+        runSortPropagationScript(c, w);
+        ours_aof = readFile(ours.file("appendonly.aof"));
+    }
+    {
+        RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",
+                            theirs.path()});
+        RespConn c = ref.connect(), w = ref.connect();
+        runSortPropagationScript(c, w);
+        theirs_aof = readFile(theirs.file("appendonlydir/appendonly.aof.1.incr.aof"));
+    }
+    ASSERT_FALSE(theirs_aof.empty());
+    EXPECT_EQ(escape(ours_aof, 1 << 20), escape(theirs_aof, 1 << 20));
+}
+
 INSTANTIATE_TEST_SUITE_P(Servers, Sort, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), serverImplName);
 
 } // namespace
