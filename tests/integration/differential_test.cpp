@@ -407,13 +407,15 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         if (!use_by && g.pick(2)) a.push_back("ALPHA");
         if (g.pick(3) == 0) a.insert(a.end(), {"LIMIT", g.offset(), g.pick(2) ? g.offset() : g.integer()});
         static const std::vector<std::string> kGet = {"#", "k*", "k*->1", "nokey"};
-        for (size_t n = g.pick(4) == 0 ? 1 + g.pick(2) : 0; n > 0; n--) a.insert(a.end(), {"GET", kGet[g.pick(kGet.size())]});
+        for (size_t n = g.pick(4) == 0 ? 1 + g.pick(2) : 0; n > 0; n--)
+            a.insert(a.end(), {"GET", kGet[g.pick(kGet.size())]});
         if (g.pick(2)) a.push_back(g.pick(2) ? "ASC" : "DESC");
         if (store) a.insert(a.end(), {"STORE", g.key()});
         return a;
     },
     [](CommandGenerator &g) {
-        return Args{"COMMAND", "GETKEYS", "SORT", g.key(), g.pick(2) ? "LIMIT" : "GET", g.key(), "STORE", g.key(), "BY", "STORE", g.key()};
+        return Args{"COMMAND", "GETKEYS", "SORT", g.key(), g.pick(2) ? "LIMIT" : "GET", g.key(),
+                    "STORE", g.key(), "BY", "STORE", g.key()};
     },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
