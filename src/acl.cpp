@@ -1223,6 +1223,29 @@ int ACLCheckAllUserCommandPerm(const user *u, const redisCommand *cmd, std::span
     return relevant_error;
 }
 
+/* Whether a selector's key patterns grant `flags` (CMD_KEY_*) on every key:
+ * allkeys, or a "*" pattern with those permissions. */
+static bool ACLSelectorHasUnrestrictedKeyAccess(const aclSelector &s, int flags) {
+    if (s.flags & SELECTOR_FLAG_ALLKEYS) return true;
+    int access_flags = 0;
+    if (flags & CMD_KEY_ACCESS) access_flags |= ACL_READ_PERMISSION;
+    if (flags & (CMD_KEY_INSERT | CMD_KEY_DELETE | CMD_KEY_UPDATE)) access_flags |= ACL_WRITE_PERMISSION;
+    return std::any_of(s.patterns.begin(), s.patterns.end(), [&](const keyPattern &p) {
+        return (p.flags & access_flags) == access_flags && p.pattern == "*";
+    });
+}
+
+bool ACLUserCheckCmdWithUnrestrictedKeyAccess(const user *u, const redisCommand *cmd,
+                                              std::span<const std::string_view> argv, int flags) {
+    if (!u) return true;
+    int local_idx = 0;
+    aclKeyResultCache cache;
+    return std::any_of(u->selectors.begin(), u->selectors.end(), [&](const aclSelector &s) {
+        return ACLSelectorCheckCmd(s, cmd, argv, &local_idx, cache) == ACL_OK &&
+               ACLSelectorHasUnrestrictedKeyAccess(s, flags);
+    });
+}
+
 int ACLCheckAllPerm(client *c, int *idxptr) {
     /* +@all ~* &* (the default user): nothing to look at, per command. */
     constexpr uint32_t all = SELECTOR_FLAG_ALLCOMMANDS | SELECTOR_FLAG_ALLKEYS | SELECTOR_FLAG_ALLCHANNELS;

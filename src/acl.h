@@ -105,6 +105,10 @@ std::string ACLDescribeSelectorCommandRules(const aclSelector &s);
 int ACLCheckAllUserCommandPerm(const user *u, const redisCommand *cmd, std::span<const std::string_view> argv,
                                int *idxptr);
 int ACLCheckAllPerm(client *c, int *idxptr);
+/* Whether one of u's selectors allows cmd with argv and grants `flags`
+ * (CMD_KEY_*) on every key: SORT's BY and GET patterns may name any key. */
+bool ACLUserCheckCmdWithUnrestrictedKeyAccess(const user *u, const redisCommand *cmd,
+                                              std::span<const std::string_view> argv, int flags);
 /* Whether the client must AUTH before anything but CMD_NO_AUTH commands. */
 bool authRequired(const client *c);
 /* The ACL LOG entry of a denial (argpos: the key or channel denied). */

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <clocale>
 #include <cstring>
 #include <fcntl.h>
 #include <random>
@@ -548,6 +549,8 @@ int serverMain(int argc, char **argv) {
         if (a1 == "-h" || a1 == "--help") usage();
     }
     server.executable = argv[0];
+    /* SORT ... ALPHA collates by the environment's locale, as Redis does. */
+    setlocale(LC_COLLATE, "");
     /* A secret hash seed makes the bucket of a key unpredictable, so no
      * client can send keys that all collide (hash flooding). */
     uint8_t hashseed[16];

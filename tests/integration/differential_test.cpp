@@ -441,6 +441,32 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         a.insert(a.end(), ttl.begin() + 1, ttl.end());
         return a;
     },
+    /* SORT and SORT_RO (sort.cpp), deterministic output only: a set's
+     * native order is its hash table's, so BY nosort comes with STORE
+     * (which sorts a set ALPHA); ALPHA ties under BY keep the input order,
+     * a hash table's again, so BY patterns sort by number (whose ties are
+     * ordered by the elements' bytes). BY k* makes elements name the
+     * shared keys. */
+    [](CommandGenerator &g) {
+        bool store = g.pick(3) == 0, ro = !store && g.pick(3) == 0;
+        Args a{ro ? "SORT_RO" : "SORT", g.key()};
+        static const std::vector<std::string> kBy = {"k*", "k*->1", "k*->abc", "nosort"};
+        std::string by = kBy[g.pick(store ? kBy.size() : kBy.size() - 1)];
+        bool use_by = g.pick(3) == 0;
+        if (use_by) a.insert(a.end(), {"BY", by});
+        if (!use_by && g.pick(2)) a.push_back("ALPHA");
+        if (g.pick(3) == 0) a.insert(a.end(), {"LIMIT", g.offset(), g.pick(2) ? g.offset() : g.integer()});
+        static const std::vector<std::string> kGet = {"#", "k*", "k*->1", "nokey"};
+        for (size_t n = g.pick(4) == 0 ? 1 + g.pick(2) : 0; n > 0; n--)
+            a.insert(a.end(), {"GET", kGet[g.pick(kGet.size())]});
+        if (g.pick(2)) a.push_back(g.pick(2) ? "ASC" : "DESC");
+        if (store) a.insert(a.end(), {"STORE", g.key()});
+        return a;
+    },
+    [](CommandGenerator &g) {
+        return Args{"COMMAND", "GETKEYS", "SORT", g.key(), g.pick(2) ? "LIMIT" : "GET", g.key(),
+                    "STORE", g.key(), "BY", "STORE", g.key()};
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
