@@ -166,6 +166,19 @@ TEST_P(Geo, GeosearchRadiusAndBox) {
     EXPECT_EQ(call({"GEOSEARCH", "nokey", "FROMMEMBER", "x", "BYRADIUS", "1", "km"}), EMPTY_ARRAY);
 }
 
+/* Equal distances keep the scan's order (score, then member) either way,
+ * as glibc's qsort (a merge sort) leaves them in Redis. */
+TEST_P(Geo, GeosearchTiesKeepScanOrder) {
+    ASSERT_EQ(call({"GEOADD", "ties", "1", "1", "c", "1", "1", "a", "1", "1", "b", "2", "2", "z", "0.5", "0.5", "y"}),
+              integer(5));
+    Args search{"GEOSEARCH", "ties", "FROMLONLAT", "1", "1", "BYRADIUS", "500", "km"};
+    EXPECT_EQ(call(search), bulks({"y", "a", "b", "c", "z"}));
+    search.push_back("ASC");
+    EXPECT_EQ(call(search), bulks({"a", "b", "c", "y", "z"}));
+    search.back() = "DESC";
+    EXPECT_EQ(call(search), bulks({"z", "y", "a", "b", "c"}));
+}
+
 TEST_P(Geo, GeosearchErrors) {
     addSicily();
     auto search = [&](Args tail) {
@@ -342,6 +355,13 @@ void runGeoPropagationScript(RespConn &c) {
     c.call({"GEOSEARCHSTORE", "d", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "STOREDIST"});
     c.call({"GEORADIUS", "Sicily", "15", "37", "200", "km", "STORE", "d2"});
     c.call({"GEORADIUS", "Sicily", "0", "0", "1", "km", "STORE", "d2"});
+    /* In a transaction and in a script, as ZADDs too. */
+    c.call({"MULTI"});
+    c.call({"GEOADD", "t", "1", "2", "a"});
+    c.call({"GEOADD", "t", "CH", "3", "4", "a", "5", "6", "b"});
+    c.call({"EXEC"});
+    c.call({"EVAL", "redis.call('geoadd', KEYS[1], 7, 8, 'c') return redis.call('geoadd', KEYS[1], 'xx', 9, 10, 'c')",
+            "1", "t"});
 }
 
 TEST(GeoPropagation, AofSameBytesAsRedis7) {
