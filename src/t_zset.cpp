@@ -400,6 +400,21 @@ ObjRef zsetDup(const robj *o) {
     return copy;
 }
 
+void zsetForEachInScoreRange(robj *zobj, const zrangespec &range, zsetRangeProc proc, void *ctx) {
+    if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
+        const ziplist &zl = objectZiplist(zobj);
+        char buf[LONG_STR_SIZE];
+        zlpos eptr = zzlFirstInAnyRange(zl, range), sptr = zzlScoreOf(zl, eptr);
+        for (; eptr; zzlNext(zl, &eptr, &sptr)) {
+            double score = zzlGetScore(zl, sptr);
+            if (!zslValueLteMax(score, range) || !proc(ctx, zzlMember(zl, eptr, buf), score)) return;
+        }
+        return;
+    }
+    for (zskiplistNode *ln = zslFirstInRange(&objectZset(zobj).zsl, range); ln; ln = ln->level[0].forward)
+        if (!zslValueLteMax(ln->score, range) || !proc(ctx, ln->ele(), ln->score)) return;
+}
+
 /* ---- the sorted set's row of the types' operations (object.h) ---------- */
 
 static void freeZsetObject(robj *o) {

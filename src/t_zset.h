@@ -77,6 +77,11 @@ bool zsetScore(robj *zobj, std::string_view ele, double *score);
 double zzlGetScore(const ziplist &zl, zlpos sptr);
 long zsetRank(robj *zobj, std::string_view ele, bool reverse); /* 0-based; -1 if not a member */
 ObjRef zsetDup(const robj *o);                                 /* COPY */
+/* Calls proc(ctx, member, score) for each member whose score is within
+ * `range`, in score order, until proc returns false (GEOSEARCH scans a
+ * geohash box this way). */
+using zsetRangeProc = bool (*)(void *ctx, std::string_view member, double score);
+void zsetForEachInScoreRange(robj *zobj, const zrangespec &range, zsetRangeProc proc, void *ctx);
 
 /* ========================================================================
  * Pops, shared with the blocking commands

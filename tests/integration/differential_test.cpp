@@ -17,6 +17,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "crc64.h"
@@ -114,6 +115,25 @@ public:
     }
 
     std::string minMax() { return pick(2) ? "MIN" : "MAX"; }
+
+    /* Geo arguments: a few places (the antimeridian, the latitudes' limits,
+     * the same spot twice) and the refused; members of their own. */
+    std::pair<std::string, std::string> geoPoint() {
+        static const std::vector<std::pair<std::string, std::string>> kPoints = {
+            {"13.361389", "38.115556"}, {"15.087269", "37.502669"}, {"180", "85.05112878"}, {"-180", "-85"},
+            {"0", "0"}, {"179.999", "0.5"}, {"-179.999", "0.5"}, {"15.087269", "37.502669"}, {"200", "10"},
+            {"x", "1"}};
+        return kPoints[pick(kPoints.size())];
+    }
+    std::string geoMember() { return pick(8) ? "g" + std::to_string(pick(5)) : value(); }
+    std::string geoUnit() {
+        static const std::vector<std::string> kUnits = {"m", "km", "mi", "ft", "KM", "parsec"};
+        return kUnits[pick(kUnits.size())];
+    }
+    std::string geoDistance() {
+        static const std::vector<std::string> kDistances = {"0", "100", "250", "5000", "20000000", "-1", "x"};
+        return kDistances[pick(kDistances.size())];
+    }
 
     /* A stream ID as an argument: explicit (no "*": it reads the clock),
      * "ms-*", incomplete, the range forms and the malformed. */
@@ -466,6 +486,42 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
     [](CommandGenerator &g) {
         return Args{"COMMAND", "GETKEYS", "SORT", g.key(), g.pick(2) ? "LIMIT" : "GET", g.key(),
                     "STORE", g.key(), "BY", "STORE", g.key()};
+    },
+    /* geo (geo.cpp): points on the shared keys, from a few spots (the
+     * antimeridian, the poles' limits) and the refused; searches sorted
+     * ASC or DESC, so the order is the distance's. */
+    [](CommandGenerator &g) {
+        Args a{"GEOADD", g.key()};
+        if (g.pick(4) == 0) a.push_back(g.pick(2) ? "NX" : "XX");
+        if (g.pick(4) == 0) a.push_back("CH");
+        for (size_t n = 1 + g.pick(3); n; n--) {
+            auto [lon, lat] = g.geoPoint();
+            a.insert(a.end(), {lon, lat, g.geoMember()});
+        }
+        return a;
+    },
+    [](CommandGenerator &g) { return Args{"GEOPOS", g.key(), g.geoMember(), g.geoMember()}; },
+    [](CommandGenerator &g) { return Args{"GEOHASH", g.key(), g.geoMember(), g.geoMember()}; },
+    [](CommandGenerator &g) {
+        Args a{"GEODIST", g.key(), g.geoMember(), g.geoMember()};
+        if (g.pick(2)) a.push_back(g.geoUnit());
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"GEOSEARCH", g.key()};
+        if (g.pick(2)) {
+            a.insert(a.end(), {"FROMMEMBER", g.geoMember()});
+        } else {
+            auto [lon, lat] = g.geoPoint();
+            a.insert(a.end(), {"FROMLONLAT", lon, lat});
+        }
+        if (g.pick(2)) a.insert(a.end(), {"BYRADIUS", g.geoDistance(), g.geoUnit()});
+        else a.insert(a.end(), {"BYBOX", g.geoDistance(), g.geoDistance(), g.geoUnit()});
+        a.push_back(g.pick(2) ? "ASC" : "DESC");
+        if (g.pick(2)) a.push_back("WITHDIST");
+        if (g.pick(3) == 0) a.push_back("WITHCOORD");
+        if (g.pick(3) == 0) a.push_back("WITHHASH");
+        return a;
     },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
