@@ -178,17 +178,15 @@ inline int sparseZeroRunSet(uint8_t *p, int len) {
     return 2;
 }
 
-/* Which runs an opcode stream breaks off at: the decoders that write
- * registers (hllSparseToDense, hllMerge) stop at a VAL run reaching past the
- * last register; the histogram counts it (and the total is then wrong). */
-enum class ValOverflow { Stop, Count };
-
-/* Walks the opcodes of a sparse HLL's registers, calling val(index, runlen,
- * value) for each VAL run; returns the number of registers covered, which
- * is HLL_REGISTERS when the HLL is valid. An XZERO cut by the end reads the
- * string's terminating '\0', as Redis does. */
+/* Walks the opcodes of a sparse HLL's registers, calling val(index,
+ * runlen, value) for each VAL run; returns the number of registers covered,
+ * which is HLL_REGISTERS when the HLL is valid. A VAL run reaching past the
+ * last register ends the walk before it is passed on, and the HLL is corrupt
+ * (-1), even when it is the last opcode: Redis 7.0.15 as Debian ships it,
+ * with the fix of CVE-2025-32023, refuses it so. An XZERO cut by the end
+ * reads the string's terminating '\0', as Redis does. */
 template <typename F>
-long hllSparseWalk(const uint8_t *p, const uint8_t *end, ValOverflow overflow, F &&val) {
+long hllSparseWalk(const uint8_t *p, const uint8_t *end, F &&val) {
     long idx = 0;
     while (p < end) {
         if (sparseIsZero(p)) {
@@ -199,7 +197,7 @@ long hllSparseWalk(const uint8_t *p, const uint8_t *end, ValOverflow overflow, F
             p += 2;
         } else {
             int runlen = sparseValLen(p);
-            if (overflow == ValOverflow::Stop && runlen + idx > HLL_REGISTERS) break;
+            if (runlen + idx > HLL_REGISTERS) return -1;
             val(idx, runlen, sparseValValue(p));
             idx += runlen;
             p++;
@@ -220,7 +218,7 @@ bool hllSparseToDense(sds &s) {
     memcpy(d, sparse, HLL_HDR_SIZE);
     d[HLL_ENCODING_OFFSET] = HLL_DENSE;
     uint8_t *registers = d + HLL_HDR_SIZE;
-    long covered = hllSparseWalk(sparse + HLL_HDR_SIZE, sparse + s.size(), ValOverflow::Stop,
+    long covered = hllSparseWalk(sparse + HLL_HDR_SIZE, sparse + s.size(),
                                  [&](long idx, int runlen, int regval) {
                                      for (int i = 0; i < runlen; i++) hllDenseSetRegister(registers, idx + i, regval);
                                  });
@@ -396,7 +394,7 @@ bool hllCount(const uint8_t *hll, size_t len, uint64_t *card) {
         hllDenseForEach(hll + HLL_HDR_SIZE, [&](int, int reg) { reghisto[reg]++; });
     } else {
         long nonzero = 0;
-        long covered = hllSparseWalk(hll + HLL_HDR_SIZE, hll + len, ValOverflow::Count,
+        long covered = hllSparseWalk(hll + HLL_HDR_SIZE, hll + len,
                                      [&](long, int runlen, int regval) {
                                          reghisto[regval] += runlen;
                                          nonzero += runlen;
@@ -425,7 +423,7 @@ bool hllMerge(uint8_t *max, std::string_view hll) {
         });
         return true;
     }
-    long covered = hllSparseWalk(h + HLL_HDR_SIZE, h + hll.size(), ValOverflow::Stop,
+    long covered = hllSparseWalk(h + HLL_HDR_SIZE, h + hll.size(),
                                  [&](long idx, int runlen, int regval) {
                                      for (long i = idx; i < idx + runlen; i++)
                                          if (regval > max[i]) max[i] = static_cast<uint8_t>(regval);
