@@ -123,6 +123,19 @@ TEST_P(HyperLogLog, PfcountThatCachesTouchesWatchedKeys) {
     EXPECT_EQ(other.call({"EXEC"}).raw, array({"+PONG\r\n"}));
 }
 
+/* PFCOUNT may write (its cache), so Redis flags it may-replicate: refused
+ * in a read-only script like a write. */
+TEST_P(HyperLogLog, PfcountIsRefusedInReadOnlyScripts) {
+    call({"PFADD", "h", "a"});
+    std::string r = call({"EVAL_RO", "return redis.call('pfcount', KEYS[1])", "1", "h"});
+    EXPECT_EQ(r.substr(0, r.find(" script:")),
+              "-ERR Write commands are not allowed from read-only scripts.");
+    EXPECT_EQ(call({"EVAL", "return redis.call('pfcount', KEYS[1])", "1", "h"}), integer(1));
+    Reply info = c->call({"COMMAND", "INFO", "pfcount"});
+    ASSERT_EQ(info.elements.size(), 1u);
+    EXPECT_EQ(info.elements[0].elements.at(2).raw, array({"+readonly\r\n"})); /* may-replicate is not listed */
+}
+
 TEST_P(HyperLogLog, PfaddAndPfmergeNotifyPfadd) {
     call({"CONFIG", "SET", "notify-keyspace-events", "K$"});
     RespConn sub = srv->connect();
