@@ -301,6 +301,30 @@ TEST_P(HyperLogLog, PfselftestPasses) {
 INSTANTIATE_TEST_SUITE_P(Servers, HyperLogLog, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
                          serverImplName);
 
+/* What the writes propagate (cppredis's single-file AOF): PFADD as it is
+ * when a register changed, nothing when none did; a PFCOUNT that wrote its
+ * cache, itself (so the replica's copy gets the cache too); a PFCOUNT from
+ * the cache, nothing; PFDEBUG TODENSE when it converted. */
+TEST(HyperLogLogPropagation, WritesAndCacheWritesReachTheAof) {
+    TempDir dir;
+    TestServer srv({"--dir", dir.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
+    RespConn c = srv.connect();
+    const std::string aof = dir.file("appendonly.aof");
+    auto step = [&](const Args &args) {
+        size_t before = readFile(aof).size();
+        c.call(args);
+        return readFile(aof).substr(before);
+    };
+    EXPECT_EQ(escape(step({"PFADD", "h", "a", "b"})),
+              escape(encodeCommand({"SELECT", "0"}) + encodeCommand({"PFADD", "h", "a", "b"})));
+    EXPECT_EQ(step({"PFADD", "h", "a"}), "");
+    EXPECT_EQ(escape(step({"PFCOUNT", "h"})), escape(encodeCommand({"PFCOUNT", "h"})));
+    EXPECT_EQ(step({"PFCOUNT", "h"}), "");
+    EXPECT_EQ(step({"PFCOUNT", "h", "h"}), "");
+    EXPECT_EQ(escape(step({"PFDEBUG", "TODENSE", "h"})), escape(encodeCommand({"PFDEBUG", "TODENSE", "h"})));
+    EXPECT_EQ(step({"PFDEBUG", "TODENSE", "h"}), "");
+}
+
 /* ========================================================================
  * The bytes, against Redis 7.0.15 in the same run
  * ====================================================================== */
