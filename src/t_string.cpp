@@ -64,6 +64,8 @@ bool checkStringLength(client *c, long long size, long long append) {
     return true;
 }
 
+}  // namespace
+
 /* Before an in-place edit: a value that is shared or not RAW (INT and
  * EMBSTR cannot grow) is replaced in the keyspace by a private RAW copy,
  * which is returned (Redis's dbUnshareStringValue). */
@@ -75,6 +77,8 @@ robj *dbUnshareStringValue(redisDb *db, std::string_view key, robj *o) {
     dbOverwrite(db, key, std::move(copy));
     return raw;
 }
+
+namespace {
 
 /* ========================================================================
  * SET / GETEX options

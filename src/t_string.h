@@ -1,6 +1,8 @@
 /* t_string.h — the string commands (Redis's t_string.c). */
 #pragma once
 
+#include <string_view>
+
 struct client;
 
 /* The string commands (the command table is in commands.cpp). */
@@ -25,3 +27,10 @@ void setexCommand(client *c);
 void setnxCommand(client *c);
 void setrangeCommand(client *c);
 void strlenCommand(client *c);
+
+struct redisDb;
+struct redisObject;
+/* The key's string value o, made a private RAW string that may be edited
+ * in place (Redis's dbUnshareStringValue): o itself, or the copy that now
+ * replaces it in the keyspace. */
+redisObject *dbUnshareStringValue(redisDb *db, std::string_view key, redisObject *o);

@@ -523,6 +523,27 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         if (g.pick(3) == 0) a.push_back("WITHHASH");
         return a;
     },
+    /* HyperLogLog: on the shared keys (a string that is no HLL, another
+     * type); GET shows the HLL's bytes, which must be Redis's */
+    [](CommandGenerator &g) {
+        Args a{"PFADD", g.key()};
+        for (size_t n = g.pick(4); n > 0; n--) a.push_back(g.value());
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"PFCOUNT", g.key()};
+        for (size_t n = g.pick(3); n > 0; n--) a.push_back(g.key());
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"PFMERGE", g.key()};
+        for (size_t n = g.pick(3); n > 0; n--) a.push_back(g.key());
+        return a;
+    },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kSubs = {"ENCODING", "DECODE", "TODENSE", "NOSUCH"};
+        return Args{"PFDEBUG", kSubs[g.pick(kSubs.size())], g.key()};
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
