@@ -477,9 +477,9 @@ std::vector<redisCommand> buildCommandTable() {
             .acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}),
         cmd("bgrewriteaof", bgrewriteaofCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0, "server", "Asynchronously rewrite the append-only file", "1.0.0"),
         /* scripting (scripting.cpp) */
-        cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
+        cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
             .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
-        cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
+        cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a Lua script server side", "2.6.0")
             .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
         cmd("eval_ro", evalRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Execute a read-only Lua script server side", "7.0.0")
             .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),

@@ -7,6 +7,10 @@ the reference rather than typed (then reviewed and pasted):
 
     redis-server --port 7001 --save '' &
     tools/gen_command_rows.py 7001 lpush:lpushCommand rpush:rpushCommand
+
+COMMAND INFO does not show Redis's CMD_MAY_REPLICATE; add it by hand to the
+rows of the commands Redis 7.0 gives it (PFCOUNT, PUBLISH, SPUBLISH, EVAL,
+EVALSHA, FCALL: not writes, yet they may propagate).
 """
 import socket, sys
 s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); f=s.makefile('rb')
