@@ -46,6 +46,7 @@
 #include "pubsub.h"
 #include "rdb.h"
 #include "replication.h"
+#include "functions.h"
 #include "scripting.h"
 #include "server.h"
 #include "trace.h"
@@ -121,7 +122,11 @@ static bool isWriteCommand(const client *c) {
 static bool isDenyOomCommand(client *c) {
     bool eval = c->cmd->proc == evalCommand || c->cmd->proc == evalShaCommand || c->cmd->proc == evalRoCommand ||
                 c->cmd->proc == evalShaRoCommand;
-    if ((eval ? evalGetCommandFlags(c, c->cmd->flags) : c->cmd->flags) & CMD_DENYOOM) return true;
+    bool fcall = c->cmd->proc == fcallCommand || c->cmd->proc == fcallroCommand;
+    uint64_t flags = eval ? evalGetCommandFlags(c, c->cmd->flags)
+                     : fcall ? fcallGetCommandFlags(c, c->cmd->flags)
+                             : c->cmd->flags;
+    if (flags & CMD_DENYOOM) return true;
     if (c->cmd->proc != execCommand) return false;
     const auto &queued = c->mstate.commands;
     return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_DENYOOM; });
@@ -225,7 +230,7 @@ static int processCommand(client *c) {
     /* A script past busy-reply-threshold lets the event loop run: only the
      * commands that may run beside it are answered (SCRIPT KILL ...). */
     if (scriptIsTimedout() && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
-        rejectCommand(c, std::string(kBusyScriptError));
+        rejectCommand(c, std::string(scriptBusyError()));
         return C_OK;
     }
     /* Inside MULTI everything but the commands that end or manage the
