@@ -393,8 +393,8 @@ bool scriptInterrupt(scriptRunCtx *run_ctx) {
         if (elapsed < server.busy_reply_threshold) return false;
         serverLog(LL_WARNING,
                   "Slow script detected: still in execution after %lld milliseconds. You can try killing the script "
-                  "using the SCRIPT KILL command. Script name is: %s.",
-                  elapsed, run_ctx->funcname);
+                  "using the %s command. Script name is: %s.",
+                  elapsed, (run_ctx->flags & SCRIPT_EVAL_MODE) ? "SCRIPT KILL" : "FUNCTION KILL", run_ctx->funcname);
         run_ctx->flags |= SCRIPT_TIMEDOUT;
         protectClient(run_ctx->original_client);
     }

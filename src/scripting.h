@@ -14,6 +14,9 @@
  *    SHUTDOWN NOSAVE ...); the caller is not read meanwhile (its argv views
  *    point into its query buffer), and no blocked client is served before
  *    the script ends.
+ *  - FCALL (functions.h) runs functions through the same machinery
+ *    (scriptPrepareForRun ... scriptResetRun), without SCRIPT_EVAL_MODE:
+ *    each kind is stopped by its own KILL command.
  *  - The script cache maps a body's SHA1 to the compiled function in the
  *    Lua registry; SCRIPT FLUSH starts a new interpreter.
  */
@@ -57,7 +60,7 @@ inline constexpr scriptFlag scripts_flags_def[] = {
 struct scriptRunCtx {
     client *original_client;   /* who sent EVAL */
     client *c;                 /* the script client redis.call() runs commands on */
-    const char *funcname;      /* the script's SHA1, for errors and the log */
+    const char *funcname;      /* the script's SHA1 or the function's name, for errors and the log */
     long long start_time;      /* monotonic ms, for busy-reply-threshold */
     int flags;                 /* SCRIPT_* */
     int repl_flags;            /* PROPAGATE_*: where its commands' effects go (redis.set_repl()) */

@@ -276,6 +276,9 @@ TEST_P(Functions, BusyFunctionAndFunctionKill) {
     pollUntil([&] { return (last = other.call({"PING"}).raw) == busy_fn; });
     ASSERT_EQ(last, busy_fn);
     EXPECT_EQ(other.call({"SCRIPT", "KILL"}).raw, busy_fn);
+    EXPECT_TRUE(srv->waitForLog("You can try killing the script using the FUNCTION KILL command. Script name is: "
+                                "spin."))
+        << srv->log();
     Reply stats = other.call({"FUNCTION", "STATS"});
     ASSERT_EQ(stats.elements.size(), 4u) << stats;
     ASSERT_EQ(stats.elements[1].elements.size(), 6u) << stats;
@@ -393,5 +396,47 @@ TEST(FunctionsDump, PayloadsCrossBetweenRedisAndCppredis) {
               c.call({"FUNCTION", "LIST", "LIBRARYNAME", "setlib", "WITHCODE"}).raw);
     EXPECT_EQ(r.call({"FCALL", "setit", "1", "k", "v"}).raw, OK);
 }
+
+/* A replica gets the libraries by the full sync's RDB (RDB_OPCODE_FUNCTION2)
+ * and then FUNCTION LOAD/DELETE and FCALL's effects by the stream, from
+ * Redis 7.0.15 to cppredis and back. */
+class FunctionsReplication : public ::testing::TestWithParam<bool> {};
+
+TEST_P(FunctionsReplication, LibrariesReachTheReplica) {
+    REQUIRE_REDIS_REFERENCE();
+    const bool cppredis_master = GetParam();
+    std::unique_ptr<TestServer> master, replica;
+    const std::vector<std::string> master_args{"--repl-diskless-sync-delay", "0"};
+    if (cppredis_master) {
+        master = std::make_unique<TestServer>(master_args);
+        replica = std::make_unique<RedisReference>();
+    } else {
+        master = std::make_unique<RedisReference>(master_args);
+        replica = std::make_unique<TestServer>();
+    }
+    RespConn m = master->connect(), r = replica->connect();
+    ASSERT_EQ(m.call({"FUNCTION", "LOAD", kSetLib}).raw, bulk("setlib"));
+    ASSERT_EQ(m.call({"FUNCTION", "LOAD", kMiscLib}).raw, bulk("misc"));
+    ASSERT_EQ(r.call({"REPLICAOF", "127.0.0.1", std::to_string(master->port())}).raw, OK);
+    ASSERT_TRUE(pollUntil([&] { return infoField(r, "replication", "master_link_status") == "up"; }))
+        << replica->log();
+    ASSERT_EQ(m.call({"FUNCTION", "LOAD", kGetLib}).raw, bulk("getlib"));
+    ASSERT_EQ(m.call({"FUNCTION", "DELETE", "misc"}).raw, OK);
+    ASSERT_EQ(m.call({"FCALL", "setit", "1", "k", "v"}).raw, OK);
+    EXPECT_TRUE(pollUntil([&] { return r.call({"GET", "k"}).raw == bulk("v"); }));
+    for (const char *lib : {"setlib", "getlib"})
+        EXPECT_EQ(r.call({"FUNCTION", "LIST", "LIBRARYNAME", lib, "WITHCODE"}).raw,
+                  m.call({"FUNCTION", "LIST", "LIBRARYNAME", lib, "WITHCODE"}).raw);
+    EXPECT_EQ(r.call({"FCALL", "echo", "0"}).raw, err("ERR Function not found"));
+    /* A read-only replica runs no-writes functions only. */
+    EXPECT_EQ(r.call({"FCALL_RO", "getit", "1", "k"}).raw, bulk("v"));
+    EXPECT_EQ(r.call({"FCALL", "setit", "1", "k", "w"}).raw,
+              err("READONLY You can't write against a read only replica."));
+}
+
+INSTANTIATE_TEST_SUITE_P(MasterIs, FunctionsReplication, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                             return std::string(info.param ? "CppredisToRedis7" : "Redis7ToCppredis");
+                         });
 
 }  // namespace
