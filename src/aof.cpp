@@ -31,6 +31,7 @@
 
 #include "bio.h"
 #include "childinfo.h"
+#include "functions.h"
 #include "multi.h"
 #include "rdb.h"
 #include "server.h"
@@ -512,6 +513,11 @@ static bool rewriteAppendOnlyFileRio(RewriteWriter &w) {
     long long now = mstime();
     size_t key_count = 0;
     long long info_updated_time = 0;
+    /* Functions first (Redis's rewriteFunctions): a library per FUNCTION LOAD. */
+    for (auto &[name, li] : functionsLibGet()) {
+        std::string_view argv[] = {"FUNCTION", "LOAD", li->code};
+        catAppendOnlyGenericCommand(w.buf(), argv);
+    }
     for (int j = 0; j < server.dbnum; j++) {
         redisDb &db = server.db[j];
         if (db.dict.size() == 0) continue;
@@ -966,6 +972,7 @@ int loadAppendOnlyFile(const std::string &filename) {
 void debugLoadAof(client *c) {
     if (server.aof_state == AOF_ON) flushAppendOnlyFile();
     emptyData(-1, EMPTYDB_NO_FLAGS);
+    functionsLibCtxClearCurrent();
     int ret = loadAppendOnlyFile(server.aof_filename);
     if (ret != AOF_OK && ret != AOF_EMPTY) exit(1);
     server.dirty = 0; /* the load itself is not a write to propagate */

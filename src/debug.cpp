@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "aof.h"
+#include "functions.h"
 #include "rdb.h"
 #include "server.h"
 #include "sha1.h"
@@ -268,6 +269,7 @@ static void debugReload(client *c) {
     if (flush) {
         signalFlushedDb(-1);
         emptyData(-1, EMPTYDB_NO_FLAGS);
+        functionsLibCtxClearCurrent();
     }
     if (rdbLoad(server.rdb_filename.c_str(), flags) != C_OK)
         return addReplyError(c, "Error trying to load the RDB dump");

@@ -35,6 +35,7 @@
 
 #include "aof.h"
 #include "childinfo.h"
+#include "functions.h"
 #include "intset.h"
 #include "listpack.h"
 #include "replication.h"
@@ -372,14 +373,24 @@ static bool rdbDatasetHasStreams() {
     return false;
 }
 
+bool rdbSaveFunctions(rio &rdb) {
+    for (auto &[name, li] : functionsLibGet())
+        if (!rdbSaveType(rdb, RDB_OPCODE_FUNCTION2) || !rdbSaveRawString(rdb, li->code)) return false;
+    return true;
+}
+
 bool rdbSaveRio(rio &rdb) {
     size_t key_counter = 0;
     long long info_updated_time = 0;
     rdb.cksum = 0;
     rdb.update_cksum = server.rdb_checksum;
     char magic[16];
-    snprintf(magic, sizeof(magic), "REDIS%04d", rdbDatasetHasStreams() ? RDB_VERSION_STREAMS : RDB_VERSION);
-    if (!rdb.write(magic, 9)) return false;
+    /* Functions, like streams, need Redis 7.0's version; a file without
+     * them stays readable by older versions. */
+    bool functions = !functionsLibGet().empty();
+    snprintf(magic, sizeof(magic), "REDIS%04d",
+             functions || rdbDatasetHasStreams() ? RDB_VERSION_STREAMS : RDB_VERSION);
+    if (!rdb.write(magic, 9) || !rdbSaveFunctions(rdb)) return false;
     for (int j = 0; j < server.dbnum; j++) {
         redisDb &db = server.db[j];
         if (db.dict.size() == 0) continue;
@@ -1052,10 +1063,25 @@ static bool rdbLoadOpcode(rio &rdb, int type, RdbLoadState &st) {
     case RDB_OPCODE_MODULE_AUX:
         rdbRefuse("The RDB file contains AUX module data I can't load: cppredis has no modules");
     case RDB_OPCODE_FUNCTION:
-    case RDB_OPCODE_FUNCTION2:
-        rdbRefuse("The RDB file contains function libraries (FUNCTION LOAD), which cppredis does not support");
+    case RDB_OPCODE_FUNCTION2: {
+        std::string code = rdbFunctionLoad(rdb, type), err;
+        if (!functionsCreateWithLibraryCtx(code, st.rdbflags & RDBFLAGS_ALLOW_DUP, err, nullptr, 0))
+            rdbCorrupt("Failed loading library, " + err);
+        return true;
+    }
     default: return false;
     }
+}
+
+std::string rdbFunctionLoad(rio &rdb, int type) {
+    if (type == RDB_OPCODE_FUNCTION2) return rdbGenericLoadStringObject(rdb);
+    /* Redis 7.0-rc1/rc2's record: name, engine, an optional description
+     * (dropped, as Redis does), then the code without its shebang line. */
+    std::string name = rdbGenericLoadStringObject(rdb);
+    std::string engine = rdbGenericLoadStringObject(rdb);
+    if (rdbLoadLen(rdb)) rdbGenericLoadStringObject(rdb);
+    std::string blob = rdbGenericLoadStringObject(rdb);
+    return "#!" + engine + " name=" + name + "\n" + blob;
 }
 
 /* A key and its value of `type`, with the TTL announced before it. */

@@ -4,9 +4,11 @@
  * parent keeps serving; the file is loaded at start-up.
  *
  * The file (what rdbSaveRio writes, Redis 2.6's version 6; version 10,
- * Redis 7.0's, when it holds a stream, whose type older versions lack):
+ * Redis 7.0's, when it holds a stream or functions, which older versions
+ * lack):
  *
  *   "REDIS0006"                         or "REDIS0010"
+ *   [FUNCTION2 <library code>]          each function library, if any (10)
  *   SELECTDB <dbid>                     before the keys of each non-empty db
  *   [EXPIRETIME_MS <unix ms, 8 bytes>]  then for each key
  *   <type> <key> <value>
@@ -91,6 +93,8 @@ public:
 
 /* ---- writing (false on a write error) ---------------------------------- */
 bool rdbSaveType(rio &rdb, unsigned char type);
+/* Each function library as an RDB_OPCODE_FUNCTION2 record: its code. */
+bool rdbSaveFunctions(rio &rdb);
 bool rdbSaveLen(rio &rdb, uint64_t len);
 bool rdbSaveMillisecondTime(rio &rdb, long long t);
 /* A string as an integer, LZF-compressed or as is, whichever fits best
@@ -112,6 +116,9 @@ uint64_t rdbLoadLen(rio &rdb, bool *isencoded = nullptr);
 long long rdbLoadMillisecondTime(rio &rdb);
 /* A string in any encoding, integers as their decimal text. */
 std::string rdbGenericLoadStringObject(rio &rdb);
+/* The library code of an RDB_OPCODE_FUNCTION2 record (or of Redis
+ * 7.0-rc's RDB_OPCODE_FUNCTION, given its shebang line back). */
+std::string rdbFunctionLoad(rio &rdb, int type);
 /* A value of `rdbtype`; empty when it holds no element (the key is then
  * skipped, as Redis does). */
 ObjRef rdbLoadObject(int rdbtype, rio &rdb);

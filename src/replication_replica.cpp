@@ -32,6 +32,7 @@
 
 #include "anet.h"
 #include "aof.h"
+#include "functions.h"
 #include "blocked.h"
 #include "config.h"
 #include "db.h"
@@ -344,6 +345,7 @@ void replicationLoadReceivedRdb() {
     freeReplicationBacklog();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Flushing old data");
     emptyData(-1, EMPTYDB_NO_FLAGS);
+    functionsLibCtxClearCurrent();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
     if (rdbLoad(rdb_filename, RDBFLAGS_NONE) != C_OK) {
         serverLog(LL_WARNING, "Failed trying to load the MASTER synchronization DB from disk: %s", strerror(errno));

@@ -488,10 +488,14 @@ const char *readChunk(lua_State *, void *ud, size_t *size) {
 
 bool isBinaryChunk(const char *s, size_t len) { return len > 0 && s[0] == LUA_SIGNATURE[0]; }
 
+}  // namespace
+
 int luaLoadText(lua_State *L, std::string_view text, const char *chunkname) {
     ChunkReader r{text.data(), text.size(), isBinaryChunk(text.data(), text.size())};
     return lua_load(L, readChunk, &r, chunkname);
 }
+
+namespace {
 
 /* loadstring and load return the function, or nil and the message. */
 int loadResult(lua_State *L, int status) {
@@ -648,6 +652,26 @@ void luaSetGlobalsProtection(lua_State *L) {
     lua_setfield(L, -2, "__index");
     lua_settop(L, memo - 2);
 }
+
+}  // namespace
+
+void luaSetErrorMetatable(lua_State *L) {
+    lua_newtable(L);
+    lua_pushcfunction(L, luaProtectedTableError);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+}
+
+void luaSetTableProtectionRecursively(lua_State *L) {
+    lua_newtable(L);
+    int memo = lua_gettop(L);
+    lua_pushvalue(L, memo - 1);
+    luaProtectTable(L, memo);
+    lua_replace(L, memo - 1);
+    lua_pop(L, 1);
+}
+
+namespace {
 
 /* ========================================================================
  * math.random: Redis's rand.c, the 48-bit linear congruential generator of
@@ -1094,14 +1118,20 @@ void luaCallFunction(scriptRunCtx *run_ctx, lua_State *L, int fref, std::span<co
     bool hook = server.busy_reply_threshold > 0;
     if (hook) lua_sethook(L, luaMaskCountHook, LUA_MASKCOUNT, LUA_HOOK_INSTRUCTIONS);
 
-    registryPush(L, &kRealGlobalsKey);
-    luaCreateArray(L, keys);
-    lua_setfield(L, -2, "KEYS");
-    luaCreateArray(L, args);
-    lua_setfield(L, -2, "ARGV");
-    lua_pop(L, 1);
-
-    int err = lua_pcall(L, 0, 1, -2);
+    int err;
+    if (run_ctx->flags & SCRIPT_EVAL_MODE) {
+        registryPush(L, &kRealGlobalsKey);
+        luaCreateArray(L, keys);
+        lua_setfield(L, -2, "KEYS");
+        luaCreateArray(L, args);
+        lua_setfield(L, -2, "ARGV");
+        lua_pop(L, 1);
+        err = lua_pcall(L, 0, 1, -2);
+    } else {
+        luaCreateArray(L, keys);
+        luaCreateArray(L, args);
+        err = lua_pcall(L, 2, 1, -4);
+    }
 
     /* A GC step every 50 scripts, so that Lua never needs a long full
      * collection in the middle of one. */

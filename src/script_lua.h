@@ -53,11 +53,23 @@ lua_State *luaCreateScriptingState();
  * replying "Error compiling script (new function): ..." to `c`. */
 int luaCompileScript(lua_State *L, client *c, std::string_view body);
 
-/* Runs the function `fref` with KEYS and ARGV set, replying its result (or
- * its error) to the run's caller. The count hook keeps the server
- * responsive past busy-reply-threshold. */
+/* Runs the function `fref`, replying its result (or its error) to the
+ * run's caller: an EVAL script (SCRIPT_EVAL_MODE) with the globals KEYS and
+ * ARGV set, a function with the keys and args tables as its two arguments.
+ * The count hook keeps the server responsive past busy-reply-threshold. */
 void luaCallFunction(scriptRunCtx *run_ctx, lua_State *L, int fref, std::span<const std::string_view> keys,
                      std::span<const std::string_view> args);
+
+/* Compiles `text` as the chunk `chunkname` (binary chunks refused): 0 and
+ * the function pushed, or Lua's error code and its message pushed. */
+int luaLoadText(lua_State *L, std::string_view text, const char *chunkname);
+
+/* For another environment in the same sandbox (the functions' load-time
+ * API): makes reading a missing field of the table on top an error
+ * ("Script attempted to access nonexistent global variable"), and replaces
+ * the table on top by its read-only proxy, the tables it holds too. */
+void luaSetErrorMetatable(lua_State *L);
+void luaSetTableProtectionRecursively(lua_State *L);
 
 /* One RESP2 reply (complete, as a command produced it) pushed as a Lua
  * value; returns where the reply ends. */

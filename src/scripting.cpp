@@ -17,32 +17,13 @@
 #include "dict.h"
 #include "evict.h"
 #include "rdb.h"
+#include "replication.h"
 #include "script_lua.h"
 #include "server.h"
 #include "sha1.h"
 #include "util.h"
 
 namespace {
-
-/* Flags of a script's "#!lua flags=..." line (Redis 7). A script without
- * that line runs in EVAL's compatibility mode: the flags say nothing, its
- * commands are checked one by one. */
-constexpr uint64_t SCRIPT_FLAG_NO_WRITES = 1ULL << 0;
-constexpr uint64_t SCRIPT_FLAG_ALLOW_OOM = 1ULL << 1;
-constexpr uint64_t SCRIPT_FLAG_ALLOW_STALE = 1ULL << 2;
-constexpr uint64_t SCRIPT_FLAG_NO_CLUSTER = 1ULL << 3;
-constexpr uint64_t SCRIPT_FLAG_EVAL_COMPAT_MODE = 1ULL << 4;
-constexpr uint64_t SCRIPT_FLAG_ALLOW_CROSS_SLOT = 1ULL << 5;
-
-struct scriptFlag {
-    uint64_t flag;
-    std::string_view name;
-};
-constexpr scriptFlag scripts_flags_def[] = {
-    {SCRIPT_FLAG_NO_WRITES, "no-writes"},     {SCRIPT_FLAG_ALLOW_OOM, "allow-oom"},
-    {SCRIPT_FLAG_ALLOW_STALE, "allow-stale"}, {SCRIPT_FLAG_NO_CLUSTER, "no-cluster"},
-    {SCRIPT_FLAG_ALLOW_CROSS_SLOT, "allow-cross-slot-keys"},
-};
 
 /* A cached script (Redis's luaScript): its flags and its compiled function
  * (a reference in the Lua registry). */
@@ -178,45 +159,6 @@ scriptsDict::entry *luaCreateFunction(client *c, std::string_view body, std::str
  * The running script
  * ====================================================================== */
 
-/* A script whose flags promise writes cannot start where writes would be
- * refused (Redis's scriptPrepareForRun). Compatibility-mode scripts are
- * checked command by command instead. */
-bool scriptPrepareForRun(scriptRunCtx *run_ctx, client *caller, const char *funcname, uint64_t script_flags,
-                         bool ro) {
-    bool compat = script_flags & SCRIPT_FLAG_EVAL_COMPAT_MODE;
-    bool no_writes = !compat && (script_flags & SCRIPT_FLAG_NO_WRITES);
-    if (!compat && !no_writes) {
-        if (rdbWritesDeniedByBgsaveError()) {
-            addReplyError(caller, "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to "
-                                  "persist to disk. Writable scripts are blocked. Use 'no-writes' flag for read only "
-                                  "scripts.");
-            return false;
-        }
-        if (const char *disk_error = writeCommandsDeniedByDiskError()) {
-            addReplyError(caller, disk_error);
-            return false;
-        }
-        if (ro) {
-            addReplyError(caller, "Can not execute a script with write flag using *_ro command.");
-            return false;
-        }
-    }
-    /* no-writes implies allow-oom. */
-    bool allow_oom = !compat && (script_flags & (SCRIPT_FLAG_ALLOW_OOM | SCRIPT_FLAG_NO_WRITES));
-    if (!compat && !allow_oom && server.pre_command_oom_state && server.maxmemory) {
-        addReplyError(caller, "-OOM allow-oom flag is not set on the script, can not run it when used memory > "
-                              "'maxmemory'");
-        return false;
-    }
-    client *sc = lctx.script_client.get();
-    sc->db = caller->db;
-    sc->user = caller->user; /* redis.call() runs with the caller's permissions */
-    int flags = ((ro || no_writes) ? SCRIPT_READ_ONLY : 0) | (allow_oom ? SCRIPT_ALLOW_OOM : 0);
-    *run_ctx = {caller, sc, funcname, monotonicMs(), flags, PROPAGATE_AOF | PROPAGATE_REPL};
-    curr_run_ctx = run_ctx;
-    return true;
-}
-
 /* The caller of a busy script is not read while other clients are: its
  * argv points into its query buffer (Redis's protectClient). It cannot be
  * freed meanwhile either: the event loop frees clients with write errors
@@ -227,13 +169,6 @@ void protectClient(client *c) {
 
 void unprotectClient(client *c) {
     if (c->fd != -1) aeCreateFileEvent(server.el.get(), c->fd, AE_READABLE, readQueryFromClient, c);
-}
-
-void scriptResetRun(scriptRunCtx *run_ctx) {
-    if (run_ctx->flags & SCRIPT_TIMEDOUT) unprotectClient(run_ctx->original_client);
-    /* Its effects are propagated, not EVAL. */
-    preventCommandPropagation(run_ctx->original_client);
-    curr_run_ctx = nullptr;
 }
 
 /* Reads and answers other clients while a busy script runs (Redis's
@@ -273,6 +208,7 @@ void evalGenericCommand(client *c, bool evalsha) {
     bool ro = c->cmd->proc == evalRoCommand || c->cmd->proc == evalShaRoCommand;
     scriptRunCtx run_ctx;
     if (!scriptPrepareForRun(&run_ctx, c, funcname, script.flags, ro)) return;
+    run_ctx.flags |= SCRIPT_EVAL_MODE;
     std::span<const std::string_view> args(c->argv);
     luaCallFunction(&run_ctx, lctx.lua, script.fref, args.subspan(3, numkeys), args.subspan(3 + numkeys));
     scriptResetRun(&run_ctx);
@@ -299,12 +235,105 @@ uint64_t evalGetCommandFlags(client *c, uint64_t cmd_flags) {
         std::string err;
         if (!evalExtractShebangFlags(c->argv[1], &script_flags, &shebang_len, err)) return cmd_flags;
     }
+    return scriptFlagsToCmdFlags(cmd_flags, script_flags);
+}
+
+uint64_t scriptFlagsToCmdFlags(uint64_t cmd_flags, uint64_t script_flags) {
     if (script_flags & SCRIPT_FLAG_EVAL_COMPAT_MODE) return cmd_flags;
     cmd_flags &= ~(CMD_STALE | CMD_DENYOOM | CMD_WRITE);
     if (!(script_flags & SCRIPT_FLAG_NO_WRITES)) cmd_flags |= CMD_WRITE;
     if (!(script_flags & (SCRIPT_FLAG_ALLOW_OOM | SCRIPT_FLAG_NO_WRITES))) cmd_flags |= CMD_DENYOOM;
     if (script_flags & SCRIPT_FLAG_ALLOW_STALE) cmd_flags |= CMD_STALE;
     return cmd_flags;
+}
+
+/* A script whose flags promise writes cannot start where writes would be
+ * refused. Compatibility-mode scripts are checked command by command
+ * instead, but not on a stale replica. */
+bool scriptPrepareForRun(scriptRunCtx *run_ctx, client *caller, const char *funcname, uint64_t script_flags,
+                         bool ro) {
+    bool compat = script_flags & SCRIPT_FLAG_EVAL_COMPAT_MODE;
+    bool no_writes = !compat && (script_flags & SCRIPT_FLAG_NO_WRITES);
+    bool obey_client = caller->flags & CLIENT_MASTER;
+    bool running_stale =
+        !server.masterhost.empty() && server.repl_state != REPL_STATE_CONNECTED && !server.repl_serve_stale_data;
+    if (compat && running_stale) {
+        addReplyError(caller, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
+        return false;
+    }
+    if (!compat && running_stale && !(script_flags & SCRIPT_FLAG_ALLOW_STALE)) {
+        addReplyError(caller, "-MASTERDOWN Link with MASTER is down, replica-serve-stale-data is set to 'no' and "
+                              "'allow-stale' flag is not set on the script.");
+        return false;
+    }
+    if (!compat && !no_writes) {
+        if (!server.masterhost.empty() && server.repl_slave_ro && !obey_client) {
+            addReplyError(caller, "-READONLY Can not run script with write flag on readonly replica");
+            return false;
+        }
+        if (rdbWritesDeniedByBgsaveError()) {
+            addReplyError(caller, "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to "
+                                  "persist to disk. Writable scripts are blocked. Use 'no-writes' flag for read only "
+                                  "scripts.");
+            return false;
+        }
+        if (const char *disk_error = writeCommandsDeniedByDiskError()) {
+            addReplyError(caller, disk_error);
+            return false;
+        }
+        if (ro) {
+            addReplyError(caller, "Can not execute a script with write flag using *_ro command.");
+            return false;
+        }
+        if (server.masterhost.empty() && !checkGoodReplicasStatus()) {
+            addReplyError(caller, "-NOREPLICAS Not enough good replicas to write.");
+            return false;
+        }
+    }
+    /* no-writes implies allow-oom. */
+    bool allow_oom = !compat && (script_flags & (SCRIPT_FLAG_ALLOW_OOM | SCRIPT_FLAG_NO_WRITES));
+    if (!compat && !allow_oom && server.pre_command_oom_state && server.maxmemory) {
+        addReplyError(caller, "-OOM allow-oom flag is not set on the script, can not run it when used memory > "
+                              "'maxmemory'");
+        return false;
+    }
+    if (!lctx.script_client) lctx.script_client = createScriptClient();
+    client *sc = lctx.script_client.get();
+    sc->db = caller->db;
+    sc->user = caller->user; /* redis.call() runs with the caller's permissions */
+    int flags = ((ro || no_writes) ? SCRIPT_READ_ONLY : 0) | (allow_oom ? SCRIPT_ALLOW_OOM : 0);
+    *run_ctx = {caller, sc, funcname, monotonicMs(), flags, PROPAGATE_AOF | PROPAGATE_REPL};
+    curr_run_ctx = run_ctx;
+    return true;
+}
+
+void scriptResetRun(scriptRunCtx *run_ctx) {
+    if (run_ctx->flags & SCRIPT_TIMEDOUT) unprotectClient(run_ctx->original_client);
+    /* Its effects are propagated, not EVAL. */
+    preventCommandPropagation(run_ctx->original_client);
+    curr_run_ctx = nullptr;
+}
+
+long long scriptRunDuration() { return monotonicMs() - curr_run_ctx->start_time; }
+
+std::string_view scriptBusyError() {
+    return curr_run_ctx && !(curr_run_ctx->flags & SCRIPT_EVAL_MODE) ? kBusyFunctionError : kBusyScriptError;
+}
+
+void scriptKill(client *c, bool is_eval) {
+    if (!curr_run_ctx) return addReplyError(c, "-NOTBUSY No scripts in execution right now.");
+    if (curr_run_ctx->original_client->flags & CLIENT_MASTER)
+        return addReplyError(c, "-UNKILLABLE The busy script was sent by a master instance in the context of "
+                                "replication and cannot be killed.");
+    if (curr_run_ctx->flags & SCRIPT_WRITE_DIRTY)
+        return addReplyError(c, "-UNKILLABLE Sorry the script already executed write commands against the dataset. "
+                                "You can either wait the script termination or kill the server in a hard way using "
+                                "the SHUTDOWN NOSAVE command.");
+    bool running_eval = curr_run_ctx->flags & SCRIPT_EVAL_MODE;
+    if (is_eval && !running_eval) return addReplyError(c, kBusyFunctionError);
+    if (!is_eval && running_eval) return addReplyError(c, kBusyScriptError);
+    curr_run_ctx->flags |= SCRIPT_KILLED;
+    addReply(c, shared::ok);
 }
 
 scriptRunCtx *scriptCurrentRun() { return curr_run_ctx; }
@@ -364,8 +393,8 @@ bool scriptInterrupt(scriptRunCtx *run_ctx) {
         if (elapsed < server.busy_reply_threshold) return false;
         serverLog(LL_WARNING,
                   "Slow script detected: still in execution after %lld milliseconds. You can try killing the script "
-                  "using the SCRIPT KILL command. Script name is: %s.",
-                  elapsed, run_ctx->funcname);
+                  "using the %s command. Script name is: %s.",
+                  elapsed, (run_ctx->flags & SCRIPT_EVAL_MODE) ? "SCRIPT KILL" : "FUNCTION KILL", run_ctx->funcname);
         run_ctx->flags |= SCRIPT_TIMEDOUT;
         protectClient(run_ctx->original_client);
     }
@@ -407,16 +436,8 @@ void scriptFlushCommand(client *c) {
     addReply(c, shared::ok);
 }
 
-/* SCRIPT KILL: only a script that wrote nothing may stop halfway. */
-void scriptKillCommand(client *c) {
-    if (!curr_run_ctx) return addReplyError(c, "-NOTBUSY No scripts in execution right now.");
-    if (curr_run_ctx->flags & SCRIPT_WRITE_DIRTY)
-        return addReplyError(c, "-UNKILLABLE Sorry the script already executed write commands against the dataset. "
-                                "You can either wait the script termination or kill the server in a hard way using "
-                                "the SHUTDOWN NOSAVE command.");
-    curr_run_ctx->flags |= SCRIPT_KILLED;
-    addReply(c, shared::ok);
-}
+/* SCRIPT KILL: only an EVAL script that wrote nothing may stop halfway. */
+void scriptKillCommand(client *c) { scriptKill(c, true); }
 
 /* Redis's help, without SCRIPT DEBUG (no Lua debugger here). */
 void scriptHelpCommand(client *c) {

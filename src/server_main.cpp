@@ -47,6 +47,7 @@
 #include "pubsub.h"
 #include "rdb.h"
 #include "replication.h"
+#include "functions.h"
 #include "scripting.h"
 #include "server.h"
 #include "trace.h"
@@ -109,9 +110,19 @@ static std::string upper(std::string_view s) {
     return u;
 }
 
+/* The command's flags, a script's as its flags declare them (Redis's
+ * getCommandFlags): EVAL with a shebang, FCALL. */
+static uint64_t getCommandFlags(client *c) {
+    if (c->cmd->proc == evalCommand || c->cmd->proc == evalShaCommand || c->cmd->proc == evalRoCommand ||
+        c->cmd->proc == evalShaRoCommand)
+        return evalGetCommandFlags(c, c->cmd->flags);
+    if (c->cmd->proc == fcallCommand || c->cmd->proc == fcallroCommand) return fcallGetCommandFlags(c, c->cmd->flags);
+    return c->cmd->flags;
+}
+
 /* A write, or an EXEC with a write among its queued commands. */
-static bool isWriteCommand(const client *c) {
-    if (c->cmd->flags & CMD_WRITE) return true;
+static bool isWriteCommand(client *c) {
+    if (getCommandFlags(c) & CMD_WRITE) return true;
     if (c->cmd->proc != execCommand) return false;
     const auto &queued = c->mstate.commands;
     return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_WRITE; });
@@ -120,9 +131,7 @@ static bool isWriteCommand(const client *c) {
 /* A command that may grow memory (a script as its shebang says), or an
  * EXEC with one queued. */
 static bool isDenyOomCommand(client *c) {
-    bool eval = c->cmd->proc == evalCommand || c->cmd->proc == evalShaCommand || c->cmd->proc == evalRoCommand ||
-                c->cmd->proc == evalShaRoCommand;
-    if ((eval ? evalGetCommandFlags(c, c->cmd->flags) : c->cmd->flags) & CMD_DENYOOM) return true;
+    if (getCommandFlags(c) & CMD_DENYOOM) return true;
     if (c->cmd->proc != execCommand) return false;
     const auto &queued = c->mstate.commands;
     return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_DENYOOM; });
@@ -197,7 +206,7 @@ static int processCommand(client *c) {
      * read-only replica; a replica whose link is down and that must not
      * serve stale data. The master's own stream obeys none of these. */
     const bool obey_client = c->flags & CLIENT_MASTER;
-    if (!obey_client && isWriteCommand(c) && !checkGoodReplicasStatus()) {
+    if (!obey_client && !checkGoodReplicasStatus() && isWriteCommand(c)) {
         rejectCommand(c, "-NOREPLICAS Not enough good replicas to write.");
         return C_OK;
     }
@@ -219,14 +228,14 @@ static int processCommand(client *c) {
         return C_OK;
     }
     if (!server.masterhost.empty() && server.repl_state != REPL_STATE_CONNECTED && !server.repl_serve_stale_data &&
-        !(c->cmd->flags & CMD_STALE)) {
+        !(getCommandFlags(c) & CMD_STALE)) {
         rejectCommand(c, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
         return C_OK;
     }
     /* A script past busy-reply-threshold lets the event loop run: only the
      * commands that may run beside it are answered (SCRIPT KILL ...). */
     if (scriptIsTimedout() && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
-        rejectCommand(c, std::string(kBusyScriptError));
+        rejectCommand(c, std::string(scriptBusyError()));
         return C_OK;
     }
     /* Inside MULTI everything but the commands that end or manage the

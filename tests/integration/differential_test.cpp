@@ -544,6 +544,25 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         static const std::vector<std::string> kSubs = {"ENCODING", "DECODE", "TODENSE", "NOSUCH"};
         return Args{"PFDEBUG", kSubs[g.pick(kSubs.size())], g.key()};
     },
+    /* functions: two libraries of one function each (so FUNCTION LIST has
+     * no hash order to differ in), loaded with REPLACE or deleted now and
+     * then; FCALL/FCALL_RO on the shared keys, a missing function, a bad
+     * numkeys, and FUNCTION LIST WITHCODE of one library */
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kLibs = {
+            "#!lua name=difflib\nredis.register_function('dset', function(keys, args) "
+            "return redis.call('set', keys[1], args[1]) end)",
+            "#!lua name=difflib2\nredis.register_function{function_name='dget', flags={'no-writes'}, "
+            "description='get', callback=function(keys) return redis.call('get', keys[1]) end}"};
+        if (g.pick(4) == 0) return Args{"FUNCTION", "DELETE", g.pick(2) ? "difflib" : "difflib2"};
+        return Args{"FUNCTION", "LOAD", "REPLACE", kLibs[g.pick(kLibs.size())]};
+    },
+    [](CommandGenerator &g) { return Args{"FCALL", "dset", "1", g.key(), g.value()}; },
+    [](CommandGenerator &g) { return Args{g.pick(2) ? "FCALL" : "FCALL_RO", g.pick(2) ? "dget" : "dset", "1", g.key(), g.value()}; },
+    [](CommandGenerator &g) { return Args{"FCALL", g.pick(2) ? "nosuchfn" : "dget", g.pick(2) ? "x" : "2", g.key()}; },
+    [](CommandGenerator &g) {
+        return Args{"FUNCTION", "LIST", "LIBRARYNAME", g.pick(2) ? "difflib" : "difflib2", "WITHCODE"};
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
