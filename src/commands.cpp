@@ -609,7 +609,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("dump", dumpCommand, 2, CMD_READONLY, 1, 1, 1, "generic", "Return a serialized version of the value stored at the specified key.", "2.6.0").acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
         cmd("restore", restoreCommand, -4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1, "generic", "Create a key using the provided serialized value, previously obtained using DUMP.", "2.6.0").acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS),
         cmd("migrate", migrateCommand, -6, CMD_WRITE | CMD_MOVABLE_KEYS, 3, 3, 1, "generic", "Atomically transfer a key from a Redis instance to another one.", "2.6.0").acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}).getkeys(migrateGetKeys),
-        cmd("fcall", fcallCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Invoke a function", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
+        cmd("fcall", fcallCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Invoke a function", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
         cmd("fcall_ro", fcallroCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0, "scripting", "Invoke a read-only function", "7.0.0").acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
         cmd("function", nullptr, -2, 0, 0, 0, 0, "scripting", "A container for function commands", "7.0.0")
             .subcommands({
