@@ -42,23 +42,26 @@ namespace {
 #define BITOPS_POPCNT_CLONES
 #endif
 
+inline uint64_t load64(const unsigned char *p) {
+    uint64_t w;
+    memcpy(&w, p, sizeof(w));
+    return w;
+}
+
 /* The bits set in count bytes at p (Redis's redisPopcount). Four
  * independent sums keep the popcounts from waiting on one another. */
 BITOPS_POPCNT_CLONES long long redisPopcount(const unsigned char *p, size_t count) {
-    uint64_t sum[4] = {0, 0, 0, 0};
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     size_t i = 0;
     for (; i + 32 <= count; i += 32) {
-        uint64_t w[4];
-        memcpy(w, p + i, sizeof(w));
-        for (int k = 0; k < 4; k++) sum[k] += static_cast<uint64_t>(__builtin_popcountll(w[k]));
+        s0 += static_cast<uint64_t>(__builtin_popcountll(load64(p + i)));
+        s1 += static_cast<uint64_t>(__builtin_popcountll(load64(p + i + 8)));
+        s2 += static_cast<uint64_t>(__builtin_popcountll(load64(p + i + 16)));
+        s3 += static_cast<uint64_t>(__builtin_popcountll(load64(p + i + 24)));
     }
-    for (; i + 8 <= count; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, sizeof(w));
-        sum[0] += static_cast<uint64_t>(__builtin_popcountll(w));
-    }
-    for (; i < count; i++) sum[0] += static_cast<uint64_t>(__builtin_popcount(p[i]));
-    return static_cast<long long>(sum[0] + sum[1] + sum[2] + sum[3]);
+    for (; i + 8 <= count; i += 8) s0 += static_cast<uint64_t>(__builtin_popcountll(load64(p + i)));
+    for (; i < count; i++) s0 += static_cast<uint64_t>(__builtin_popcount(p[i]));
+    return static_cast<long long>(s0 + s1 + s2 + s3);
 }
 
 /* The position of the first bit equal to `bit` in count bytes at p, or -1
@@ -67,10 +70,7 @@ long long findBitInBytes(const unsigned char *p, size_t count, int bit) {
     const uint64_t skipword = bit ? 0 : UINT64_MAX;
     const unsigned char skipbyte = bit ? 0 : UCHAR_MAX;
     size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, sizeof(w));
-        if (w != skipword) break;
+    for (; i + 8 <= count && load64(p + i) == skipword; i += 8) {
     }
     for (; i < count; i++) {
         if (p[i] == skipbyte) continue;
@@ -238,8 +238,7 @@ robj *lookupStringForBitCommand(client *c, uint64_t maxbit, bool *grown) {
 
 const unsigned char *bytesOf(std::string_view s) { return reinterpret_cast<const unsigned char *>(s.data()); }
 
-/* A range of a string, in bytes or in bits (BITCOUNT's and BITPOS's
- * BYTE|BIT), from a start and end that may count from the end. */
+/* The unit of BITCOUNT's and BITPOS's range: BYTE (the default) or BIT. */
 bool parseBitUnit(client *c, std::string_view arg, bool *isbit) {
     if (strEqualNoCase(arg, "bit")) *isbit = true;
     else if (strEqualNoCase(arg, "byte")) *isbit = false;
@@ -403,11 +402,10 @@ unsigned char bitopByte(BitOp op, const std::vector<std::string_view> &src, size
  * time. */
 void bitopWords(BitOp op, const std::vector<std::string_view> &src, unsigned char *res, size_t len) {
     for (size_t j = 0; j + 8 <= len; j += 8) {
-        uint64_t out, w;
-        memcpy(&out, src[0].data() + j, 8);
+        uint64_t out = load64(bytesOf(src[0]) + j);
         if (op == BitOp::Not) out = ~out;
         for (size_t i = 1; i < src.size(); i++) {
-            memcpy(&w, src[i].data() + j, 8);
+            uint64_t w = load64(bytesOf(src[i]) + j);
             if (op == BitOp::And) out &= w;
             else if (op == BitOp::Or) out |= w;
             else out ^= w;
@@ -433,23 +431,19 @@ void bitopCommand(client *c) {
         return addReplyError(c, "BITOP NOT must be called with a single source key.");
 
     size_t numkeys = c->argv.size() - 3;
-    std::vector<ObjRef> objects(numkeys); /* held: the destination may be a source */
     std::vector<StringBuf> bufs(numkeys);
     std::vector<std::string_view> src(numkeys);
     size_t maxlen = 0, minlen = SIZE_MAX;
     for (size_t j = 0; j < numkeys; j++) {
         robj *o = lookupKeyRead(c->db, c->argv[j + 3]);
         if (o && checkType(c, o, OBJ_STRING)) return;
-        if (o) {
-            incrRefCount(o);
-            objects[j] = ObjRef(o);
-            src[j] = objectStringView(o, bufs[j]);
-        }
+        if (o) src[j] = objectStringView(o, bufs[j]);
         maxlen = std::max(maxlen, src[j].size());
         minlen = std::min(minlen, src[j].size());
     }
 
     if (maxlen) {
+        /* The sources are read before setKey may free one (the destination). */
         ObjRef result = createZeroedStringObject(maxlen);
         auto *res = reinterpret_cast<unsigned char *>(objectRawSds(result.get()).data());
         size_t words = minlen & ~size_t{7};

@@ -599,17 +599,6 @@ TEST_P(Bitops, LcsErrors) {
     EXPECT_EQ(call({"LCS", "big1", "b", "LEN"}), integer(1));
 }
 
-/* SUBSTR is GETRANGE under its old name. */
-TEST_P(Bitops, Substr) {
-    EXPECT_EQ(call({"SET", "s", "Hello World"}), OK);
-    EXPECT_EQ(call({"SUBSTR", "s", "0", "4"}), bulk("Hello"));
-    EXPECT_EQ(call({"SUBSTR", "s", "-5", "-1"}), bulk("World"));
-    EXPECT_EQ(call({"SUBSTR", "s", "5", "2"}), bulk(""));
-    EXPECT_EQ(call({"SUBSTR", "nokey", "0", "1"}), bulk(""));
-    EXPECT_EQ(call({"SUBSTR", "s", "x", "1"}), NOT_INT);
-    EXPECT_EQ(call({"SUBSTR", "s", "0"}), arityErr("substr"));
-}
-
 INSTANTIATE_TEST_SUITE_P(Servers, Bitops, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
                          serverImplName);
 
