@@ -25,6 +25,8 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <optional>
 
 #include "notify.h"
@@ -534,4 +536,132 @@ void setrangeCommand(client *c) {
     addReplyLongLong(c, static_cast<long long>(s.size()));
 }
 
-void lcsCommand(client *c) { addReplyError(c, "not implemented yet"); } /* CONTRACT STUB */
+/* ========================================================================
+ * LCS
+ * ====================================================================== */
+
+namespace {
+
+/* LCS's table: at (i, j) the length of the longest common subsequence of
+ * a's first i bytes and b's first j bytes. */
+class lcsTable {
+public:
+    lcsTable(std::string_view a, std::string_view b, uint32_t *cells) : a_(a), b_(b), cells_(cells) {
+        for (uint32_t i = 0; i <= a.size(); i++) {
+            for (uint32_t j = 0; j <= b.size(); j++) {
+                if (i == 0 || j == 0) at(i, j) = 0;
+                else if (a[i - 1] == b[j - 1]) at(i, j) = at(i - 1, j - 1) + 1;
+                else at(i, j) = std::max(at(i - 1, j), at(i, j - 1));
+            }
+        }
+    }
+    uint32_t at(uint32_t i, uint32_t j) const { return cells_[j + i * (b_.size() + 1)]; }
+    uint32_t length() const { return at(static_cast<uint32_t>(a_.size()), static_cast<uint32_t>(b_.size())); }
+
+private:
+    uint32_t &at(uint32_t i, uint32_t j) { return cells_[j + i * (b_.size() + 1)]; }
+    std::string_view a_, b_;
+    uint32_t *cells_;
+};
+
+/* One run of consecutive matching bytes: a[astart..aend] == b[bstart..]. */
+struct lcsMatch {
+    uint32_t astart, aend, bstart;
+};
+
+/* Walks the table back from the end of both strings, filling the common
+ * subsequence (when lcs is given) and calling emit with each run of
+ * consecutive matches, the last runs first, as Redis reports them. */
+template <typename Emit>
+void lcsWalkBack(const lcsTable &table, std::string_view a, std::string_view b, std::string *lcs, Emit &&emit) {
+    auto i = static_cast<uint32_t>(a.size()), j = static_cast<uint32_t>(b.size());
+    uint32_t idx = table.length();
+    std::optional<lcsMatch> run;
+    while (i > 0 && j > 0) {
+        if (a[i - 1] == b[j - 1]) {
+            if (lcs) (*lcs)[--idx] = a[i - 1];
+            if (run) run->astart = i - 1, run->bstart = j - 1; /* the run extends backwards */
+            else run = lcsMatch{i - 1, i - 1, j - 1};
+            i--, j--;
+            if (i > 0 && j > 0) continue;
+        } else if (table.at(i - 1, j) > table.at(i, j - 1)) {
+            i--;
+        } else {
+            j--;
+        }
+        if (run) emit(*run);
+        run.reset();
+    }
+}
+
+}  // namespace
+
+/* LCS key1 key2 [LEN] [IDX] [MINMATCHLEN len] [WITHMATCHLEN]: the longest
+ * common subsequence of two strings (missing keys are empty), its length
+ * (LEN), or the ranges of its runs of consecutive matches (IDX). */
+void lcsCommand(client *c) {
+    robj *obja = lookupKeyRead(c->db, c->argv[1]);
+    robj *objb = lookupKeyRead(c->db, c->argv[2]);
+    if ((obja && obja->type != OBJ_STRING) || (objb && objb->type != OBJ_STRING))
+        return addReplyError(c, "The specified keys must contain string values");
+
+    bool getlen = false, getidx = false, withmatchlen = false;
+    long long minmatchlen = 0;
+    for (size_t j = 3; j < c->argv.size(); j++) {
+        std::string_view opt = c->argv[j];
+        bool moreargs = j + 1 < c->argv.size();
+        if (strEqualNoCase(opt, "IDX")) {
+            getidx = true;
+        } else if (strEqualNoCase(opt, "LEN")) {
+            getlen = true;
+        } else if (strEqualNoCase(opt, "WITHMATCHLEN")) {
+            withmatchlen = true;
+        } else if (strEqualNoCase(opt, "MINMATCHLEN") && moreargs) {
+            if (!getLongLongFromObjectOrReply(c, c->argv[++j], &minmatchlen)) return;
+            minmatchlen = std::max(minmatchlen, 0LL);
+        } else {
+            return addReplyErrorObject(c, shared::syntaxerr);
+        }
+    }
+    if (getlen && getidx) return addReplyError(c, "If you want both the length and indexes, please just use IDX.");
+
+    StringBuf bufa, bufb;
+    std::string_view a = obja ? objectStringView(obja, bufa) : std::string_view{};
+    std::string_view b = objb ? objectStringView(objb, bufb) : std::string_view{};
+    if (a.size() >= UINT32_MAX - 1 || b.size() >= UINT32_MAX - 1) return addReplyError(c, "String too long for LCS");
+
+    /* The table is transient memory bounded like a request: proto-max-bulk-len. */
+    unsigned long long cells = (a.size() + 1ULL) * (b.size() + 1ULL);
+    if (cells > static_cast<unsigned long long>(server.proto_max_bulk_len) / sizeof(uint32_t))
+        return addReplyError(c, "Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
+    std::unique_ptr<uint32_t[]> cellsbuf(new (std::nothrow) uint32_t[cells]);
+    if (!cellsbuf) return addReplyError(c, "Insufficient memory, failed allocating transient memory for LCS");
+    lcsTable table(a, b, cellsbuf.get());
+
+    if (getlen) return addReplyLongLong(c, table.length());
+    if (!getidx) {
+        std::string lcs(table.length(), '\0');
+        lcsWalkBack(table, a, b, &lcs, [](const lcsMatch &) {});
+        return addReplyBulk(c, lcs);
+    }
+    addReplyMapLen(c, 2);
+    addReplyBulk(c, "matches");
+    void *arraylen = addReplyDeferredLen(c);
+    long matches = 0;
+    lcsWalkBack(table, a, b, nullptr, [&](const lcsMatch &m) {
+        uint32_t len = m.aend - m.astart + 1;
+        if (len < minmatchlen) return;
+        addReplyArrayLen(c, withmatchlen ? 3 : 2);
+        addReplyArrayLen(c, 2);
+        addReplyLongLong(c, m.astart);
+        addReplyLongLong(c, m.aend);
+        addReplyArrayLen(c, 2);
+        addReplyLongLong(c, m.bstart);
+        addReplyLongLong(c, m.bstart + len - 1);
+        if (withmatchlen) addReplyLongLong(c, len);
+        matches++;
+    });
+    addReplyBulk(c, "len");
+    addReplyLongLong(c, table.length());
+    setDeferredArrayLen(c, arraylen, matches);
+}

@@ -4,6 +4,15 @@
 #include <string_view>
 
 struct client;
+struct redisDb;
+struct redisObject;
+using robj = redisObject;
+
+/* Before an in-place edit of a string value (APPEND, SETRANGE, SETBIT...):
+ * a value that is shared or not RAW (INT and EMBSTR cannot grow) is
+ * replaced in the keyspace by a private RAW copy, which is returned
+ * (Redis's dbUnshareStringValue). */
+robj *dbUnshareStringValue(redisDb *db, std::string_view key, robj *o);
 
 /* The string commands (the command table is in commands.cpp). */
 void appendCommand(client *c);
@@ -27,10 +36,3 @@ void setexCommand(client *c);
 void setnxCommand(client *c);
 void setrangeCommand(client *c);
 void strlenCommand(client *c);
-
-struct redisDb;
-struct redisObject;
-/* The key's string value o, made a private RAW string that may be edited
- * in place (Redis's dbUnshareStringValue): o itself, or the copy that now
- * replaces it in the keyspace. */
-redisObject *dbUnshareStringValue(redisDb *db, std::string_view key, redisObject *o);

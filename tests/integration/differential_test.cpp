@@ -135,6 +135,21 @@ public:
         return kDistances[pick(kDistances.size())];
     }
 
+    /* A bit offset: mostly within the first 8 bytes, sometimes refused. */
+    std::string bitOffset() {
+        static const std::vector<std::string> kOdd = {"-1", "x", "#2", "4294967296"};
+        return pick(10) ? std::to_string(pick(64)) : kOdd[pick(kOdd.size())];
+    }
+    std::string bitUnit() {
+        static const std::vector<std::string> kUnits = {"BIT", "byte", "bits"};
+        return kUnits[pick(kUnits.size())];
+    }
+    /* A BITFIELD type, at the widths' edges, and the refused. */
+    std::string bitfieldType() {
+        static const std::vector<std::string> kTypes = {"i1", "u1", "i8", "u8", "i5", "u12", "i64", "u63", "u64", "i0", "x8"};
+        return kTypes[pick(kTypes.size())];
+    }
+
     /* A stream ID as an argument: explicit (no "*": it reads the clock),
      * "ms-*", incomplete, the range forms and the malformed. */
     std::string streamId() {
@@ -563,6 +578,54 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
     [](CommandGenerator &g) {
         return Args{"FUNCTION", "LIST", "LIBRARYNAME", g.pick(2) ? "difflib" : "difflib2", "WITHCODE"};
     },
+    /* bitmaps and LCS (bitops.cpp, t_string.cpp): small offsets, so the
+     * strings stay short; BITOP's destination among the shared keys */
+    [](CommandGenerator &g) { return Args{"SETBIT", g.key(), g.bitOffset(), g.pick(6) ? std::to_string(g.pick(2)) : g.integer()}; },
+    [](CommandGenerator &g) { return Args{"GETBIT", g.key(), g.bitOffset()}; },
+    [](CommandGenerator &g) {
+        Args a{"BITCOUNT", g.key()};
+        if (g.pick(3)) a.insert(a.end(), {g.offset(), g.offset()});
+        if (g.pick(3) == 0) a.push_back(g.bitUnit());
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"BITPOS", g.key(), g.pick(8) ? std::to_string(g.pick(2)) : g.integer()};
+        for (size_t n = g.pick(4); n > 0; n--) a.push_back(a.size() == 5 ? g.bitUnit() : g.offset());
+        return a;
+    },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kOps = {"AND", "or", "XOR", "NOT", "nand"};
+        Args a{"BITOP", kOps[g.pick(kOps.size())], g.key()};
+        for (size_t n = 1 + (a[1] == "NOT" && g.pick(4) ? 0 : g.pick(3)); n > 0; n--) a.push_back(g.key());
+        return a;
+    },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kSubs = {"GET", "SET", "INCRBY", "OVERFLOW"};
+        static const std::vector<std::string> kOverflows = {"WRAP", "SAT", "FAIL", "x"};
+        bool ro = g.pick(4) == 0;
+        Args a{ro ? "BITFIELD_RO" : "BITFIELD", g.key()};
+        for (size_t n = g.pick(4); n > 0; n--) {
+            std::string sub = kSubs[g.pick(ro && g.pick(2) ? 1 : kSubs.size())];
+            a.push_back(sub);
+            if (sub == "OVERFLOW") {
+                a.push_back(kOverflows[g.pick(kOverflows.size())]);
+                continue;
+            }
+            a.insert(a.end(), {g.bitfieldType(), g.pick(3) ? g.bitOffset() : "#" + std::to_string(g.pick(4))});
+            if (sub != "GET") a.push_back(g.pick(2) ? g.integer() : g.value());
+        }
+        return a;
+    },
+    [](CommandGenerator &g) {
+        Args a{"LCS", g.key(), g.key()};
+        static const std::vector<std::string> kOpts = {"LEN", "IDX", "WITHMATCHLEN", "MINMATCHLEN", "x"};
+        for (size_t n = g.pick(4); n > 0; n--) {
+            a.push_back(kOpts[g.pick(kOpts.size())]);
+            if (a.back() == "MINMATCHLEN" && g.pick(6)) a.push_back(g.offset());
+        }
+        return a;
+    },
+    [](CommandGenerator &g) { return Args{"SUBSTR", g.key(), g.offset(), g.offset()}; },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
