@@ -167,10 +167,6 @@ bool checkSignedBitfieldOverflow(int64_t value, int64_t incr, int bits, Overflow
  * Arguments and lookups
  * ====================================================================== */
 
-/* The AOF's client and the master's connection replay what was already
- * accepted, whatever this server's proto-max-bulk-len (Redis's mustObeyClient). */
-bool mustObeyClient(const client *c) { return c->id == CLIENT_ID_AOF || (c->flags & CLIENT_MASTER); }
-
 /* A bit offset: a non-negative integer addressing a byte below
  * proto-max-bulk-len. With hash (BITFIELD), "#N" means N * bits. */
 bool getBitOffsetFromArgument(client *c, std::string_view arg, uint64_t *offset, bool hash, int bits) {

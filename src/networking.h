@@ -140,9 +140,11 @@ struct redisCommand {
     int arity;
     uint64_t flags;
     int firstkey, lastkey, keystep; /* key positions for COMMAND INFO / GETKEYS */
-    const char *group;              /* COMMAND DOCS: "string", "connection", ... */
-    const char *summary;
-    const char *since;
+    /* COMMAND DOCS of a command Redis lacks (TRACE); null for Redis's own,
+     * whose docs are commanddocs.cpp's */
+    const char *group = nullptr;
+    const char *summary = nullptr;
+    const char *since = nullptr;
     std::vector<redisCommand> subcommands;
     std::vector<const char *> tips;  /* COMMAND INFO tips, e.g. "request_policy:all_shards" */
     uint64_t acl_categories = 0;     /* explicit ACL_CATEGORY_*; implicit ones added at start */
@@ -342,6 +344,11 @@ struct client {
     client(const client &) = delete;
     client &operator=(const client &) = delete;
 };
+
+/* The AOF's client and the master's connection replay what this server or
+ * its master already accepted: they are obeyed past this server's own
+ * limits (proto-max-bulk-len, a trim's LIMIT...) (Redis's mustObeyClient). */
+inline bool mustObeyClient(const client *c) { return c->id == CLIENT_ID_AOF || (c->flags & CLIENT_MASTER); }
 
 /* ------------------------------------------------------------------------
  * Networking's part of the server.

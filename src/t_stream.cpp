@@ -380,11 +380,6 @@ struct streamAddTrimArgs {
     bool no_mkstream = false;
 };
 
-/* The client replaying the AOF (Redis's mustObeyClient: also a master,
- * where replication exists) trims exactly as far as the rewritten
- * argument says, with no LIMIT of its own. */
-static bool mustObeyClient(const client *c) { return c->id == CLIENT_ID_AOF; }
-
 /* MAXLEN/MINID's value, after an optional "~" (approximate) or "=". */
 static size_t parseTrimOperator(client *c, size_t i, streamAddTrimArgs *args) {
     args->trim.approx = false;
@@ -458,7 +453,7 @@ static size_t streamParseAddOrTrimArgsOrReply(client *c, streamAddTrimArgs *args
         addReplyError(c, "syntax error, XTRIM must be called with a trimming strategy");
         return 0;
     }
-    if (mustObeyClient(c)) {
+    if (mustObeyClient(c)) { /* the AOF or a master trims exactly as far as the rewritten argument says */
         trim.limit = 0;
     } else if (limit_given) {
         if (!trim.approx) {

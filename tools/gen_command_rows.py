@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Prints src/commands.cpp rows for commands, read from a running Redis 7.
 
-Flags, arity, key positions, ACL categories, tips, group, summary and
-version are the command's public interface, so new rows are generated from
-the reference rather than typed (then reviewed and pasted):
+Flags, arity, key positions, ACL categories and tips are the command's
+public interface, so new rows are generated from the reference rather than
+typed (then reviewed and pasted; COMMAND DOCS comes from
+tools/gen_commanddocs.py):
 
     redis-server --port 7001 --save '' &
     tools/gen_command_rows.py 7001 lpush:lpushCommand rpush:rpushCommand
@@ -39,19 +40,16 @@ def implicit(flags, cats):
     if 'blocking' in flags: c.add('blocking')
     if 'fast' not in c: c.add('slow')
     return c
-def row(info, docs, proc, indent='        '):
+def row(info, proc, indent='        '):
     name=info[0].split('|')[-1]; arity=info[1]; flags=info[2]
     fl=' | '.join(FLAGS[x] for x in flags if x in FLAGS) or '0'
     cats=[x[1:] for x in info[6]]; exp=[c for c in cats if c not in implicit(flags, cats)]
     acl=' | '.join('ACL_CATEGORY_'+c.upper() for c in exp)
-    d=dict(zip(docs[0::2],docs[1::2]))
-    summ=d.get('summary','').replace('"','\\"')
-    r='%scmd("%s", %s, %d, %s, %d, %d, %d, "%s", "%s", "%s")'%(indent,name,proc,arity,fl,info[3],info[4],info[5],d.get('group',''),summ,d.get('since',''))
+    r='%scmd("%s", %s, %d, %s, %d, %d, %d)'%(indent,name,proc,arity,fl,info[3],info[4],info[5])
     if acl: r+='.acl(%s)'%acl
     if info[7]: r+='.tips({%s})'%', '.join('"%s"'%t for t in info[7])
     return r
 for spec in sys.argv[2:]:
     name,proc=spec.split(':')
     info=cmd('COMMAND','INFO',name)[0]
-    docs=cmd('COMMAND','DOCS',name)[1]
-    print(row(info,docs,proc)+',')
+    print(row(info,proc)+',')

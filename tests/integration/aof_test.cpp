@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/persistence_harness.h"
 #include "integration/replies.h"
 
 using namespace itest;
@@ -169,23 +170,10 @@ void runPropagationScript(RespConn &c, RespConn &waiter) {
 
 TEST(AofFile, SameBytesAsRedis7) {
     REQUIRE_REDIS_REFERENCE();
-    TempDir ours, theirs;
-    std::string ours_aof, theirs_aof;
-    {
-        TestServer srv(aofArgs(ours));
-        RespConn c = srv.connect(), w = srv.connect();
-        runPropagationScript(c, w);
-        ours_aof = readFile(aofPath(ours));
-    }
-    {
-        RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",
-                            theirs.path()});
-        RespConn c = ref.connect(), w = ref.connect();
-        runPropagationScript(c, w);
-        theirs_aof = readFile(theirs.file("appendonlydir/appendonly.aof.1.incr.aof"));
-    }
-    ASSERT_FALSE(theirs_aof.empty());
-    EXPECT_EQ(escape(maskUnixMs(ours_aof), 1 << 20), escape(maskUnixMs(theirs_aof), 1 << 20));
+    std::string theirs = aofWrittenBy(ServerImpl::Redis, runPropagationScript);
+    ASSERT_FALSE(theirs.empty());
+    EXPECT_EQ(escape(maskUnixMs(aofWrittenBy(ServerImpl::Cppredis, runPropagationScript)), 1 << 20),
+              escape(maskUnixMs(theirs), 1 << 20));
 }
 
 /* SPOP with a count below the set's size: an SREM per member popped, in one

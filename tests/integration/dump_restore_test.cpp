@@ -17,6 +17,7 @@
 #include "crc64.h"
 #include "integration/blocking_harness.h"
 #include "integration/harness.h"
+#include "integration/persistence_harness.h"
 #include "integration/replies.h"
 
 using namespace itest;
@@ -500,26 +501,15 @@ void runKeyspaceAofScript(RespConn &c, int target_port) {
 
 TEST(KeyspaceAof, SameBytesAsRedis7) {
     REQUIRE_REDIS_REFERENCE();
-    TempDir ours, theirs;
-    std::string ours_aof, theirs_aof;
     TestServer target;
-    {
-        TestServer srv({"--dir", ours.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
-        RespConn c = srv.connect();
+    auto script = [&](RespConn &c, RespConn &) {
+        ASSERT_EQ(target.connect().call({"FLUSHALL"}).raw, OK);
         runKeyspaceAofScript(c, target.port());
-        ours_aof = readFile(ours.file("appendonly.aof"));
-    }
-    ASSERT_EQ(target.connect().call({"FLUSHALL"}).raw, OK);
-    {
-        RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",
-                            theirs.path()});
-        RespConn c = ref.connect();
-        runKeyspaceAofScript(c, target.port());
-        theirs_aof = readFile(theirs.file("appendonlydir/appendonly.aof.1.incr.aof"));
-    }
-    ASSERT_FALSE(theirs_aof.empty());
-    EXPECT_EQ(escape(maskUnixMs(ours_aof), 1 << 20), escape(maskUnixMs(theirs_aof), 1 << 20));
-    EXPECT_NE(ours_aof.find("ABSTTL"), std::string::npos);
+    };
+    std::string ours = aofWrittenBy(ServerImpl::Cppredis, script), theirs = aofWrittenBy(ServerImpl::Redis, script);
+    ASSERT_FALSE(theirs.empty());
+    EXPECT_EQ(escape(maskUnixMs(ours), 1 << 20), escape(maskUnixMs(theirs), 1 << 20));
+    EXPECT_NE(ours.find("ABSTTL"), std::string::npos);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/persistence_harness.h"
 #include "integration/replies.h"
 
 using namespace itest;
@@ -366,23 +367,10 @@ void runGeoPropagationScript(RespConn &c) {
 
 TEST(GeoPropagation, AofSameBytesAsRedis7) {
     REQUIRE_REDIS_REFERENCE();
-    TempDir ours, theirs;
-    std::string ours_aof, theirs_aof;
-    {
-        TestServer srv({"--dir", ours.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
-        RespConn c = srv.connect();
-        runGeoPropagationScript(c);
-        ours_aof = readFile(ours.file("appendonly.aof"));
-    }
-    {
-        RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",
-                            theirs.path()});
-        RespConn c = ref.connect();
-        runGeoPropagationScript(c);
-        theirs_aof = readFile(theirs.file("appendonlydir/appendonly.aof.1.incr.aof"));
-    }
-    ASSERT_FALSE(theirs_aof.empty());
-    EXPECT_EQ(escape(ours_aof, 1 << 20), escape(theirs_aof, 1 << 20));
+    auto script = [](RespConn &c, RespConn &) { runGeoPropagationScript(c); };
+    std::string theirs = aofWrittenBy(ServerImpl::Redis, script);
+    ASSERT_FALSE(theirs.empty());
+    EXPECT_EQ(escape(aofWrittenBy(ServerImpl::Cppredis, script), 1 << 20), escape(theirs, 1 << 20));
 }
 
 /* ========================================================================

@@ -1,11 +1,13 @@
 /* persistence_harness.h — what the persistence suites that start servers
  * on files of their own share (rdb_test.cpp, stream_persistence_test.cpp):
  * a server of either kind working in a given directory, and its clean stop
- * without a save. */
+ * without a save; and the AOF either server writes for the same commands,
+ * which the propagation tests of each family compare. */
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +31,19 @@ inline void shutdownNosave(TestServer &srv) {
     c.cmd({"SHUTDOWN", "NOSAVE"});
     c.expectClosed();
     EXPECT_EQ(srv.waitExit(), 0) << srv.log();
+}
+
+/* The AOF `impl` writes (appendfsync always; Redis 7 without its RDB
+ * preamble, so both files are commands only) while `script` runs on two of
+ * its connections: Redis 7's incremental file, cppredis's single file. */
+inline std::string aofWrittenBy(ServerImpl impl, const std::function<void(RespConn &c, RespConn &w)> &script) {
+    TempDir dir;
+    std::vector<std::string> args{"--appendonly", "yes", "--appendfsync", "always"};
+    if (impl == ServerImpl::Redis) args.insert(args.end(), {"--aof-use-rdb-preamble", "no"});
+    std::unique_ptr<TestServer> srv = startServerInDir(impl, dir.path(), args);
+    RespConn c = srv->connect(), w = srv->connect();
+    script(c, w);
+    return readFile(dir.file(impl == ServerImpl::Redis ? "appendonlydir/appendonly.aof.1.incr.aof" : "appendonly.aof"));
 }
 
 }  // namespace itest

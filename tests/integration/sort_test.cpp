@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/persistence_harness.h"
 #include "integration/replies.h"
 
 using namespace itest;
@@ -381,23 +382,9 @@ void runSortPropagationScript(RespConn &c, RespConn &waiter) {
 
 TEST(SortPropagation, AofSameBytesAsRedis7) {
     REQUIRE_REDIS_REFERENCE();
-    TempDir ours, theirs;
-    std::string ours_aof, theirs_aof;
-    {
-        TestServer srv({"--dir", ours.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
-        RespConn c = srv.connect(), w = srv.connect();
-        runSortPropagationScript(c, w);
-        ours_aof = readFile(ours.file("appendonly.aof"));
-    }
-    {
-        RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",
-                            theirs.path()});
-        RespConn c = ref.connect(), w = ref.connect();
-        runSortPropagationScript(c, w);
-        theirs_aof = readFile(theirs.file("appendonlydir/appendonly.aof.1.incr.aof"));
-    }
-    ASSERT_FALSE(theirs_aof.empty());
-    EXPECT_EQ(escape(ours_aof, 1 << 20), escape(theirs_aof, 1 << 20));
+    std::string theirs = aofWrittenBy(ServerImpl::Redis, runSortPropagationScript);
+    ASSERT_FALSE(theirs.empty());
+    EXPECT_EQ(escape(aofWrittenBy(ServerImpl::Cppredis, runSortPropagationScript), 1 << 20), escape(theirs, 1 << 20));
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, Sort, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), serverImplName);

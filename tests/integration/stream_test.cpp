@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "integration/harness.h"
+#include "integration/persistence_harness.h"
 #include "integration/replies.h"
 
 using namespace itest;
@@ -809,23 +810,10 @@ void runStreamPropagationScript(RespConn &c, RespConn &waiter) {
 
 TEST(StreamPropagation, AofSameBytesAsRedis7) {
     REQUIRE_REDIS_REFERENCE();
-    TempDir ours, theirs;
-    std::string ours_aof, theirs_aof;
-    {
-        TestServer srv({"--dir", ours.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
-        RespConn c = srv.connect(), w = srv.connect();
-        runStreamPropagationScript(c, w);
-        ours_aof = readFile(ours.file("appendonly.aof"));
-    }
-    {
-        RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",
-                            theirs.path()});
-        RespConn c = ref.connect(), w = ref.connect();
-        runStreamPropagationScript(c, w);
-        theirs_aof = readFile(theirs.file("appendonlydir/appendonly.aof.1.incr.aof"));
-    }
-    ASSERT_FALSE(theirs_aof.empty());
-    EXPECT_EQ(escape(maskUnixMs(ours_aof), 1 << 20), escape(maskUnixMs(theirs_aof), 1 << 20));
+    std::string theirs = aofWrittenBy(ServerImpl::Redis, runStreamPropagationScript);
+    ASSERT_FALSE(theirs.empty());
+    EXPECT_EQ(escape(maskUnixMs(aofWrittenBy(ServerImpl::Cppredis, runStreamPropagationScript)), 1 << 20),
+              escape(maskUnixMs(theirs), 1 << 20));
 }
 
 }  // namespace
