@@ -420,11 +420,13 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
 TEST_F(ConfigTest, GetReturnsEachConfigOnce) {
     const Pairs hash = {{"hash-max-ziplist-entries", "512"}, {"hash-max-listpack-entries", "512"},
                         {"hash-max-ziplist-value", "64"}, {"hash-max-listpack-value", "64"}};
+    Pairs hStar = hash; /* what "h*" matches besides hz */
+    hStar.push_back({"hll-sparse-max-bytes", "3000"});
     Pairs expected{{"hz", "10"}};
-    expected.insert(expected.end(), hash.begin(), hash.end());
+    expected.insert(expected.end(), hStar.begin(), hStar.end());
     expected.push_back({"port", "6379"});
     EXPECT_EQ(get({"hz", "HZ", "h*", "port"}), expected);
-    EXPECT_EQ(get({"HZ", "h*"}).size(), 1 + hash.size());
+    EXPECT_EQ(get({"HZ", "h*"}).size(), 1 + hStar.size());
     EXPECT_EQ(get({"hash*", "hash-max-ziplist-entries"}), hash) << "an alias matches a pattern too";
     EXPECT_EQ(get({"*", "*"}).size(), get({"*"}).size());
 }
