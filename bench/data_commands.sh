@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/data_commands.sh — issue 19's figures: server CPU per request of
 # cppredis against Redis 7 for the data commands it added, each measured by
-# bench/compare.sh (both servers, alternating, medians, ratios) at -P 16:
+# bench/compare.sh (both servers, alternating, medians, ratios) at -P 16,
+# with the user/system split of bench/cpu_split.sh:
 #   SETBIT / GETBIT / BITCOUNT on a 1 MB bitmap, PFADD / PFCOUNT, GEOADD /
 #   GEOSEARCH on 100,000 points, SORT of a 1,000-element list, FCALL.
 # Usage: bench/data_commands.sh [FIGURE...]   (default: all; names below)
@@ -27,7 +28,7 @@ figure() {  # NAME SETUP BENCH_ARGS
     local name=$1 setup=$2 args=$3
     if [[ ${#WANTED[@]} -gt 0 && ! " ${WANTED[*]} " =~ " $name " ]]; then return; fi
     echo "### $name: $args"
-    SETUP=$setup BENCH_ARGS=$args bench/compare.sh
+    SETUP=$setup BENCH_ARGS=$args bench/cpu_split.sh
 }
 
 WANTED=("$@")
