@@ -494,20 +494,29 @@ void geosearchstoreCommand(client *c) { georadiusGeneric(c, 2, GEOSEARCH | GEOSE
  * GEOHASH, GEOPOS, GEODIST
  * ====================================================================== */
 
-/* GEOHASH key [member ...]: the standard 11-character geohash. The
- * scores are computed on latitudes [-85.05, 85.05]; the standard uses
- * [-90, 90], so the point is decoded and encoded again. */
-void geohashCommand(client *c) {
-    static constexpr char geoalphabet[] = "0123456789bcdefghjkmnpqrstuvwxyz";
+/* GEOHASH and GEOPOS: one reply per member argument (argv[2..]),
+ * `missing(c)` for a member not in the set (or no set), else `found` with
+ * its decoded longitude and latitude. */
+template <typename Found>
+static void replyPerMember(client *c, void (*missing)(client *), Found found) {
     robj *zobj = lookupKeyRead(c->db, c->argv[1]);
     if (checkType(c, zobj, OBJ_ZSET)) return;
     addReplyArrayLen(c, static_cast<long long>(c->argv.size() - 2));
     for (size_t j = 2; j < c->argv.size(); j++) {
         double score, xy[2];
-        if (!zobj || !zsetScore(zobj, c->argv[j], &score) || !decodeGeohash(score, xy)) {
-            addReplyNull(c);
-            continue;
-        }
+        if (zobj && zsetScore(zobj, c->argv[j], &score) && decodeGeohash(score, xy))
+            found(xy);
+        else
+            missing(c);
+    }
+}
+
+/* GEOHASH key [member ...]: the standard 11-character geohash. The
+ * scores are computed on latitudes [-85.05, 85.05]; the standard uses
+ * [-90, 90], so the point is decoded and encoded again. */
+void geohashCommand(client *c) {
+    replyPerMember(c, addReplyNull, [c](const double *xy) {
+        static constexpr char geoalphabet[] = "0123456789bcdefghjkmnpqrstuvwxyz";
         GeoHashBits hash;
         geohashEncode({-180, 180}, {-90, 90}, xy[0], xy[1], 26, &hash);
         char buf[11];
@@ -516,24 +525,16 @@ void geohashCommand(client *c) {
         for (int i = 0; i < 10; i++) buf[i] = geoalphabet[(hash.bits >> (52 - (i + 1) * 5)) & 0x1f];
         buf[10] = geoalphabet[0];
         addReplyBulk(c, {buf, sizeof(buf)});
-    }
+    });
 }
 
 /* GEOPOS key [member ...] */
 void geoposCommand(client *c) {
-    robj *zobj = lookupKeyRead(c->db, c->argv[1]);
-    if (checkType(c, zobj, OBJ_ZSET)) return;
-    addReplyArrayLen(c, static_cast<long long>(c->argv.size() - 2));
-    for (size_t j = 2; j < c->argv.size(); j++) {
-        double score, xy[2];
-        if (!zobj || !zsetScore(zobj, c->argv[j], &score) || !decodeGeohash(score, xy)) {
-            addReplyNullArray(c);
-            continue;
-        }
+    replyPerMember(c, addReplyNullArray, [c](const double *xy) {
         addReplyArrayLen(c, 2);
         addReplyHumanLongDouble(c, xy[0]);
         addReplyHumanLongDouble(c, xy[1]);
-    }
+    });
 }
 
 /* GEODIST key member1 member2 [unit] */
