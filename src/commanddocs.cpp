@@ -1120,12 +1120,55 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$10\r\nconnection\r\n"
           "$10\r\ncomplexity\r\n"
           "$22\r\nDepends on subcommand.\r\n"}},
+        {"client|caching",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$66\r\nInstruct the server about tracking or not keys in the next request\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$4\r\nmode\r\n"
+          "$4\r\ntype\r\n"
+          "$5\r\noneof\r\n"
+          "$9\r\narguments\r\n"
+          "*2\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$3\r\nyes\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$3\r\nYES\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$2\r\nno\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$2\r\nNO\r\n"}},
         {"client|getname",
          {4,
           "$7\r\nsummary\r\n"
           "$31\r\nGet the current connection name\r\n"
           "$5\r\nsince\r\n"
           "$5\r\n2.6.9\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
+        {"client|getredir",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$55\r\nGet tracking notifications redirection client ID if any\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.0.0\r\n"
           "$5\r\ngroup\r\n"
           "$10\r\nconnection\r\n"
           "$10\r\ncomplexity\r\n"
@@ -1416,6 +1459,127 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$5\r\nflags\r\n"
           "*1\r\n"
           "+multiple\r\n"}},
+        {"client|no-evict",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$51\r\nSet client eviction mode for the current connection\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n7.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$7\r\nenabled\r\n"
+          "$4\r\ntype\r\n"
+          "$5\r\noneof\r\n"
+          "$9\r\narguments\r\n"
+          "*2\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$2\r\non\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$2\r\nON\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$3\r\noff\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$3\r\nOFF\r\n"}},
+        {"client|pause",
+         {6,
+          "$7\r\nsummary\r\n"
+          "$51\r\nStop processing commands from clients for some time\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.9.50\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"
+          "$7\r\nhistory\r\n"
+          "*1\r\n"
+          "*2\r\n"
+          "$5\r\n6.2.0\r\n"
+          "$61\r\n`CLIENT PAUSE WRITE` mode added along with the `mode` option.\r\n"
+          "$9\r\narguments\r\n"
+          "*2\r\n"
+          "*4\r\n"
+          "$4\r\nname\r\n"
+          "$7\r\ntimeout\r\n"
+          "$4\r\ntype\r\n"
+          "$7\r\ninteger\r\n"
+          "*10\r\n"
+          "$4\r\nname\r\n"
+          "$4\r\nmode\r\n"
+          "$4\r\ntype\r\n"
+          "$5\r\noneof\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.2.0\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"
+          "$9\r\narguments\r\n"
+          "*2\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$5\r\nwrite\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$5\r\nWRITE\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$3\r\nall\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$3\r\nALL\r\n"}},
+        {"client|reply",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$48\r\nInstruct the server whether to reply to commands\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n3.2.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$11\r\non_off_skip\r\n"
+          "$4\r\ntype\r\n"
+          "$5\r\noneof\r\n"
+          "$9\r\narguments\r\n"
+          "*3\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$2\r\non\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$2\r\nON\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$3\r\noff\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$3\r\nOFF\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$4\r\nskip\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$4\r\nSKIP\r\n"}},
         {"client|setname",
          {5,
           "$7\r\nsummary\r\n"
@@ -1433,6 +1597,111 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$15\r\nconnection-name\r\n"
           "$4\r\ntype\r\n"
           "$6\r\nstring\r\n"}},
+        {"client|tracking",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$61\r\nEnable or disable server assisted client side caching support\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$55\r\nO(1). Some options may introduce additional complexity.\r\n"
+          "$9\r\narguments\r\n"
+          "*7\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$6\r\nstatus\r\n"
+          "$4\r\ntype\r\n"
+          "$5\r\noneof\r\n"
+          "$9\r\narguments\r\n"
+          "*2\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$2\r\non\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$2\r\nON\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$3\r\noff\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$3\r\nOFF\r\n"
+          "*8\r\n"
+          "$4\r\nname\r\n"
+          "$9\r\nclient-id\r\n"
+          "$4\r\ntype\r\n"
+          "$7\r\ninteger\r\n"
+          "$5\r\ntoken\r\n"
+          "$8\r\nREDIRECT\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"
+          "*8\r\n"
+          "$4\r\nname\r\n"
+          "$6\r\nprefix\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"
+          "$5\r\ntoken\r\n"
+          "$6\r\nPREFIX\r\n"
+          "$5\r\nflags\r\n"
+          "*3\r\n"
+          "+optional\r\n"
+          "+multiple\r\n"
+          "+multiple_token\r\n"
+          "*8\r\n"
+          "$4\r\nname\r\n"
+          "$5\r\nbcast\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$5\r\nBCAST\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"
+          "*8\r\n"
+          "$4\r\nname\r\n"
+          "$5\r\noptin\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$5\r\nOPTIN\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"
+          "*8\r\n"
+          "$4\r\nname\r\n"
+          "$6\r\noptout\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$6\r\nOPTOUT\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"
+          "*8\r\n"
+          "$4\r\nname\r\n"
+          "$6\r\nnoloop\r\n"
+          "$4\r\ntype\r\n"
+          "$10\r\npure-token\r\n"
+          "$5\r\ntoken\r\n"
+          "$6\r\nNOLOOP\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"}},
+        {"client|trackinginfo",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$87\r\nReturn information about server assisted client side caching for the current connection\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.2.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
         {"client|unblock",
          {5,
           "$7\r\nsummary\r\n"
@@ -1474,6 +1743,16 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$10\r\npure-token\r\n"
           "$5\r\ntoken\r\n"
           "$5\r\nERROR\r\n"}},
+        {"client|unpause",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$45\r\nResume processing of clients that were paused\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.2.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$44\r\nO(N) Where N is the number of paused clients\r\n"}},
         {"command",
          {4,
           "$7\r\nsummary\r\n"
@@ -4878,6 +5157,122 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$6\r\nserver\r\n"
           "$10\r\ncomplexity\r\n"
           "$4\r\nO(1)\r\n"}},
+        {"latency",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$44\r\nA container for latency diagnostics commands\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.8.13\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$22\r\nDepends on subcommand.\r\n"}},
+        {"latency|doctor",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$48\r\nReturn a human readable latency analysis report.\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.8.13\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
+        {"latency|graph",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$37\r\nReturn a latency graph for the event.\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.8.13\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*4\r\n"
+          "$4\r\nname\r\n"
+          "$5\r\nevent\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"}},
+        {"latency|help",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$50\r\nShow helpful text about the different subcommands.\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.8.13\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
+        {"latency|histogram",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$79\r\nReturn the cumulative distribution of latencies of a subset of commands or all.\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n7.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$80\r\nO(N) where N is the number of commands with latency information being retrieved.\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$7\r\ncommand\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"
+          "$5\r\nflags\r\n"
+          "*2\r\n"
+          "+optional\r\n"
+          "+multiple\r\n"}},
+        {"latency|history",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$47\r\nReturn timestamp-latency samples for the event.\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.8.13\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*4\r\n"
+          "$4\r\nname\r\n"
+          "$5\r\nevent\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"}},
+        {"latency|latest",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$49\r\nReturn the latest latency samples for all events.\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.8.13\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
+        {"latency|reset",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$42\r\nReset latency data for one or more events.\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.8.13\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$5\r\nevent\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"
+          "$5\r\nflags\r\n"
+          "*2\r\n"
+          "+optional\r\n"
+          "+multiple\r\n"}},
         {"lcs",
          {5,
           "$7\r\nsummary\r\n"
@@ -5441,10 +5836,50 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$6\r\nserver\r\n"
           "$10\r\ncomplexity\r\n"
           "$22\r\nDepends on subcommand.\r\n"}},
+        {"memory|doctor",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$30\r\nOutputs memory problems report\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n4.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
         {"memory|help",
          {4,
           "$7\r\nsummary\r\n"
           "$49\r\nShow helpful text about the different subcommands\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n4.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
+        {"memory|malloc-stats",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$29\r\nShow allocator internal stats\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n4.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$54\r\nDepends on how much memory is allocated, could be slow\r\n"}},
+        {"memory|purge",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$35\r\nAsk the allocator to release memory\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n4.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$54\r\nDepends on how much memory is allocated, could be slow\r\n"}},
+        {"memory|stats",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$25\r\nShow memory usage details\r\n"
           "$5\r\nsince\r\n"
           "$5\r\n4.0.0\r\n"
           "$5\r\ngroup\r\n"
@@ -5654,6 +6089,14 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "*2\r\n"
           "+optional\r\n"
           "+multiple\r\n"}},
+        {"monitor",
+         {3,
+          "$7\r\nsummary\r\n"
+          "$59\r\nListen for all requests received by the server in real time\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n1.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"}},
         {"move",
          {5,
           "$7\r\nsummary\r\n"
@@ -6360,6 +6803,47 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "*2\r\n"
           "+optional\r\n"
           "+multiple\r\n"}},
+        {"pubsub|shardchannels",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$26\r\nList active shard channels\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n7.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\npubsub\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$131\r\nO(N) where N is the number of active shard channels, and assuming constant time pattern matching (relatively short shard channels).\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$7\r\npattern\r\n"
+          "$4\r\ntype\r\n"
+          "$7\r\npattern\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"}},
+        {"pubsub|shardnumsub",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$47\r\nGet the count of subscribers for shard channels\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n7.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\npubsub\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$86\r\nO(N) for the SHARDNUMSUB subcommand, where N is the number of requested shard channels\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$12\r\nshardchannel\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"
+          "$5\r\nflags\r\n"
+          "*2\r\n"
+          "+optional\r\n"
+          "+multiple\r\n"}},
         {"punsubscribe",
          {5,
           "$7\r\nsummary\r\n"
@@ -6528,6 +7012,16 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$10\r\npure-token\r\n"
           "$5\r\ntoken\r\n"
           "$3\r\nONE\r\n"}},
+        {"reset",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$20\r\nReset the connection\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.2.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$10\r\nconnection\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
         {"restore",
          {6,
           "$7\r\nsummary\r\n"
@@ -7545,6 +8039,71 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$10\r\npure-token\r\n"
           "$5\r\ntoken\r\n"
           "$3\r\nONE\r\n"}},
+        {"slowlog",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$33\r\nA container for slow log commands\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.2.12\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$22\r\nDepends on subcommand.\r\n"}},
+        {"slowlog|get",
+         {6,
+          "$7\r\nsummary\r\n"
+          "$26\r\nGet the slow log's entries\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.2.12\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$46\r\nO(N) where N is the number of entries returned\r\n"
+          "$7\r\nhistory\r\n"
+          "*1\r\n"
+          "*2\r\n"
+          "$5\r\n4.0.0\r\n"
+          "$52\r\nAdded client IP address, port and name to the reply.\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$5\r\ncount\r\n"
+          "$4\r\ntype\r\n"
+          "$7\r\ninteger\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+optional\r\n"}},
+        {"slowlog|help",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$49\r\nShow helpful text about the different subcommands\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n6.2.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
+        {"slowlog|len",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$25\r\nGet the slow log's length\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.2.12\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$4\r\nO(1)\r\n"}},
+        {"slowlog|reset",
+         {4,
+          "$7\r\nsummary\r\n"
+          "$35\r\nClear all entries from the slow log\r\n"
+          "$5\r\nsince\r\n"
+          "$6\r\n2.2.12\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\nserver\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$52\r\nO(N) where N is the number of entries in the slowlog\r\n"}},
         {"smembers",
          {5,
           "$7\r\nsummary\r\n"
@@ -7870,6 +8429,28 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$5\r\nflags\r\n"
           "*1\r\n"
           "+optional\r\n"}},
+        {"spublish",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$33\r\nPost a message to a shard channel\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n7.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\npubsub\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$80\r\nO(N) where N is the number of clients subscribed to the receiving shard channel.\r\n"
+          "$9\r\narguments\r\n"
+          "*2\r\n"
+          "*4\r\n"
+          "$4\r\nname\r\n"
+          "$12\r\nshardchannel\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"
+          "*4\r\n"
+          "$4\r\nname\r\n"
+          "$7\r\nmessage\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"}},
         {"srandmember",
          {6,
           "$7\r\nsummary\r\n"
@@ -7980,6 +8561,26 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           "$5\r\nflags\r\n"
           "*1\r\n"
           "+optional\r\n"}},
+        {"ssubscribe",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$57\r\nListen for messages published to the given shard channels\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n7.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\npubsub\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$61\r\nO(N) where N is the number of shard channels to subscribe to.\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$12\r\nshardchannel\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"
+          "$5\r\nflags\r\n"
+          "*1\r\n"
+          "+multiple\r\n"}},
         {"strlen",
          {5,
           "$7\r\nsummary\r\n"
@@ -8105,6 +8706,27 @@ const commandDocs *lookupCommandDocs(std::string_view fullname) {
           ":1\r\n"
           "$5\r\nflags\r\n"
           "*1\r\n"
+          "+multiple\r\n"}},
+        {"sunsubscribe",
+         {5,
+          "$7\r\nsummary\r\n"
+          "$62\r\nStop listening for messages posted to the given shard channels\r\n"
+          "$5\r\nsince\r\n"
+          "$5\r\n7.0.0\r\n"
+          "$5\r\ngroup\r\n"
+          "$6\r\npubsub\r\n"
+          "$10\r\ncomplexity\r\n"
+          "$76\r\nO(N) where N is the number of clients already subscribed to a shard channel.\r\n"
+          "$9\r\narguments\r\n"
+          "*1\r\n"
+          "*6\r\n"
+          "$4\r\nname\r\n"
+          "$12\r\nshardchannel\r\n"
+          "$4\r\ntype\r\n"
+          "$6\r\nstring\r\n"
+          "$5\r\nflags\r\n"
+          "*2\r\n"
+          "+optional\r\n"
           "+multiple\r\n"}},
         {"swapdb",
          {5,

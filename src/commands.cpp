@@ -31,6 +31,7 @@
 #include "geo.h"
 #include "hyperloglog.h"
 #include "keyspecs.h"
+#include "latency.h"
 #include "multi.h"
 #include "networking.h"
 #include "object.h"
@@ -40,6 +41,7 @@
 #include "scripting.h"
 #include "server.h"
 #include "server_main.h"
+#include "slowlog.h"
 #include "sort.h"
 #include "t_hash.h"
 #include "t_list.h"
@@ -48,6 +50,7 @@
 #include "t_string.h"
 #include "t_zset.h"
 #include "tracing.h"
+#include "tracking.h"
 
 namespace {
 
@@ -118,7 +121,18 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("setname", clientSetNameCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
                 cmd("getname", clientGetNameCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
                 cmd("help", clientHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
+                cmd("pause", clientPauseCommand, -3, ADMIN, 0, 0, 0).acl(CONNECTION),
+                cmd("unpause", clientUnpauseCommand, 2, ADMIN, 0, 0, 0).acl(CONNECTION),
+                cmd("reply", clientReplyCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
+                cmd("no-evict", clientNoEvictCommand, 3, ADMIN, 0, 0, 0).acl(CONNECTION),
+                /* client-side caching (tracking.cpp) */
+                cmd("tracking", clientTrackingCommand, -3, CONN, 0, 0, 0).acl(CONNECTION),
+                cmd("caching", clientCachingCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
+                cmd("getredir", clientGetredirCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
+                cmd("trackinginfo", clientTrackingInfoCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
             }),
+        cmd("reset", resetCommand, 1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
+        cmd("monitor", monitorCommand, 1, ADMIN, 0, 0, 0),
         /* strings (t_string.cpp) */
         cmd("set", setCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
             .acl(ACL_CATEGORY_STRING).getkeys(setGetKeys),
@@ -466,6 +480,14 @@ std::vector<redisCommand> buildCommandTable() {
             .subcommands({
                 cmd("usage", memoryCommand, -3, CMD_READONLY, 2, 2, 1),
                 cmd("help", memoryCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+                cmd("doctor", memoryDoctorCommand, 2, 0, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+                cmd("stats", memoryStatsCommand, 2, 0, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+                cmd("malloc-stats", memoryMallocStatsCommand, 2, 0, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+                cmd("purge", memoryPurgeCommand, 2, 0, 0, 0, 0)
+                    .tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
             }),
         /* persistence (rdb.cpp, aof.cpp) */
         cmd("save", saveCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
@@ -507,7 +529,13 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("numsub", pubsubNumsubCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
                 cmd("numpat", pubsubNumpatCommand, 2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
                 cmd("help", pubsubHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+                cmd("shardchannels", pubsubShardChannelsCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
+                cmd("shardnumsub", pubsubShardNumsubCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
             }),
+        /* sharded pub/sub: one shard without a cluster */
+        cmd("ssubscribe", ssubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
+        cmd("sunsubscribe", sunsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
+        cmd("spublish", spublishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 1, 1, 1),
         /* server */
         cmd("info", infoCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
             .acl(ACL_CATEGORY_DANGEROUS)
@@ -515,6 +543,33 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("time", timeCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0).tips({"nondeterministic_output"}),
         cmd("shutdown", shutdownCommand, -1, ADMIN | CMD_NO_MULTI | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0),
         cmd("debug", debugCommand, -2, ADMIN | CMD_PROTECTED, 0, 0, 0),
+        /* the slow log (slowlog.cpp) and the latency monitor (latency.cpp) */
+        cmd("slowlog", nullptr, -2, 0, 0, 0, 0)
+            .subcommands({
+                cmd("get", slowlogGetCommand, -2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
+                    .tips({"request_policy:all_nodes", "nondeterministic_output"}),
+                cmd("len", slowlogLenCommand, 2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
+                    .tips({"request_policy:all_nodes", "response_policy:agg_sum", "nondeterministic_output"}),
+                cmd("reset", slowlogResetCommand, 2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
+                    .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+                cmd("help", slowlogHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+            }),
+        cmd("latency", nullptr, -2, 0, 0, 0, 0)
+            .subcommands({
+                cmd("latest", latencyLatestCommand, 2, ADMIN, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+                cmd("history", latencyHistoryCommand, 3, ADMIN, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+                cmd("reset", latencyResetCommand, -2, ADMIN, 0, 0, 0)
+                    .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+                cmd("graph", latencyGraphCommand, 3, ADMIN, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+                cmd("doctor", latencyDoctorCommand, 2, ADMIN, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+                cmd("histogram", latencyHistogramCommand, -2, ADMIN, 0, 0, 0)
+                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+                cmd("help", latencyHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+            }),
         /* Replication (replication.h) */
         cmd("sync", syncCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
         cmd("psync", syncCommand, -3, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),

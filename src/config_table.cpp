@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 
 #include "acl.h"
@@ -258,6 +259,42 @@ bool updateMaxmemory(const char **) {
     return true;
 }
 
+/* latency-tracking-info-percentiles: the percentiles INFO latencystats
+ * prints, 0..100 each; "" for none. */
+SetResult setLatencyTrackingInfoPercentiles(std::span<const std::string> args, std::string &err) {
+    if (args.size() == 1 && args[0].empty()) args = {};
+    std::vector<double> percentiles;
+    for (const std::string &a : args) {
+        double p;
+        if (!string2d(a, &p)) {
+            err = "Invalid latency-tracking-info-percentiles parameters";
+            return SetResult::Error;
+        }
+        if (p > 100.0 || p < 0.0) {
+            err = "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]";
+            return SetResult::Error;
+        }
+        percentiles.push_back(p);
+    }
+    server.latency_tracking_info_percentiles = std::move(percentiles);
+    return SetResult::Changed;
+}
+
+/* Each as "%f" without the trailing zeros ("50 99 99.9"), as Redis prints them. */
+std::string getLatencyTrackingInfoPercentiles() {
+    std::string out;
+    for (double p : server.latency_tracking_info_percentiles) {
+        char buf[128];
+        snprintf(buf, sizeof(buf), "%f", p);
+        std::string s(buf);
+        s.erase(s.find_last_not_of('0') + 1);
+        if (s.back() == '.') s.pop_back();
+        if (!out.empty()) out += ' ';
+        out += s;
+    }
+    return out;
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ---------------------------------------------------------------------- */
@@ -326,6 +363,20 @@ const standardConfig static_configs[] = {
     {"aclfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.acl_filename}},
     {"acllog-max-len", nullptr, 0, "128", NumericConfig{&server.acllog_max_len, 0, LONG_MAX}},
     {"acl-pubsub-default", nullptr, 0, "resetchannels", EnumConfig{&server.acl_pubsub_default, acl_pubsub_default_enum}},
+    /* Operating it: slow log, latency monitor and tracking, lazy freeing, client-side caching */
+    {"slowlog-log-slower-than", nullptr, 0, "10000", NumericConfig{&server.slowlog_log_slower_than, -1, LLONG_MAX}},
+    {"slowlog-max-len", nullptr, 0, "128", NumericConfig{&server.slowlog_max_len, 0, LONG_MAX}},
+    {"latency-monitor-threshold", nullptr, 0, "0", NumericConfig{&server.latency_monitor_threshold, 0, LLONG_MAX}},
+    {"latency-tracking", nullptr, 0, "yes", BoolConfig{&server.latency_tracking_enabled}},
+    {"latency-tracking-info-percentiles", nullptr, MULTI_ARG_CONFIG, "50 99 99.9",
+     SpecialConfig{setLatencyTrackingInfoPercentiles, getLatencyTrackingInfoPercentiles}},
+    {"lazyfree-lazy-eviction", nullptr, 0, "no", BoolConfig{&server.lazyfree_lazy_eviction}},
+    {"lazyfree-lazy-expire", nullptr, 0, "no", BoolConfig{&server.lazyfree_lazy_expire}},
+    {"lazyfree-lazy-server-del", nullptr, 0, "no", BoolConfig{&server.lazyfree_lazy_server_del}},
+    {"lazyfree-lazy-user-del", nullptr, 0, "no", BoolConfig{&server.lazyfree_lazy_user_del}},
+    {"lazyfree-lazy-user-flush", nullptr, 0, "no", BoolConfig{&server.lazyfree_lazy_user_flush}},
+    {"replica-lazy-flush", "slave-lazy-flush", 0, "no", BoolConfig{&server.repl_slave_lazy_flush}},
+    {"tracking-table-max-keys", nullptr, 0, "1000000", NumericConfig{&server.tracking_table_max_keys, 0, LONG_MAX}},
     /* maxmemory and eviction (evict.cpp); the LFU counter (object.cpp) */
     {"maxmemory", nullptr, 0, "0", NumericConfig{&server.maxmemory, 0, LLONG_MAX, true}, updateMaxmemory},
     {"maxmemory-policy", nullptr, 0, "noeviction", EnumConfig{&server.maxmemory_policy, maxmemoryPolicyEnum()}},

@@ -407,6 +407,9 @@ constexpr keySpec ks_sort_ro[] = {
 constexpr keySpec ks_spop[] = {
     {CMD_KEY_RW | CMD_KEY_ACCESS | CMD_KEY_DELETE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
+constexpr keySpec ks_spublish[] = {
+    {CMD_KEY_NOT_KEY, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
 constexpr keySpec ks_srandmember[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
 };
@@ -415,6 +418,9 @@ constexpr keySpec ks_srem[] = {
 };
 constexpr keySpec ks_sscan[] = {
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
+};
+constexpr keySpec ks_ssubscribe[] = {
+    {CMD_KEY_NOT_KEY, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
 };
 constexpr keySpec ks_strlen[] = {
     {CMD_KEY_RO, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
@@ -428,6 +434,9 @@ constexpr keySpec ks_sunion[] = {
 constexpr keySpec ks_sunionstore[] = {
     {CMD_KEY_OW | CMD_KEY_UPDATE, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {0, 1, 0}}},
     {CMD_KEY_RO | CMD_KEY_ACCESS, KSPEC_BS_INDEX, {.index = {2}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
+};
+constexpr keySpec ks_sunsubscribe[] = {
+    {CMD_KEY_NOT_KEY, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
 };
 constexpr keySpec ks_touch[] = {
     {CMD_KEY_RO, KSPEC_BS_INDEX, {.index = {1}}, KSPEC_FK_RANGE, {.range = {-1, 1, 0}}},
@@ -987,6 +996,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"spop",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*3\r\n+RW\r\n+access\r\n+delete\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_spop}},
+        {"spublish",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+not_key\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_spublish}},
         {"srandmember",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_srandmember}},
@@ -996,6 +1008,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"sscan",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_sscan}},
+        {"ssubscribe",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+not_key\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_ssubscribe}},
         {"strlen",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+RO\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_strlen}},
@@ -1008,6 +1023,9 @@ const commandKeySpecsEntry *lookupEntry(std::string_view fullname) {
         {"sunionstore",
          {"*2\r\n*6\r\n$5\r\nflags\r\n*2\r\n+OW\r\n+update\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:2\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_sunionstore}},
+        {"sunsubscribe",
+         {"*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+not_key\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
+          ks_sunsubscribe}},
         {"touch",
          {"*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+RO\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:-1\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n",
           ks_touch}},

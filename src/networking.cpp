@@ -309,8 +309,18 @@ void addReplyLongLong(client *c, long long v) {
     addReplyLongLongWithPrefix(c, v, ':');
 }
 
+/* The aggregate headers. RESP3 gives maps, sets and push messages types
+ * of their own; under RESP2 they are arrays (a map of n pairs: 2n
+ * elements). Every command writes through these, so a command's RESP3
+ * types are chosen here, not per command (Redis's addReplyMapLen...). */
 void addReplyArrayLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, '*'); }
-void addReplyMapLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len * 2, '*'); }
+void addReplyMapLen(client *c, long long len) {
+    if (c->resp == 2) addReplyLongLongWithPrefix(c, len * 2, '*');
+    else addReplyLongLongWithPrefix(c, len, '%');
+}
+void addReplySetLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, c->resp == 2 ? '*' : '~'); }
+void addReplyAttributeLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, '|'); }
+void addReplyPushLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, c->resp == 2 ? '*' : '>'); }
 
 void addReplyBulk(client *c, std::string_view s) {
     addReplyLongLongWithPrefix(c, static_cast<long long>(s.size()), '$');
@@ -324,15 +334,43 @@ void addReplyBulkLongLong(client *c, long long v) {
     addReplyBulk(c, std::string_view(buf, len));
 }
 
+/* A bulk string under RESP2, RESP3's double type (",1.5") otherwise. */
 void addReplyDouble(client *c, double d) {
     char buf[128];
     int len = d2string(buf, sizeof(buf), d);
-    addReplyBulk(c, std::string_view(buf, len));
+    if (c->resp == 2) return addReplyBulk(c, std::string_view(buf, len));
+    addReplyProto(c, ",", 1);
+    addReplyProto(c, buf, len);
+    addReplyProto(c, "\r\n", 2);
 }
 
-void addReplyNull(client *c) { addReply(c, shared::null_bulk); }
-void addReplyNullArray(client *c) { addReply(c, shared::null_array); }
-void addReplyVerbatim(client *c, std::string_view text) { addReplyBulk(c, text); }
+/* A number too big for an integer reply: RESP3's big number "(...". */
+void addReplyBigNum(client *c, std::string_view digits) {
+    if (c->resp == 2) return addReplyBulk(c, digits);
+    addReplyProto(c, "(", 1);
+    addReplyProto(c, digits.data(), digits.size());
+    addReplyProto(c, "\r\n", 2);
+}
+
+void addReplyBool(client *c, bool b) {
+    if (c->resp == 2) addReply(c, b ? shared::cone : shared::czero);
+    else addReply(c, b ? "#t\r\n" : "#f\r\n");
+}
+
+/* RESP3 has one null, "_"; RESP2 a null bulk and a null array. */
+void addReplyNull(client *c) { addReply(c, c->resp == 2 ? shared::null_bulk : "_\r\n"); }
+void addReplyNullArray(client *c) { addReply(c, c->resp == 2 ? shared::null_array : "_\r\n"); }
+
+/* RESP3's verbatim string ("=<len>\r\ntxt:..."): text meant for a human,
+ * which a client may print as is. `ext` is its three-letter format. */
+void addReplyVerbatim(client *c, std::string_view text, const char *ext) {
+    if (c->resp == 2) return addReplyBulk(c, text);
+    addReplyLongLongWithPrefix(c, static_cast<long long>(text.size()) + 4, '=');
+    addReplyProto(c, ext, 3);
+    addReplyProto(c, ":", 1);
+    addReplyProto(c, text.data(), text.size());
+    addReplyProto(c, "\r\n", 2);
+}
 
 void addReplyStatus(client *c, std::string_view status) {
     addReplyProto(c, "+", 1);
@@ -443,11 +481,11 @@ void *addReplyDeferredLen(client *c) {
     return &c->reply.back();
 }
 
-void setDeferredArrayLen(client *c, void *node, long length) {
+static void setDeferredAggregateLen(client *c, void *node, long length, char prefix) {
     if (!node) return;
     auto *block = static_cast<clientReplyBlock *>(node);
     char hdr[32];
-    hdr[0] = '*';
+    hdr[0] = prefix;
     int len = ll2string(hdr + 1, sizeof(hdr) - 1, length) + 1;
     hdr[len++] = '\r';
     hdr[len++] = '\n';
@@ -455,6 +493,15 @@ void setDeferredArrayLen(client *c, void *node, long length) {
     memcpy(block->buf.get(), hdr, len);
     block->size = block->used = len;
     c->reply_bytes += len;
+}
+
+void setDeferredArrayLen(client *c, void *node, long length) { setDeferredAggregateLen(c, node, length, '*'); }
+void setDeferredMapLen(client *c, void *node, long length) {
+    if (c->resp == 2) setDeferredAggregateLen(c, node, length * 2, '*');
+    else setDeferredAggregateLen(c, node, length, '%');
+}
+void setDeferredSetLen(client *c, void *node, long length) {
+    setDeferredAggregateLen(c, node, length, c->resp == 2 ? '*' : '~');
 }
 
 /* ========================================================================
@@ -1230,3 +1277,10 @@ std::string clientOutputBytes(const client *c) {
     for (const clientReplyBlock &b : c->reply) out.append(b.buf.get(), b.used);
     return out;
 }
+
+/* CONTRACT STUBS (issue 20): the helper owning client commands replaces them. */
+void clientPauseCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void clientUnpauseCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void clientReplyCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void clientNoEvictCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void resetCommand(client *c) { addReplyError(c, "not implemented yet"); }

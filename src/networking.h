@@ -59,6 +59,7 @@ constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
  * ---------------------------------------------------------------------- */
 constexpr uint64_t CLIENT_SLAVE = 1ULL << 0;              /* a replica's connection (replication.h) */
 constexpr uint64_t CLIENT_MASTER = 1ULL << 1;             /* the master's connection, on a replica */
+constexpr uint64_t CLIENT_MONITOR = 1ULL << 2;            /* MONITOR: gets every command (server.monitors) */
 constexpr uint64_t CLIENT_MULTI = 1ULL << 3;              /* inside MULTI: commands are queued */
 constexpr uint64_t CLIENT_BLOCKED = 1ULL << 4;            /* waiting in a blocking command (blocked.h) */
 constexpr uint64_t CLIENT_DIRTY_CAS = 1ULL << 5;          /* a WATCHed key changed: EXEC fails */
@@ -82,6 +83,21 @@ constexpr uint64_t CLIENT_REPL_RDBONLY = 1ULL << 42;     /* a replica that wants
 /* cppredis's own: the client has received trace events (trace.h). Its
  * commands and socket events are the trace's delivery, so not traced. */
 constexpr uint64_t CLIENT_TRACE_READER = 1ULL << 56;
+/* CLIENT REPLY OFF / SKIP (the next command's reply) / SKIP armed for the next one. */
+constexpr uint64_t CLIENT_REPLY_OFF = 1ULL << 22;
+constexpr uint64_t CLIENT_REPLY_SKIP_NEXT = 1ULL << 23;
+constexpr uint64_t CLIENT_REPLY_SKIP = 1ULL << 24;
+/* Client-side caching (tracking.h): CLIENT TRACKING on, its redirection
+ * gone, and the BCAST/OPTIN/OPTOUT/NOLOOP modes; CACHING yes|no seen. */
+constexpr uint64_t CLIENT_TRACKING = 1ULL << 31;
+constexpr uint64_t CLIENT_TRACKING_BROKEN_REDIR = 1ULL << 32;
+constexpr uint64_t CLIENT_TRACKING_BCAST = 1ULL << 33;
+constexpr uint64_t CLIENT_TRACKING_OPTIN = 1ULL << 34;
+constexpr uint64_t CLIENT_TRACKING_OPTOUT = 1ULL << 35;
+constexpr uint64_t CLIENT_TRACKING_CACHING = 1ULL << 36;
+constexpr uint64_t CLIENT_TRACKING_NOLOOP = 1ULL << 37;
+constexpr uint64_t CLIENT_NO_EVICT = 1ULL << 43;         /* CLIENT NO-EVICT on */
+constexpr uint64_t CLIENT_PUSHING = 1ULL << 46;          /* writing a push message (not the command's reply) */
 
 
 /* A replica's state on its master (client::replstate, Redis's
@@ -284,7 +300,7 @@ struct client {
     std::string name;
     std::string addr, laddr;          /* "ip:port" of peer and local side */
     redisDb *db = nullptr;            /* the SELECTed database */
-    int resp = 2;
+    int resp = 2;                     /* the protocol HELLO chose: 2 or 3 */
     uint64_t flags = 0;
     struct user *user = nullptr;      /* the ACL user it runs as (acl.h); nullptr: anything goes */
     bool authenticated = false;       /* AUTH/HELLO succeeded, or it started as a nopass default user */
@@ -336,6 +352,13 @@ struct client {
     std::string pending_querybuf;     /* applied bytes not yet proxied to sub-replicas (inside MULTI) */
     long long woff = 0;               /* master_repl_offset after its last command (what WAIT waits for) */
     bool repl_start_cmd_stream_on_ack = false; /* online after a diskless RDB: the stream waits for its first ACK */
+
+    /* Client-side caching (tracking.h): where invalidations go (0: this
+     * connection) and the BCAST prefixes. */
+    uint64_t client_tracking_redirection = 0;
+    std::vector<std::string> client_tracking_prefixes;
+    /* Sharded pub/sub (SSUBSCRIBE): the shard channels, as pubsub_channels. */
+    clientChannelsDict pubsub_shard_channels;
 
     std::list<std::unique_ptr<client>>::iterator self; /* node in server.clients */
 
@@ -506,16 +529,24 @@ void addReplyErrorArity(client *c);
 void addReplyBulk(client *c, std::string_view s);
 void addReplyBulkLongLong(client *c, long long v);
 void addReplyLongLong(client *c, long long v);
-void addReplyDouble(client *c, double d);
+/* The typed writers: each picks the client's protocol (c->resp) itself. */
+void addReplyDouble(client *c, double d);      /* bulk in RESP2, "," in RESP3 */
+void addReplyBigNum(client *c, std::string_view digits); /* bulk in RESP2, "(" in RESP3 */
+void addReplyBool(client *c, bool b);          /* :1/:0 in RESP2, #t/#f in RESP3 */
 void addReplyArrayLen(client *c, long long len);
-void addReplyMapLen(client *c, long long len);
-void addReplyNull(client *c);        /* $-1 in RESP2 */
-void addReplyNullArray(client *c);   /* *-1 in RESP2 */
-void addReplyVerbatim(client *c, std::string_view text); /* bulk in RESP2 */
+void addReplyMapLen(client *c, long long len); /* pairs: 2*len elements in RESP2, "%" in RESP3 */
+void addReplySetLen(client *c, long long len); /* "*" in RESP2, "~" in RESP3 */
+void addReplyAttributeLen(client *c, long long len); /* RESP3 only ("|"): DEBUG PROTOCOL attrib */
+void addReplyPushLen(client *c, long long len); /* "*" in RESP2, ">" in RESP3 (pub/sub, invalidations) */
+void addReplyNull(client *c);        /* $-1 in RESP2, _ in RESP3 */
+void addReplyNullArray(client *c);   /* *-1 in RESP2, _ in RESP3 */
+void addReplyVerbatim(client *c, std::string_view text, const char *ext = "txt"); /* bulk in RESP2 */
 void addReplyHelp(client *c, const char *const *help);
 void addReplySubcommandSyntaxError(client *c);
 void *addReplyDeferredLen(client *c);
 void setDeferredArrayLen(client *c, void *node, long length);
+void setDeferredMapLen(client *c, void *node, long length);
+void setDeferredSetLen(client *c, void *node, long length);
 
 /* Shared replies, as Redis's `shared` object. */
 namespace shared {
@@ -546,3 +577,8 @@ void clientKillCommand(client *c);
 void clientSetNameCommand(client *c);
 void clientGetNameCommand(client *c);
 void clientHelpCommand(client *c);
+void clientPauseCommand(client *c);
+void clientUnpauseCommand(client *c);
+void clientReplyCommand(client *c);
+void clientNoEvictCommand(client *c);
+void resetCommand(client *c);

@@ -525,3 +525,9 @@ void memoryCommand(client *c) {
     if (strEqualNoCase(sub, "usage")) return memoryUsageCommand(c);
     addReplySubcommandSyntaxError(c);
 }
+
+/* CONTRACT STUBS (issue 20): MEMORY DOCTOR/STATS/MALLOC-STATS/PURGE. */
+void memoryDoctorCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void memoryStatsCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void memoryMallocStatsCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void memoryPurgeCommand(client *c) { addReplyError(c, "not implemented yet"); }

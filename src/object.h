@@ -250,3 +250,7 @@ unsigned long long estimateObjectIdleTime(const robj *o); /* ms since last acces
 /* OBJECT and MEMORY (the command table is in commands.cpp). */
 void objectCommand(client *c);
 void memoryCommand(client *c);
+void memoryDoctorCommand(client *c);
+void memoryStatsCommand(client *c);
+void memoryMallocStatsCommand(client *c);
+void memoryPurgeCommand(client *c);

@@ -282,3 +282,10 @@ static void pubsubUnsubscribeAllOnFree(client *c) {
     pubsubUnsubscribeAllPatterns(c, false);
 }
 [[maybe_unused]] static const bool unsubscribe_on_free_registered = registerFreeClientProc(pubsubUnsubscribeAllOnFree);
+
+/* CONTRACT STUBS (issue 20): sharded pub/sub. */
+void ssubscribeCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void sunsubscribeCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void spublishCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void pubsubShardChannelsCommand(client *c) { addReplyError(c, "not implemented yet"); }
+void pubsubShardNumsubCommand(client *c) { addReplyError(c, "not implemented yet"); }

@@ -56,3 +56,9 @@ void pubsubChannelsCommand(client *c);
 void pubsubNumsubCommand(client *c);
 void pubsubNumpatCommand(client *c);
 void pubsubHelpCommand(client *c);
+/* Sharded pub/sub (Redis 7.0; without a cluster, one shard). */
+void ssubscribeCommand(client *c);
+void sunsubscribeCommand(client *c);
+void spublishCommand(client *c);
+void pubsubShardChannelsCommand(client *c);
+void pubsubShardNumsubCommand(client *c);

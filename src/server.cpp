@@ -29,7 +29,10 @@
 
 #include "anet.h"
 #include "config.h"
+#include "latency.h"
+#include "slowlog.h"
 #include "trace.h"
+#include "tracking.h"
 #include "util.h"
 
 redisServer server;
@@ -285,6 +288,14 @@ void call(client *c, int call_flags) {
     c->flags = (c->flags & ~prop_flags) | saved_prop_flags;
     real->microseconds += duration;
     real->calls++;
+    /* What operators see of it: the latency monitor, the slow log, the
+     * command's latency histogram, MONITOR, and the keys a client-side
+     * cache now holds. */
+    latencyAddSampleIfNeeded((real->flags & CMD_FAST) ? "fast-command" : "command", duration / 1000);
+    slowlogPushCurrentCommand(c, real, duration);
+    if (server.latency_tracking_enabled) updateCommandLatencyHistogram(real, duration * 1000);
+    if (!server.monitors.empty()) replicationFeedMonitors(c, c->db->id, c->argv);
+    if ((real->flags & CMD_READONLY) && (c->flags & CLIENT_TRACKING)) trackingRememberKeys(c);
     bool failed = server.stat_total_error_replies != err_mark;
     if (failed) real->failed_calls++;
     err_mark = server.stat_total_error_replies;
@@ -460,6 +471,11 @@ void resetServerStats() {
  * ====================================================================== */
 
 /* A RESP2 subscriber gets the pong as a push-like array: ["pong", message]. */
+/* MONITOR (Redis's server.c and replication.c's replicationFeedMonitors).
+ * CONTRACT STUBS (issue 20): the helper owning MONITOR replaces them. */
+void replicationFeedMonitors(client *, int, std::span<const std::string_view>) {}
+void monitorCommand(client *c) { addReplyError(c, "not implemented yet"); }
+
 void pingCommand(client *c) {
     if (c->argv.size() > 2) return addReplyErrorArity(c);
     std::string_view message = c->argv.size() == 2 ? c->argv[1] : "";

@@ -329,7 +329,26 @@ struct redisServer : redisServerLog, redisServerNetworking {
     /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp). */
     pubsubDict pubsub_channels;       /* channel -> subscribers */
     pubsubDict pubsub_patterns;       /* pattern -> subscribers */
+    pubsubDict pubsub_shard_channels; /* shard channel -> subscribers (SSUBSCRIBE) */
     int notify_keyspace_events = 0;   /* NOTIFY_* classes to publish (notify.h) */
+
+    /* Operating it (issue 20): MONITOR's clients, the slow log
+     * (slowlog.cpp), the latency monitor and per-command latency histograms
+     * (latency.cpp), lazy freeing (lazyfree.cpp), client-side caching
+     * (tracking.cpp). */
+    std::list<client *> monitors;     /* CLIENT_MONITOR clients, in MONITOR order */
+    long long slowlog_log_slower_than = 10000; /* `slowlog-log-slower-than`, µs; -1 = never */
+    long long slowlog_max_len = 128;  /* `slowlog-max-len` */
+    long long latency_monitor_threshold = 0; /* `latency-monitor-threshold`, ms; 0 = off */
+    bool latency_tracking_enabled = true; /* `latency-tracking` */
+    std::vector<double> latency_tracking_info_percentiles{50.0, 99.0, 99.9}; /* `latency-tracking-info-percentiles` */
+    bool lazyfree_lazy_eviction = false;   /* `lazyfree-lazy-eviction` */
+    bool lazyfree_lazy_expire = false;     /* `lazyfree-lazy-expire` */
+    bool lazyfree_lazy_server_del = false; /* `lazyfree-lazy-server-del` */
+    bool lazyfree_lazy_user_del = false;   /* `lazyfree-lazy-user-del` */
+    bool lazyfree_lazy_user_flush = false; /* `lazyfree-lazy-user-flush` */
+    bool repl_slave_lazy_flush = false;    /* `replica-lazy-flush` */
+    long long tracking_table_max_keys = 1000000; /* `tracking-table-max-keys` */
 
     /* Lists (t_list.cpp): a ziplist becomes a linkedlist past either limit. */
     long long list_max_ziplist_entries = 512;
@@ -494,6 +513,9 @@ private:
 /* server.cpp's commands: PING, ECHO, TIME, CONFIG
  * (the command table is in commands.cpp). */
 void pingCommand(client *c);
+void monitorCommand(client *c);
+/* Sends the command `c` ran to every MONITOR client, in Redis's line format. */
+void replicationFeedMonitors(client *c, int dictid, std::span<const std::string_view> argv);
 void echoCommand(client *c);
 void timeCommand(client *c);
 void configGetCommand(client *c);

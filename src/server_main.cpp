@@ -44,6 +44,7 @@
 #include "config_table.h"
 #include "evict.h"
 #include "functions.h"
+#include "latency.h"
 #include "multi.h"
 #include "pubsub.h"
 #include "rdb.h"
@@ -831,7 +832,8 @@ static const InfoSectionDef kInfoSections[] = {
     {"memory", infoMemory, true},         {"persistence", infoPersistence, true},
     {"stats", infoStats, true},
     {"replication", genReplicationInfoString, true}, {"cpu", infoCpu, true},
-    {"commandstats", infoCommandStats, false}, {"keyspace", infoKeyspace, true},
+    {"commandstats", infoCommandStats, false}, {"latencystats", infoLatencyStats, false},
+    {"keyspace", infoKeyspace, true},
 };
 
 /* No section names: the default sections; "all"/"everything": all of them;

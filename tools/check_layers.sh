@@ -25,9 +25,9 @@ declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
 assign 1 adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds sha1 sha256 skiplist stream trace util version ziplist zmalloc
 assign 2 networking config log
-assign 3 server db object notify expire
+assign 3 bio db expire latency lazyfree notify object pubsub server slowlog tracking
 assign 4 bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset
-assign 5 acl aof bio blocked childinfo cluster debug evict functions multi pubsub rdb replication script_lua scripting sort tracing
+assign 5 acl aof blocked childinfo cluster debug evict functions multi rdb replication script_lua scripting sort tracing
 assign 6 commands config_table main server_main
 
 module_of() {  # src/ae_epoll.h -> ae

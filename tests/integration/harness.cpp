@@ -216,13 +216,30 @@ std::string toString(const Reply &r) {
     case Reply::Type::Bulk: return "\"" + escape(r.str) + "\"";
     case Reply::Type::Nil: return "(nil)";
     case Reply::Type::NilArray: return "(nil array)";
-    case Reply::Type::Array: {
-        std::string s = "[";
+    case Reply::Type::Null: return "(null)";
+    case Reply::Type::Double: return "(double) " + r.str;
+    case Reply::Type::BigNumber: return "(big number) " + r.str;
+    case Reply::Type::Boolean: return r.integer ? "(true)" : "(false)";
+    case Reply::Type::Verbatim: return r.format + ":\"" + escape(r.str) + "\"";
+    case Reply::Type::BlobError: return "(blob error) " + escape(r.str);
+    case Reply::Type::Array:
+    case Reply::Type::Set:
+    case Reply::Type::Push:
+    case Reply::Type::Map:
+    case Reply::Type::Attribute: {
+        const char *open = r.type == Reply::Type::Array ? "["
+                           : r.type == Reply::Type::Set ? "~{"
+                           : r.type == Reply::Type::Push ? ">["
+                           : r.type == Reply::Type::Map ? "%{"
+                                                         : "|{";
+        const char *close = r.type == Reply::Type::Array || r.type == Reply::Type::Push ? "]" : "}";
+        bool pairs = r.type == Reply::Type::Map || r.type == Reply::Type::Attribute;
+        std::string s = open;
         for (size_t i = 0; i < r.elements.size(); i++) {
-            if (i) s += ", ";
+            if (i) s += pairs && i % 2 ? ": " : ", ";
             s += toString(r.elements[i]);
         }
-        return s + "]";
+        return s + close;
     }
     }
     return "?";
@@ -403,36 +420,64 @@ Reply RespConn::parse(std::string &capture) {
     case '+': r.type = Reply::Type::Status; r.str = rest; break;
     case '-': r.type = Reply::Type::Error; r.str = rest; break;
     case ':': r.type = Reply::Type::Integer; r.integer = number(rest); break;
-    case '$': {
+    case '$':
+    case '!':
+    case '=': {
         long long len = number(rest);
-        if (len == -1) {
+        if (len == -1 && line[0] == '$') {
             r.type = Reply::Type::Nil;
-        } else if (len < 0) {
-            throw HarnessError("bad bulk length in \"" + escape(line) + "\"");
-        } else {
-            r.type = Reply::Type::Bulk;
-            r.str = take(static_cast<size_t>(len), &capture);
-            if (take(2, &capture) != "\r\n")
-                throw HarnessError("bulk string of length " + std::to_string(len) +
-                                   " not followed by CRLF: \"" + escape(capture.substr(start)) + "\"");
+            break;
+        }
+        if (len < 0) throw HarnessError("bad bulk length in \"" + escape(line) + "\"");
+        r.type = line[0] == '$' ? Reply::Type::Bulk : line[0] == '!' ? Reply::Type::BlobError : Reply::Type::Verbatim;
+        r.str = take(static_cast<size_t>(len), &capture);
+        if (take(2, &capture) != "\r\n")
+            throw HarnessError("bulk string of length " + std::to_string(len) + " not followed by CRLF: \"" +
+                               escape(capture.substr(start)) + "\"");
+        if (r.type == Reply::Type::Verbatim) {
+            if (r.str.size() < 4 || r.str[3] != ':')
+                throw HarnessError("verbatim string without its format: \"" + escape(line) + "\"");
+            r.format = r.str.substr(0, 3);
+            r.str.erase(0, 4);
         }
         break;
     }
-    case '*': {
+    case '*':
+    case '~':
+    case '>':
+    case '%':
+    case '|': {
         long long n = number(rest);
-        if (n == -1) {
+        if (n == -1 && line[0] == '*') {
             r.type = Reply::Type::NilArray;
-        } else if (n < 0) {
-            throw HarnessError("bad array length in \"" + escape(line) + "\"");
-        } else {
-            r.type = Reply::Type::Array;
-            r.elements.reserve(static_cast<size_t>(std::min(n, 1LL << 20)));
-            for (long long i = 0; i < n; i++) r.elements.push_back(parse(capture));
+            break;
         }
+        if (n < 0) throw HarnessError("bad aggregate length in \"" + escape(line) + "\"");
+        switch (line[0]) {
+        case '*': r.type = Reply::Type::Array; break;
+        case '~': r.type = Reply::Type::Set; break;
+        case '>': r.type = Reply::Type::Push; break;
+        case '%': r.type = Reply::Type::Map; break;
+        default: r.type = Reply::Type::Attribute; break;
+        }
+        if (line[0] == '%' || line[0] == '|') n *= 2;
+        r.elements.reserve(static_cast<size_t>(std::min(n, 1LL << 20)));
+        for (long long i = 0; i < n; i++) r.elements.push_back(parse(capture));
         break;
     }
+    case '_':
+        if (!rest.empty()) throw HarnessError("bad null \"" + escape(line) + "\"");
+        r.type = Reply::Type::Null;
+        break;
+    case ',': r.type = Reply::Type::Double; r.str = rest; break;
+    case '(': r.type = Reply::Type::BigNumber; r.str = rest; break;
+    case '#':
+        if (rest != "t" && rest != "f") throw HarnessError("bad boolean \"" + escape(line) + "\"");
+        r.type = Reply::Type::Boolean;
+        r.integer = rest == "t";
+        break;
     default:
-        throw HarnessError("not a RESP2 reply: \"" + escape(line) + "\"");
+        throw HarnessError("not a RESP reply: \"" + escape(line) + "\"");
     }
     r.raw = capture.substr(start);
     return r;

@@ -83,18 +83,26 @@ std::string encodeCommand(const Args &args);
 std::string escape(std::string_view bytes, size_t max = 2000);
 
 /* ------------------------------------------------------------------------
- * One parsed RESP2 reply.
+ * One parsed reply, RESP2 or RESP3.
  * ---------------------------------------------------------------------- */
 struct Reply {
-    enum class Type { Status, Error, Integer, Bulk, Nil, Array, NilArray };
+    /* RESP2's types, then RESP3's (after HELLO 3): Null is "_", Map holds
+     * its keys and values alternating in `elements`, Double and BigNumber
+     * keep their text in `str`, Boolean its value in `integer`, Verbatim
+     * its text without the "txt:" format (which goes to `format`). */
+    enum class Type {
+        Status, Error, Integer, Bulk, Nil, Array, NilArray,
+        Null, Map, Set, Push, Double, Boolean, BigNumber, Verbatim, BlobError, Attribute
+    };
     Type type = Type::Nil;
     std::string str;             /* Status/Error text (no prefix, no CRLF), Bulk payload */
     long long integer = 0;       /* Integer */
-    std::vector<Reply> elements; /* Array */
+    std::vector<Reply> elements; /* Array, Set, Push; Map and Attribute as key, value, key, value... */
+    std::string format;          /* Verbatim: "txt", "mkd" */
     std::string raw;             /* the exact bytes of this reply on the wire */
 
-    bool isError() const { return type == Type::Error; }
-    bool isNil() const { return type == Type::Nil || type == Type::NilArray; }
+    bool isError() const { return type == Type::Error || type == Type::BlobError; }
+    bool isNil() const { return type == Type::Nil || type == Type::NilArray || type == Type::Null; }
 };
 
 /* A readable one-line rendering, in redis-cli's vocabulary:
