@@ -497,6 +497,8 @@ constexpr channelSpec commands_with_channels[] = {
     {subscribeCommand, false, 1, -1},
     {psubscribeCommand, true, 1, -1},
     {publishCommand, false, 1, 1},
+    {ssubscribeCommand, false, 1, -1},
+    {spublishCommand, false, 1, 1},
 };
 
 const channelSpec *getChannelSpec(const redisCommand *cmd) {
@@ -599,6 +601,8 @@ bool clientViolatesChannels(client *c, std::span<const std::string> upcoming) {
     for (const sds &pattern : c->pubsub_patterns)
         if (ACLCheckChannelAgainstList(upcoming, pattern, true) != ACL_OK) return true;
     for (auto &de : c->pubsub_channels)
+        if (ACLCheckChannelAgainstList(upcoming, de.key.view(), false) != ACL_OK) return true;
+    for (auto &de : c->pubsub_shard_channels)
         if (ACLCheckChannelAgainstList(upcoming, de.key.view(), false) != ACL_OK) return true;
     return false;
 }

@@ -1223,15 +1223,16 @@ void clientHelpCommand(client *c) {
     addReplyHelp(c, help);
 }
 
-/* HELLO [protover [AUTH user pass] [SETNAME name]]: cppredis speaks RESP2
- * only, so HELLO 3 is refused as a server without RESP3 would. Options act
- * in order, as in Redis: a SETNAME before a failing AUTH stays applied. */
+/* HELLO [protover [AUTH user pass] [SETNAME name]]: switches the protocol
+ * (2 or 3) once the client is authenticated, and replies who we are (a map,
+ * flat in RESP2). Options act in order, as in Redis: a SETNAME before a
+ * failing AUTH stays applied. */
 void helloCommand(client *c) {
+    long long ver = 0;
     size_t j = 1;
     if (c->argv.size() >= 2) {
-        long long ver = 0;
         if (!string2ll(c->argv[1], &ver)) return addReplyError(c, "Protocol version is not an integer or out of range");
-        if (ver != 2) return addReplyError(c, "-NOPROTO unsupported protocol version");
+        if (ver < 2 || ver > 3) return addReplyError(c, "-NOPROTO unsupported protocol version");
         j = 2;
     }
     for (; j < c->argv.size(); j++) {
@@ -1253,6 +1254,7 @@ void helloCommand(client *c) {
         return addReplyError(c, "-NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                                 "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
                                 "the RESP protocol version at the same time");
+    if (ver) c->resp = static_cast<int>(ver);
     addReplyMapLen(c, 7);
     addReplyBulk(c, "server");
     addReplyBulk(c, "redis");
@@ -1265,9 +1267,9 @@ void helloCommand(client *c) {
     addReplyBulk(c, "mode");
     addReplyBulk(c, "standalone");
     addReplyBulk(c, "role");
-    addReplyBulk(c, "master");
+    addReplyBulk(c, logging::server.masterhost.empty() ? "master" : "replica");
     addReplyBulk(c, "modules");
-    addReply(c, shared::empty_array);
+    addReplyArrayLen(c, 0);
 }
 
 /* Everything queued for the client, in order: how a socketless client

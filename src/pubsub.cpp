@@ -19,23 +19,65 @@
 
 namespace {
 
-/* The first two elements of each kind of push, pre-encoded. */
-constexpr std::string_view kSubscribeHeader = "*3\r\n$9\r\nsubscribe\r\n";
-constexpr std::string_view kUnsubscribeHeader = "*3\r\n$11\r\nunsubscribe\r\n";
-constexpr std::string_view kPsubscribeHeader = "*3\r\n$10\r\npsubscribe\r\n";
-constexpr std::string_view kPunsubscribeHeader = "*3\r\n$12\r\npunsubscribe\r\n";
-constexpr std::string_view kMessageHeader = "*3\r\n$7\r\nmessage\r\n";
-constexpr std::string_view kPmessageHeader = "*4\r\n$8\r\npmessage\r\n";
+/* The kind of each push (its first element), pre-encoded. */
+constexpr std::string_view kSubscribeBulk = "$9\r\nsubscribe\r\n";
+constexpr std::string_view kUnsubscribeBulk = "$11\r\nunsubscribe\r\n";
+constexpr std::string_view kPsubscribeBulk = "$10\r\npsubscribe\r\n";
+constexpr std::string_view kPunsubscribeBulk = "$12\r\npunsubscribe\r\n";
+constexpr std::string_view kSsubscribeBulk = "$10\r\nssubscribe\r\n";
+constexpr std::string_view kSunsubscribeBulk = "$12\r\nsunsubscribe\r\n";
+constexpr std::string_view kMessageBulk = "$7\r\nmessage\r\n";
+constexpr std::string_view kPmessageBulk = "$8\r\npmessage\r\n";
+constexpr std::string_view kSmessageBulk = "$8\r\nsmessage\r\n";
 
 /* Above this the encoding buffer is given back after a PUBLISH, so that one
  * huge message does not pin its size for the life of the server. */
 constexpr size_t kPublishBufferKeep = 64 * 1024;
 
-/* [kind, name, subscriptions left]; the name is nil for an UNSUBSCRIBE or
- * PUNSUBSCRIBE without arguments from a client with nothing to leave. */
-void addReplyPubsubConfirmation(client *c, std::string_view header, std::optional<std::string_view> name,
+/* Redis's pubsubtype: what differs between the channels of SUBSCRIBE and
+ * the shard channels of SSUBSCRIBE. */
+struct pubsubtype {
+    bool shard;
+    clientChannelsDict client::*clientPubSubChannels;
+    size_t (*subscriptionCount)(const client *);
+    pubsubDict *serverPubSubChannels;
+    std::string_view subscribeMsg, unsubscribeMsg, messageBulk;
+};
+
+const pubsubtype pubSubType{false,          &client::pubsub_channels, clientSubscriptionsCount,
+                            &server.pubsub_channels, kSubscribeBulk, kUnsubscribeBulk,
+                            kMessageBulk};
+const pubsubtype pubSubShardType{true,           &client::pubsub_shard_channels, clientShardSubscriptionsCount,
+                                 &server.pubsub_shard_channels, kSsubscribeBulk, kSunsubscribeBulk,
+                                 kSmessageBulk};
+
+/* Starts a push of `len` elements: an array in RESP2, a push frame (">")
+ * in RESP3. CLIENT_PUSHING is set for the duration of the object, so that
+ * the reply writers know this is not the reply to a command (CLIENT REPLY
+ * OFF silences replies, never pushes). */
+class PushWriter {
+public:
+    PushWriter(client *c, long long len) : c_(c), was_pushing_(c->flags & CLIENT_PUSHING) {
+        c_->flags |= CLIENT_PUSHING;
+        addReplyPushLen(c_, len);
+    }
+    ~PushWriter() {
+        if (!was_pushing_) c_->flags &= ~CLIENT_PUSHING;
+    }
+    PushWriter(const PushWriter &) = delete;
+    PushWriter &operator=(const PushWriter &) = delete;
+
+private:
+    client *c_;
+    bool was_pushing_;
+};
+
+/* [kind, name, subscriptions left]; the name is nil for an unsubscribe
+ * without arguments from a client with nothing to leave. */
+void addReplyPubsubConfirmation(client *c, std::string_view kind, std::optional<std::string_view> name,
                                 size_t count) {
-    addReply(c, header);
+    PushWriter push(c, 3);
+    addReply(c, kind);
     if (name) addReplyBulk(c, *name);
     else addReplyNull(c);
     addReplyLongLong(c, static_cast<long long>(count));
@@ -65,44 +107,69 @@ void appendBulk(std::string &out, std::string_view s) {
     out += "\r\n";
 }
 
-long long deliver(const std::vector<client *> &subscribers, std::string_view bytes, void (*received)(client *)) {
+/* `elements` are the push's `len` elements, encoded once for everybody;
+ * only the push header depends on the subscriber's protocol. */
+long long deliver(const std::vector<client *> &subscribers, long long len, std::string_view elements,
+                  void (*received)(client *)) {
     for (client *c : subscribers) {
-        addReplyProto(c, bytes.data(), bytes.size());
+        {
+            PushWriter push(c, len);
+            addReplyProto(c, elements.data(), elements.size());
+        }
         if (received) received(c);
     }
     return static_cast<long long>(subscribers.size());
 }
 
-void unsubscribeGenericCommand(client *c, int (*all)(client *, bool),
-                               bool (*one)(client *, std::string_view, bool)) {
-    if (c->argv.size() == 1) all(c, true);
-    else
-        for (size_t j = 1; j < c->argv.size(); j++) one(c, c->argv[j], true);
-    if (clientSubscriptionsCount(c) == 0) c->flags &= ~CLIENT_PUBSUB;
+/* A client leaves pub/sub mode (CLIENT_PUBSUB) with its last subscription
+ * of any kind. */
+void updatePubsubFlag(client *c) {
+    if (clientTotalPubSubSubscriptionCount(c) == 0) c->flags &= ~CLIENT_PUBSUB;
+}
+
+bool pubsubSubscribeChannel(client *c, std::string_view channel, const pubsubtype &type) {
+    bool added = (c->*type.clientPubSubChannels).addRaw(sds(channel)) != nullptr;
+    if (added) addSubscriber(*type.serverPubSubChannels, channel, c);
+    addReplyPubsubConfirmation(c, type.subscribeMsg, channel, type.subscriptionCount(c));
+    return added;
+}
+
+bool pubsubUnsubscribeChannel(client *c, std::string_view channel, bool notify, const pubsubtype &type) {
+    /* Held to the end: `channel` may view this very entry's key (from
+     * pubsubUnsubscribeAllChannelsInternal). */
+    auto held = (c->*type.clientPubSubChannels).unlink(channel);
+    if (held) removeSubscriber(*type.serverPubSubChannels, channel, c);
+    if (notify) addReplyPubsubConfirmation(c, type.unsubscribeMsg, channel, type.subscriptionCount(c));
+    return held != nullptr;
+}
+
+/* In the client's dict order, as Redis (whose order is its own dict's). */
+int pubsubUnsubscribeAllChannelsInternal(client *c, bool notify, const pubsubtype &type) {
+    int count = 0;
+    for (auto &de : (c->*type.clientPubSubChannels).safe())
+        count += pubsubUnsubscribeChannel(c, de.key.view(), notify, type);
+    if (notify && count == 0) addReplyPubsubConfirmation(c, type.unsubscribeMsg, std::nullopt, type.subscriptionCount(c));
+    return count;
 }
 
 }  // namespace
 
 size_t clientSubscriptionsCount(const client *c) { return c->pubsub_channels.size() + c->pubsub_patterns.size(); }
+size_t clientShardSubscriptionsCount(const client *c) { return c->pubsub_shard_channels.size(); }
+size_t clientTotalPubSubSubscriptionCount(const client *c) {
+    return clientSubscriptionsCount(c) + clientShardSubscriptionsCount(c);
+}
 
 /* ========================================================================
  * Subscribing and unsubscribing
  * ====================================================================== */
 
 bool pubsubSubscribeChannel(client *c, std::string_view channel) {
-    bool added = c->pubsub_channels.addRaw(sds(channel)) != nullptr;
-    if (added) addSubscriber(server.pubsub_channels, channel, c);
-    addReplyPubsubConfirmation(c, kSubscribeHeader, channel, clientSubscriptionsCount(c));
-    return added;
+    return pubsubSubscribeChannel(c, channel, pubSubType);
 }
 
 bool pubsubUnsubscribeChannel(client *c, std::string_view channel, bool notify) {
-    /* Held to the end: `channel` may view this very entry's key (from
-     * pubsubUnsubscribeAllChannels). */
-    auto held = c->pubsub_channels.unlink(channel);
-    if (held) removeSubscriber(server.pubsub_channels, channel, c);
-    if (notify) addReplyPubsubConfirmation(c, kUnsubscribeHeader, channel, clientSubscriptionsCount(c));
-    return held != nullptr;
+    return pubsubUnsubscribeChannel(c, channel, notify, pubSubType);
 }
 
 bool pubsubSubscribePattern(client *c, std::string_view pattern) {
@@ -112,7 +179,7 @@ bool pubsubSubscribePattern(client *c, std::string_view pattern) {
         patterns.emplace_back(pattern);
         addSubscriber(server.pubsub_patterns, pattern, c);
     }
-    addReplyPubsubConfirmation(c, kPsubscribeHeader, pattern, clientSubscriptionsCount(c));
+    addReplyPubsubConfirmation(c, kPsubscribeBulk, pattern, clientSubscriptionsCount(c));
     return added;
 }
 
@@ -126,17 +193,16 @@ bool pubsubUnsubscribePattern(client *c, std::string_view pattern, bool notify) 
         patterns.erase(it);
         removeSubscriber(server.pubsub_patterns, pattern, c);
     }
-    if (notify) addReplyPubsubConfirmation(c, kPunsubscribeHeader, pattern, clientSubscriptionsCount(c));
+    if (notify) addReplyPubsubConfirmation(c, kPunsubscribeBulk, pattern, clientSubscriptionsCount(c));
     return removed;
 }
 
-/* In the client's dict order, as Redis (whose order is its own dict's). */
 int pubsubUnsubscribeAllChannels(client *c, bool notify) {
-    int count = 0;
-    for (auto &de : c->pubsub_channels.safe()) count += pubsubUnsubscribeChannel(c, de.key.view(), notify);
-    if (notify && count == 0)
-        addReplyPubsubConfirmation(c, kUnsubscribeHeader, std::nullopt, clientSubscriptionsCount(c));
-    return count;
+    return pubsubUnsubscribeAllChannelsInternal(c, notify, pubSubType);
+}
+
+int pubsubUnsubscribeShardAllChannels(client *c, bool notify) {
+    return pubsubUnsubscribeAllChannelsInternal(c, notify, pubSubShardType);
 }
 
 /* In subscription order, as Redis 7.0 (a list there too). */
@@ -146,10 +212,10 @@ int pubsubUnsubscribeAllPatterns(client *c, bool notify) {
     size_t left = patterns.size();
     for (const sds &pattern : patterns) {
         removeSubscriber(server.pubsub_patterns, pattern, c);
-        if (notify) addReplyPubsubConfirmation(c, kPunsubscribeHeader, pattern, c->pubsub_channels.size() + --left);
+        if (notify) addReplyPubsubConfirmation(c, kPunsubscribeBulk, pattern, c->pubsub_channels.size() + --left);
     }
     if (notify && patterns.empty())
-        addReplyPubsubConfirmation(c, kPunsubscribeHeader, std::nullopt, clientSubscriptionsCount(c));
+        addReplyPubsubConfirmation(c, kPunsubscribeBulk, std::nullopt, clientSubscriptionsCount(c));
     return static_cast<int>(patterns.size());
 }
 
@@ -157,40 +223,48 @@ int pubsubUnsubscribeAllPatterns(client *c, bool notify) {
  * Publishing
  * ====================================================================== */
 
-/* `buf` holds the encoded message and keeps its capacity between calls. */
+/* `buf` holds the encoded message and keeps its capacity between calls.
+ * Shard channels are matched by no pattern (Redis's pubsubtype.shard). */
 static long long publishMessage(std::string_view channel, std::string_view message, void (*received)(client *),
-                                std::string &buf) {
+                                std::string &buf, const pubsubtype &type) {
     long long receivers = 0;
-    if (pubsubDict::entry *de = server.pubsub_channels.find(channel)) {
-        buf.assign(kMessageHeader);
+    if (pubsubDict::entry *de = type.serverPubSubChannels->find(channel)) {
+        buf.assign(type.messageBulk);
         appendBulk(buf, channel);
         appendBulk(buf, message);
-        receivers += deliver(de->val, buf, received);
+        receivers += deliver(de->val, 3, buf, received);
     }
-    if (server.pubsub_patterns.size()) {
+    if (!type.shard && server.pubsub_patterns.size()) {
         for (auto &de : server.pubsub_patterns) {
             if (!stringmatchlen(de.key.view(), channel, false)) continue;
-            buf.assign(kPmessageHeader);
+            buf.assign(kPmessageBulk);
             appendBulk(buf, de.key.view());
             appendBulk(buf, channel);
             appendBulk(buf, message);
-            receivers += deliver(de.val, buf, received);
+            receivers += deliver(de.val, 4, buf, received);
         }
     }
     if (buf.capacity() > kPublishBufferKeep) std::string().swap(buf);
     return receivers;
 }
 
+static std::string publish_buf;
+
 long long pubsubPublishMessage(std::string_view channel, std::string_view message) {
-    static std::string buf;
-    return publishMessage(channel, message, nullptr, buf);
+    return publishMessage(channel, message, nullptr, publish_buf, pubSubType);
+}
+
+/* SPUBLISH's delivery: a PUBLISH is never running beside it, so it shares
+ * the buffer. */
+static long long pubsubPublishShardMessage(std::string_view channel, std::string_view message) {
+    return publishMessage(channel, message, nullptr, publish_buf, pubSubShardType);
 }
 
 /* A buffer of its own: a trace event may be emitted while a PUBLISH is
  * delivering from the other one (a subscriber cut off, say). */
 long long pubsubPublishMessageVisit(std::string_view channel, std::string_view message, void (*received)(client *)) {
     static std::string buf;
-    return publishMessage(channel, message, received, buf);
+    return publishMessage(channel, message, received, buf, pubSubType);
 }
 
 bool pubsubMayHaveReceivers(std::string_view channel) {
@@ -211,7 +285,10 @@ void subscribeCommand(client *c) {
 }
 
 void unsubscribeCommand(client *c) {
-    unsubscribeGenericCommand(c, pubsubUnsubscribeAllChannels, pubsubUnsubscribeChannel);
+    if (c->argv.size() == 1) pubsubUnsubscribeAllChannels(c, true);
+    else
+        for (size_t j = 1; j < c->argv.size(); j++) pubsubUnsubscribeChannel(c, c->argv[j], true);
+    updatePubsubFlag(c);
 }
 
 void psubscribeCommand(client *c) {
@@ -220,7 +297,10 @@ void psubscribeCommand(client *c) {
 }
 
 void punsubscribeCommand(client *c) {
-    unsubscribeGenericCommand(c, pubsubUnsubscribeAllPatterns, pubsubUnsubscribePattern);
+    if (c->argv.size() == 1) pubsubUnsubscribeAllPatterns(c, true);
+    else
+        for (size_t j = 1; j < c->argv.size(); j++) pubsubUnsubscribePattern(c, c->argv[j], true);
+    updatePubsubFlag(c);
 }
 
 /* The replicas get it too (Redis without cluster), the AOF not. */
@@ -229,15 +309,16 @@ void publishCommand(client *c) {
     forceCommandPropagation(c, PROPAGATE_REPL);
 }
 
-/* PUBSUB CHANNELS [pattern]: the channels with at least one subscriber
- * (pattern subscriptions do not make a channel active). */
-void pubsubChannelsCommand(client *c) {
+/* The names in `channels` matching `pattern` (all without one): PUBSUB
+ * CHANNELS and SHARDCHANNELS (pattern subscriptions do not make a channel
+ * active). */
+static void channelList(client *c, pubsubDict &channels) {
     if (c->argv.size() > 3) return addReplySubcommandSyntaxError(c);
     std::optional<std::string_view> pattern;
     if (c->argv.size() == 3) pattern = c->argv[2];
     void *replylen = addReplyDeferredLen(c);
     long n = 0;
-    for (auto &de : server.pubsub_channels) {
+    for (auto &de : channels) {
         if (pattern && !stringmatchlen(*pattern, de.key.view(), false)) continue;
         addReplyBulk(c, de.key.view());
         n++;
@@ -245,23 +326,24 @@ void pubsubChannelsCommand(client *c) {
     setDeferredArrayLen(c, replylen, n);
 }
 
-/* PUBSUB NUMSUB [channel ...]: channel, count, channel, count... */
-void pubsubNumsubCommand(client *c) {
+/* channel, count, channel, count...: PUBSUB NUMSUB and SHARDNUMSUB. */
+static void numsubReply(client *c, pubsubDict &channels) {
     addReplyArrayLen(c, static_cast<long long>(c->argv.size() - 2) * 2);
     for (size_t j = 2; j < c->argv.size(); j++) {
-        pubsubDict::entry *de = server.pubsub_channels.find(c->argv[j]);
+        pubsubDict::entry *de = channels.find(c->argv[j]);
         addReplyBulk(c, c->argv[j]);
         addReplyLongLong(c, de ? static_cast<long long>(de->val.size()) : 0);
     }
 }
+
+void pubsubChannelsCommand(client *c) { channelList(c, server.pubsub_channels); }
+void pubsubNumsubCommand(client *c) { numsubReply(c, server.pubsub_channels); }
 
 /* PUBSUB NUMPAT: distinct patterns, however many clients share each. */
 void pubsubNumpatCommand(client *c) {
     addReplyLongLong(c, static_cast<long long>(server.pubsub_patterns.size()));
 }
 
-/* Redis 7.0's text less SHARDCHANNELS / SHARDNUMSUB (sharded pub/sub is a
- * cluster feature cppredis does not have). */
 void pubsubHelpCommand(client *c) {
     static const char *const help[] = {
         "CHANNELS [<pattern>]",
@@ -271,21 +353,50 @@ void pubsubHelpCommand(client *c) {
         "NUMSUB [<channel> ...]",
         "    Return the number of subscribers for the specified channels, excluding",
         "    pattern subscriptions(default: no channels).",
+        "SHARDCHANNELS [<pattern>]",
+        "    Return the currently active shard level channels matching a <pattern> (default: '*').",
+        "SHARDNUMSUB [<shardchannel> ...]",
+        "    Return the number of subscribers for the specified shard level channel(s)",
         nullptr};
     addReplyHelp(c, help);
 }
 
-/* A client being freed leaves every channel and pattern: the server's
- * subscriber lists point at it (networking.h, registerFreeClientProc). */
+/* A client being freed leaves every channel, pattern and shard channel: the
+ * server's subscriber lists point at it (networking.h,
+ * registerFreeClientProc). */
 static void pubsubUnsubscribeAllOnFree(client *c) {
+    pubsubUnsubscribeShardAllChannels(c, false);
     pubsubUnsubscribeAllChannels(c, false);
     pubsubUnsubscribeAllPatterns(c, false);
 }
 [[maybe_unused]] static const bool unsubscribe_on_free_registered = registerFreeClientProc(pubsubUnsubscribeAllOnFree);
 
-/* CONTRACT STUBS (issue 20): sharded pub/sub. */
-void ssubscribeCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void sunsubscribeCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void spublishCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void pubsubShardChannelsCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void pubsubShardNumsubCommand(client *c) { addReplyError(c, "not implemented yet"); }
+/* ========================================================================
+ * Sharded pub/sub (Redis 7.0 without a cluster: one shard, every slot)
+ * ====================================================================== */
+
+/* SSUBSCRIBE shardchannel [shardchannel ...]. Unlike SUBSCRIBE, refused
+ * inside MULTI too, as Redis 7.0 (whose EXEC denies blocking). */
+void ssubscribeCommand(client *c) {
+    if (c->flags & (CLIENT_DENY_BLOCKING | CLIENT_MULTI))
+        return addReplyError(c, "SSUBSCRIBE isn't allowed for a DENY BLOCKING client");
+    for (size_t j = 1; j < c->argv.size(); j++) pubsubSubscribeChannel(c, c->argv[j], pubSubShardType);
+    c->flags |= CLIENT_PUBSUB;
+}
+
+/* SUNSUBSCRIBE [shardchannel ...] */
+void sunsubscribeCommand(client *c) {
+    if (c->argv.size() == 1) pubsubUnsubscribeShardAllChannels(c, true);
+    else
+        for (size_t j = 1; j < c->argv.size(); j++) pubsubUnsubscribeChannel(c, c->argv[j], true, pubSubShardType);
+    updatePubsubFlag(c);
+}
+
+/* SPUBLISH shardchannel message: propagated to the replicas as PUBLISH. */
+void spublishCommand(client *c) {
+    addReplyLongLong(c, pubsubPublishShardMessage(c->argv[1], c->argv[2]));
+    forceCommandPropagation(c, PROPAGATE_REPL);
+}
+
+void pubsubShardChannelsCommand(client *c) { channelList(c, server.pubsub_shard_channels); }
+void pubsubShardNumsubCommand(client *c) { numsubReply(c, server.pubsub_shard_channels); }

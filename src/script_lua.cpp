@@ -174,10 +174,37 @@ void luaPushError(lua_State *L, std::string_view err) {
     lua_setfield(L, -2, "err");
 }
 
+namespace {
+
+/* A table {field = <the value on top>}, which replaces that value. */
+void luaWrapInField(lua_State *L, const char *field) {
+    lua_newtable(L);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, field);
+}
+
+/* The elements of a RESP3 map (pairs) or set (members, each -> true) into
+ * {map = {...}} or {set = {...}}, as Redis gives them to scripts. */
+const char *redisProtocolToLuaAggregate(lua_State *L, const char *p, bool is_map) {
+    long long n = readRespNumber(p);
+    lua_newtable(L);
+    for (long long j = 0; j < n; j++) {
+        p = redisProtocolToLuaType(L, p);
+        if (is_map) p = redisProtocolToLuaType(L, p);
+        else lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    luaWrapInField(L, is_map ? "map" : "set");
+    return p;
+}
+
+}  // namespace
+
 /* Replies of commands are complete and well formed: they are parsed without
- * bounds checks, and the buffer holding them ends with a NUL or more reply. */
+ * bounds checks, and the buffer holding them ends with a NUL or more reply.
+ * RESP3 types reach here when the script chose redis.setresp(3). */
 const char *redisProtocolToLuaType(lua_State *L, const char *p) {
-    if (!lua_checkstack(L, 3)) {
+    if (!lua_checkstack(L, 5)) {
         /* Nested deeper than the Lua stack allows (no command replies so). */
         luaPushError(L, "reached lua stack limit");
         return p;
@@ -219,8 +246,56 @@ const char *redisProtocolToLuaType(lua_State *L, const char *p) {
         luaMarkErrorCounted(L);
         return p;
     }
+    case '%': return redisProtocolToLuaAggregate(L, p, true);
+    case '~': return redisProtocolToLuaAggregate(L, p, false);
+    case '_':
+        readRespLine(p);
+        lua_pushnil(L);
+        return p;
+    case '#':
+        lua_pushboolean(L, readRespLine(p) == "t");
+        return p;
+    case ',': {
+        /* strtod reads "inf", "-inf" and "nan" too. Longer than any double
+         * Redis prints: 0, as Redis's parser. */
+        std::string_view text = readRespLine(p);
+        char buf[MAX_LONG_DOUBLE_CHARS + 1];
+        double d = 0;
+        if (text.size() <= MAX_LONG_DOUBLE_CHARS) {
+            memcpy(buf, text.data(), text.size());
+            buf[text.size()] = '\0';
+            d = strtod(buf, nullptr);
+        }
+        lua_pushnumber(L, d);
+        luaWrapInField(L, "double");
+        return p;
+    }
+    case '(': {
+        std::string_view digits = readRespLine(p);
+        lua_pushlstring(L, digits.data(), digits.size());
+        luaWrapInField(L, "big_number");
+        return p;
+    }
+    case '=': { /* "=<len>\r\n<fmt>:<text>\r\n" */
+        long long n = readRespNumber(p);
+        lua_newtable(L);
+        lua_pushlstring(L, p + 4, static_cast<size_t>(n - 4));
+        lua_setfield(L, -2, "string");
+        lua_pushlstring(L, p, 3);
+        lua_setfield(L, -2, "format");
+        luaWrapInField(L, "verbatim_string");
+        return p + n + 2;
+    }
+    case '|': { /* attributes are not given to scripts: read past them */
+        long long n = readRespNumber(p);
+        for (long long j = 0; j < 2 * n; j++) {
+            p = redisProtocolToLuaType(L, p);
+            lua_pop(L, 1);
+        }
+        return redisProtocolToLuaType(L, p);
+    }
     default:
-        lua_pushboolean(L, 0); /* not RESP2: never produced by a command */
+        lua_pushboolean(L, 0); /* no command replies anything else */
         return p;
     }
 }
@@ -254,9 +329,20 @@ long long luaTableSize(lua_State *L) {
     return n;
 }
 
-/* The table forms RESP3 replies take in Lua, replied as RESP2 does them.
- * True if the table on top had one of them (the stack is left as it was). */
-bool replyTypedTable(client *c, lua_State *L) {
+/* A Lua string with CR and LF turned to spaces: a status or big number
+ * must stay on its line. */
+std::string luaStringOnOneLine(lua_State *L, int idx) {
+    std::string line(toView(L, idx));
+    for (char &ch : line)
+        if (ch == '\r' || ch == '\n') ch = ' ';
+    return line;
+}
+
+/* The table forms of RESP3 replies ({double=}, {big_number=},
+ * {verbatim_string=}, {map=}, {set=}), replied typed for a RESP3 caller and
+ * as RESP2 has them for a RESP2 one. True if the table on top had one of
+ * them (the stack is left as it was). */
+bool replyTypedTable(client *c, int script_resp, lua_State *L) {
     int t = lua_gettop(L);
     if (rawField(L, t, "double") == LUA_TNUMBER) {
         addReplyDouble(c, lua_tonumber(L, -1));
@@ -265,41 +351,45 @@ bool replyTypedTable(client *c, lua_State *L) {
     }
     lua_settop(L, t);
     if (rawField(L, t, "big_number") == LUA_TSTRING) {
-        addReplyBulk(c, toView(L, -1));
+        addReplyBigNum(c, luaStringOnOneLine(L, -1));
         lua_settop(L, t);
         return true;
     }
     lua_settop(L, t);
     if (rawField(L, t, "verbatim_string") == LUA_TTABLE && rawField(L, t + 1, "format") == LUA_TSTRING &&
         rawField(L, t + 1, "string") == LUA_TSTRING) {
-        addReplyVerbatim(c, toView(L, -1));
+        /* The format is 3 characters on the wire: cut, or padded with spaces. */
+        std::string_view format = toView(L, t + 2);
+        char ext[4] = "   ";
+        memcpy(ext, format.data(), strnlen(format.data(), 3));
+        addReplyVerbatim(c, toView(L, -1), ext);
         lua_settop(L, t);
         return true;
     }
     lua_settop(L, t);
     /* map: key, value, key, value ...; set: its keys. */
-    int kind = rawField(L, t, "map") == LUA_TTABLE ? 2 : 0;
-    if (!kind) {
+    bool is_map = rawField(L, t, "map") == LUA_TTABLE;
+    if (!is_map) {
         lua_settop(L, t);
-        kind = rawField(L, t, "set") == LUA_TTABLE ? 1 : 0;
+        if (rawField(L, t, "set") != LUA_TTABLE) {
+            lua_settop(L, t);
+            return false;
+        }
     }
-    if (!kind) {
-        lua_settop(L, t);
-        return false;
-    }
-    addReplyArrayLen(c, luaTableSize(L) * kind);
+    if (is_map) addReplyMapLen(c, luaTableSize(L));
+    else addReplySetLen(c, luaTableSize(L));
     lua_pushnil(L);
     while (lua_next(L, -2)) {
-        if (kind == 1) lua_pop(L, 1);
-        lua_pushvalue(L, kind == 2 ? -2 : -1);
-        luaReplyToRedisReply(c, L);
-        if (kind == 2) luaReplyToRedisReply(c, L);
+        if (!is_map) lua_pop(L, 1);
+        lua_pushvalue(L, is_map ? -2 : -1);
+        luaReplyToRedisReply(c, script_resp, L);
+        if (is_map) luaReplyToRedisReply(c, script_resp, L);
     }
     lua_settop(L, t);
     return true;
 }
 
-void luaTableToRedisReply(client *c, lua_State *L) {
+void luaTableToRedisReply(client *c, int script_resp, lua_State *L) {
     int t = lua_gettop(L);
     if (rawField(L, t, "err") == LUA_TSTRING) {
         lua_settop(L, t);
@@ -312,26 +402,23 @@ void luaTableToRedisReply(client *c, lua_State *L) {
     }
     lua_pop(L, 1);
     if (rawField(L, -1, "ok") == LUA_TSTRING) {
-        std::string status(toView(L, -1));
-        for (char &ch : status)
-            if (ch == '\r' || ch == '\n') ch = ' ';
-        addReplyStatus(c, status);
+        addReplyStatus(c, luaStringOnOneLine(L, -1));
         lua_pop(L, 1);
         return;
     }
     lua_pop(L, 1);
-    if (replyTypedTable(c, L)) return;
+    if (replyTypedTable(c, script_resp, L)) return;
     long long n = luaArrayLength(L);
     addReplyArrayLen(c, n);
     for (long long j = 1; j <= n; j++) {
         lua_rawgeti(L, -1, static_cast<int>(j));
-        luaReplyToRedisReply(c, L);
+        luaReplyToRedisReply(c, script_resp, L);
     }
 }
 
 }  // namespace
 
-void luaReplyToRedisReply(client *c, lua_State *L) {
+void luaReplyToRedisReply(client *c, int script_resp, lua_State *L) {
     /* A map needs 4 slots; deeper than the stack allows is an error. */
     if (!lua_checkstack(L, 4)) {
         addReplyError(c, "reached lua stack limit");
@@ -341,11 +428,13 @@ void luaReplyToRedisReply(client *c, lua_State *L) {
     switch (lua_type(L, -1)) {
     case LUA_TSTRING: addReplyBulk(c, toView(L, -1)); break;
     case LUA_TBOOLEAN:
-        if (lua_toboolean(L, -1)) addReply(c, shared::cone);
+        /* A script speaking RESP2 has no booleans: false is its nil. */
+        if (script_resp == 3) addReplyBool(c, lua_toboolean(L, -1));
+        else if (lua_toboolean(L, -1)) addReply(c, shared::cone);
         else addReplyNull(c);
         break;
     case LUA_TNUMBER: addReplyLongLong(c, luaNumberToLongLong(lua_tonumber(L, -1))); break;
-    case LUA_TTABLE: luaTableToRedisReply(c, L); break;
+    case LUA_TTABLE: luaTableToRedisReply(c, script_resp, L); break;
     default: addReplyNull(c); break;
     }
     lua_pop(L, 1);
@@ -863,12 +952,15 @@ int luaLogCommand(lua_State *L) {
     return 0;
 }
 
-/* RESP2 only: replies reach scripts (and callers) in RESP2. */
+/* The protocol the script client speaks, so the protocol of the replies
+ * redis.call() converts (every run starts with 2, luaCallFunction). */
 int luaSetResp(lua_State *L) {
+    scriptRunCtx *run_ctx = scriptCurrentRun();
+    if (!run_ctx) return luaRaiseError(L, "redis.setresp can only be called inside a script invocation");
     if (lua_gettop(L) != 1) return luaRaiseError(L, "redis.setresp() requires one argument.");
     int resp = static_cast<int>(lua_tonumber(L, 1));
     if (resp != 2 && resp != 3) return luaRaiseError(L, "RESP version must be 2 or 3.");
-    if (resp == 3) return luaRaiseError(L, "RESP3 is not supported: this server speaks RESP2 only.");
+    run_ctx->c->resp = resp;
     return 0;
 }
 
@@ -1113,6 +1205,7 @@ int luaCompileScript(lua_State *L, client *c, std::string_view body) {
 void luaCallFunction(scriptRunCtx *run_ctx, lua_State *L, int fref, std::span<const std::string_view> keys,
                      std::span<const std::string_view> args) {
     client *c = run_ctx->original_client;
+    run_ctx->c->resp = 2; /* until the script says otherwise (redis.setresp) */
     registryPush(L, &kErrHandlerKey);
     lua_rawgeti(L, LUA_REGISTRYINDEX, fref);
     bool hook = server.busy_reply_threshold > 0;
@@ -1146,7 +1239,7 @@ void luaCallFunction(scriptRunCtx *run_ctx, lua_State *L, int fref, std::span<co
         replyScriptFailure(c, L, run_ctx->funcname);
         lua_pop(L, 1);
     } else {
-        luaReplyToRedisReply(c, L);
+        luaReplyToRedisReply(c, run_ctx->c->resp, L);
     }
     if (hook) lua_sethook(L, nullptr, 0, 0);
     lua_pop(L, 1); /* the error handler */

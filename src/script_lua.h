@@ -71,12 +71,19 @@ int luaLoadText(lua_State *L, std::string_view text, const char *chunkname);
 void luaSetErrorMetatable(lua_State *L);
 void luaSetTableProtectionRecursively(lua_State *L);
 
-/* One RESP2 reply (complete, as a command produced it) pushed as a Lua
- * value; returns where the reply ends. */
+/* One RESP2 or RESP3 reply (complete, as a command produced it) pushed as
+ * a Lua value; returns where the reply ends. RESP3's types become what
+ * Redis gives scripts: null -> nil, boolean -> boolean, map -> {map={k=v}},
+ * set -> {set={m=true}}, double -> {double=n}, big number -> {big_number=s},
+ * verbatim -> {verbatim_string={format=f, string=s}}; attributes are
+ * skipped. */
 const char *redisProtocolToLuaType(lua_State *L, const char *reply);
 
-/* Replies the Lua value on top of the stack to `c` and pops it. */
-void luaReplyToRedisReply(client *c, lua_State *L);
+/* Replies the Lua value on top of the stack to `c` and pops it. The table
+ * forms above are replied typed by c's protocol; a boolean depends on the
+ * protocol the script chose (`script_resp`): under 2, true is 1 and false
+ * nil, under 3 a boolean. */
+void luaReplyToRedisReply(client *c, int script_resp, lua_State *L);
 
 /* Pushes {err="CODE message"}: "-CODE message" keeps its code, a message
  * without one gets ERR. */

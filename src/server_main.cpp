@@ -139,8 +139,9 @@ static bool isDenyOomCommand(client *c) {
 }
 
 static bool isAllowedInPubsubContext(const redisCommand *cmd) {
-    return cmd->proc == pingCommand || cmd->proc == subscribeCommand || cmd->proc == unsubscribeCommand ||
-           cmd->proc == psubscribeCommand || cmd->proc == punsubscribeCommand || cmd->proc == quitCommand;
+    return cmd->proc == pingCommand || cmd->proc == subscribeCommand || cmd->proc == ssubscribeCommand ||
+           cmd->proc == unsubscribeCommand || cmd->proc == sunsubscribeCommand || cmd->proc == psubscribeCommand ||
+           cmd->proc == punsubscribeCommand || cmd->proc == quitCommand || cmd->proc == resetCommand;
 }
 
 /* Runs the command in c->argv after the checks every command gets. */

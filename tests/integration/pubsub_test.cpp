@@ -5,6 +5,8 @@
  * may send, delivery order with several subscribers and publishers, glob
  * patterns, PUBSUB CHANNELS / NUMSUB / NUMPAT and their errors, MULTI,
  * cleanup when a subscriber disconnects or is killed, CLIENT LIST and INFO;
+ * sharded pub/sub (SSUBSCRIBE / SUNSUBSCRIBE / SPUBLISH, PUBSUB
+ * SHARDCHANNELS / SHARDNUMSUB, their counts, MULTI and ACL);
  * then a subscriber that stops reading, dropped at the hard limit at once
  * and at the soft limit after its seconds, with the publisher unaffected
  * and the memory held for it bounded; a normal client's limit; and the
@@ -14,8 +16,8 @@
  * 7.0.15 (skipped if it is missing), with the same expected bytes, so every
  * expectation is Redis 7.0's behaviour. Where Redis's order is its dict's
  * (UNSUBSCRIBE of every channel, several patterns matching one channel,
- * PUBSUB CHANNELS), the test compares sets. PUBSUB HELP, which leaves out
- * Redis's sharded pub/sub, and the config file run on cppredis only.
+ * PUBSUB CHANNELS), the test compares sets. The config file runs on
+ * cppredis only.
  *
  * Nothing sleeps to let something happen: the tests wait for replies, for
  * EOF, or poll CLIENT LIST / PUBSUB NUMSUB. */
@@ -24,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -378,10 +381,7 @@ TEST_P(PubSub, ClientKillTypePubsubClosesSubscribersOnly) {
     EXPECT_EQ(call({"CLIENT", "KILL", "TYPE", "master"}), integer(0));
 }
 
-/* Redis 7.0 also lists SHARDCHANNELS and SHARDNUMSUB (cluster sharding),
- * which cppredis does not have. */
 TEST_P(PubSub, HelpListsTheSubcommands) {
-    if (!cppredis()) GTEST_SKIP() << "cppredis's own help text";
     EXPECT_EQ(call({"PUBSUB", "HELP"}),
               array({"+PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n",
                      "+CHANNELS [<pattern>]\r\n",
@@ -389,8 +389,144 @@ TEST_P(PubSub, HelpListsTheSubcommands) {
                      "+NUMPAT\r\n", "+    Return number of subscriptions to patterns.\r\n",
                      "+NUMSUB [<channel> ...]\r\n",
                      "+    Return the number of subscribers for the specified channels, excluding\r\n",
-                     "+    pattern subscriptions(default: no channels).\r\n", "+HELP\r\n",
-                     "+    Prints this help.\r\n"}));
+                     "+    pattern subscriptions(default: no channels).\r\n", "+SHARDCHANNELS [<pattern>]\r\n",
+                     "+    Return the currently active shard level channels matching a <pattern> (default: '*').\r\n",
+                     "+SHARDNUMSUB [<shardchannel> ...]\r\n",
+                     "+    Return the number of subscribers for the specified shard level channel(s)\r\n",
+                     "+HELP\r\n", "+    Prints this help.\r\n"}));
+}
+
+/* ========================================================================
+ * Sharded pub/sub (Redis 7.0 without a cluster)
+ * ====================================================================== */
+
+/* A shard subscription counts apart: SSUBSCRIBE's confirmations count the
+ * shard channels only, SUBSCRIBE's the channels and patterns only. */
+TEST_P(PubSub, ShardConfirmationsCountShardChannelsOnly) {
+    RespConn s = srv->connect();
+    EXPECT_EQ(s.call({"SUNSUBSCRIBE"}).raw, confirmationNil("sunsubscribe", 0));
+    s.cmd({"SSUBSCRIBE", "s1", "s2", "s1"});
+    EXPECT_EQ(s.readReply().raw, confirmation("ssubscribe", "s1", 1));
+    EXPECT_EQ(s.readReply().raw, confirmation("ssubscribe", "s2", 2));
+    EXPECT_EQ(s.readReply().raw, confirmation("ssubscribe", "s1", 2));
+    EXPECT_EQ(s.call({"SUBSCRIBE", "c1"}).raw, confirmation("subscribe", "c1", 1));
+    /* A RESP2 shard subscriber is in the subscribed context. */
+    EXPECT_EQ(s.call({"GET", "k"}).raw, contextErr("get"));
+    EXPECT_EQ(s.call({"PING"}).raw, array({bulk("pong"), bulk("")}));
+    s.cmd({"SUNSUBSCRIBE", "s1", "nope"});
+    EXPECT_EQ(s.readReply().raw, confirmation("sunsubscribe", "s1", 1));
+    EXPECT_EQ(s.readReply().raw, confirmation("sunsubscribe", "nope", 1));
+    EXPECT_EQ(s.call({"SUNSUBSCRIBE"}).raw, confirmation("sunsubscribe", "s2", 0));
+    EXPECT_EQ(s.call({"SUNSUBSCRIBE"}).raw, confirmationNil("sunsubscribe", 0));
+    /* Still subscribed to c1. */
+    EXPECT_EQ(s.call({"GET", "k"}).raw, contextErr("get"));
+    EXPECT_EQ(s.call({"UNSUBSCRIBE"}).raw, confirmation("unsubscribe", "c1", 0));
+    EXPECT_EQ(s.call({"GET", "k"}).raw, NIL);
+    /* The last subscription of any kind ends the context. */
+    EXPECT_EQ(s.call({"SSUBSCRIBE", "s3"}).raw, confirmation("ssubscribe", "s3", 1));
+    EXPECT_EQ(s.call({"UNSUBSCRIBE"}).raw, confirmationNil("unsubscribe", 0));
+    EXPECT_EQ(s.call({"GET", "k"}).raw, contextErr("get"));
+    EXPECT_EQ(s.call({"SUNSUBSCRIBE", "s3"}).raw, confirmation("sunsubscribe", "s3", 0));
+    EXPECT_EQ(s.call({"GET", "k"}).raw, NIL);
+}
+
+/* SPUBLISH reaches the shard subscribers of its channel, in order, and
+ * nobody else: not SUBSCRIBE's subscribers of the same name, no pattern. */
+TEST_P(PubSub, SpublishReachesShardSubscribersOnly) {
+    RespConn s1 = srv->connect(), s2 = srv->connect();
+    EXPECT_EQ(s1.call({"SSUBSCRIBE", "orders"}).raw, confirmation("ssubscribe", "orders", 1));
+    EXPECT_EQ(s2.call({"SSUBSCRIBE", "orders"}).raw, confirmation("ssubscribe", "orders", 1));
+    RespConn plain = subscriber({"orders"}, {"*"});
+    RespConn p1 = srv->connect(), p2 = srv->connect();
+    for (int i = 0; i < 30; i++) {
+        EXPECT_EQ(p1.call({"SPUBLISH", "orders", "a" + std::to_string(i)}).raw, integer(2));
+        EXPECT_EQ(p2.call({"SPUBLISH", "orders", "b" + std::to_string(i)}).raw, integer(2));
+    }
+    EXPECT_EQ(call({"SPUBLISH", "nobody", "x"}), integer(0));
+    for (RespConn *s : {&s1, &s2}) {
+        for (int i = 0; i < 30; i++) {
+            EXPECT_EQ(s->readReply().raw, bulks({"smessage", "orders", "a" + std::to_string(i)}));
+            EXPECT_EQ(s->readReply().raw, bulks({"smessage", "orders", "b" + std::to_string(i)}));
+        }
+    }
+    /* PUBLISH is the other way round. */
+    EXPECT_EQ(call({"PUBLISH", "orders", "plain"}), integer(2));
+    EXPECT_EQ(plain.readReply().raw, message("orders", "plain"));
+    EXPECT_EQ(plain.readReply().raw, pmessage("*", "orders", "plain"));
+    EXPECT_EQ(plain.call({"PING"}).raw, array({bulk("pong"), bulk("")})); /* nothing else came */
+    EXPECT_EQ(s1.call({"PING"}).raw, array({bulk("pong"), bulk("")}));
+}
+
+TEST_P(PubSub, PubsubShardchannelsAndShardnumsub) {
+    RespConn a = srv->connect(), b = srv->connect();
+    a.cmd({"SSUBSCRIBE", "news.eu", "news.us", "sport"});
+    for (int i = 0; i < 3; i++) a.readReply();
+    EXPECT_EQ(b.call({"SSUBSCRIBE", "sport"}).raw, confirmation("ssubscribe", "sport", 1));
+    RespConn plain = subscriber({"other"});
+    EXPECT_EQ(sorted(strings(c->call({"PUBSUB", "SHARDCHANNELS"}))), (std::vector<std::string>{"news.eu", "news.us", "sport"}));
+    EXPECT_EQ(sorted(strings(c->call({"PUBSUB", "SHARDCHANNELS", "news.*"}))),
+              (std::vector<std::string>{"news.eu", "news.us"}));
+    EXPECT_EQ(call({"PUBSUB", "SHARDCHANNELS", "x*"}), EMPTY_ARRAY);
+    EXPECT_EQ(call({"PUBSUB", "CHANNELS"}), bulks({"other"}));
+    EXPECT_EQ(call({"PUBSUB", "SHARDNUMSUB", "sport", "news.eu", "other", "none"}),
+              array({bulk("sport"), integer(2), bulk("news.eu"), integer(1), bulk("other"), integer(0), bulk("none"),
+                     integer(0)}));
+    EXPECT_EQ(call({"PUBSUB", "SHARDNUMSUB"}), EMPTY_ARRAY);
+    EXPECT_EQ(call({"PUBSUB", "NUMSUB", "sport"}), array({bulk("sport"), integer(0)}));
+    EXPECT_EQ(call({"PUBSUB", "SHARDCHANNELS", "a", "b"}),
+              err("ERR unknown subcommand or wrong number of arguments for 'SHARDCHANNELS'. Try PUBSUB HELP."));
+    /* A shard subscriber that goes away leaves nothing behind. */
+    a.close();
+    pollUntil([&] { return c->call({"PUBSUB", "SHARDNUMSUB", "news.eu"}).elements.at(1).integer == 0; });
+    EXPECT_EQ(call({"PUBSUB", "SHARDCHANNELS"}), bulks({"sport"}));
+    EXPECT_EQ(call({"SPUBLISH", "sport", "x"}), integer(1));
+    EXPECT_EQ(b.readReply().raw, bulks({"smessage", "sport", "x"}));
+    /* Neither are shard channels keys. */
+    EXPECT_EQ(call({"COMMAND", "GETKEYS", "SSUBSCRIBE", "a"}), err("ERR The command has no key arguments"));
+    EXPECT_EQ(call({"COMMAND", "GETKEYS", "SPUBLISH", "a", "m"}), err("ERR The command has no key arguments"));
+}
+
+/* Without a cluster SPUBLISH goes to the replicas, as PUBLISH: the shard
+ * subscribers of a replica get the master's messages. */
+TEST_P(PubSub, SpublishReachesTheReplicasSubscribers) {
+    std::unique_ptr<TestServer> replica = cppredis() ? std::make_unique<TestServer>()
+                                                     : std::make_unique<RedisReference>();
+    RespConn r = replica->connect();
+    EXPECT_EQ(r.call({"REPLICAOF", "127.0.0.1", std::to_string(srv->port())}).raw, OK);
+    ASSERT_TRUE(pollUntil([&] { return infoField(r, "replication", "master_link_status") == "up"; }));
+    RespConn s = replica->connect();
+    EXPECT_EQ(s.call({"SSUBSCRIBE", "orders"}).raw, confirmation("ssubscribe", "orders", 1));
+    EXPECT_EQ(call({"SPUBLISH", "orders", "m1"}), integer(0)); /* nobody on the master */
+    EXPECT_EQ(s.readReply().raw, bulks({"smessage", "orders", "m1"}));
+}
+
+/* Unlike SUBSCRIBE, refused inside a transaction (Redis 7.0's EXEC denies
+ * blocking, and SSUBSCRIBE has no exception for MULTI). */
+TEST_P(PubSub, SsubscribeInsideMultiIsRefused) {
+    EXPECT_EQ(call({"MULTI"}), OK);
+    EXPECT_EQ(call({"SSUBSCRIBE", "x"}), QUEUED);
+    EXPECT_EQ(call({"EXEC"}), array({err("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client")}));
+    EXPECT_EQ(call({"PUBSUB", "SHARDNUMSUB", "x"}), array({bulk("x"), integer(0)}));
+    EXPECT_EQ(call({"GET", "k"}), NIL);
+}
+
+/* Shard channels are channels to ACL: SSUBSCRIBE and SPUBLISH are checked,
+ * and taking a shard channel away from a user disconnects its subscriber. */
+TEST_P(PubSub, AclChannelPermissionsCoverShardChannels) {
+    EXPECT_EQ(call({"ACL", "SETUSER", "u", "on", ">p", "+@all", "~*", "resetchannels", "&ok*"}), OK);
+    RespConn u = srv->connect();
+    EXPECT_EQ(u.call({"AUTH", "u", "p"}).raw, OK);
+    const std::string noperm = err("NOPERM this user has no permissions to access one of the channels used as arguments");
+    EXPECT_EQ(u.call({"SSUBSCRIBE", "ok1", "bad"}).raw, noperm);
+    EXPECT_EQ(u.call({"SPUBLISH", "bad", "m"}).raw, noperm);
+    EXPECT_EQ(u.call({"SPUBLISH", "ok2", "m"}).raw, integer(0));
+    EXPECT_EQ(u.call({"SSUBSCRIBE", "ok1"}).raw, confirmation("ssubscribe", "ok1", 1));
+    EXPECT_EQ(call({"ACL", "SETUSER", "u", "&ok1"}), OK); /* still allowed: stays */
+    EXPECT_EQ(call({"SPUBLISH", "ok1", "m"}), integer(1));
+    EXPECT_EQ(u.readReply().raw, bulks({"smessage", "ok1", "m"}));
+    EXPECT_EQ(call({"ACL", "SETUSER", "u", "resetchannels", "&other"}), OK);
+    u.expectClosed();
+    EXPECT_EQ(call({"PUBSUB", "SHARDNUMSUB", "ok1"}), array({bulk("ok1"), integer(0)}));
 }
 
 /* ========================================================================

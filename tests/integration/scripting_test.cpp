@@ -17,7 +17,7 @@
  *    blocking commands inside scripts, and the delayed queue of seed 002 run
  *    by racing consumers as one EVAL.
  *  - Where cppredis differs on purpose: SCRIPT HELP (no SCRIPT DEBUG here)
- *    and redis.setresp(3) (RESP2 only); and cppredis alone: the script
+ *    (redis.setresp(3) is in resp3_test.cpp); and cppredis alone: the script
  *    client staying out of CLIENT LIST, and the AOF getting a script's
  *    effects (not EVAL) as one MULTI/EXEC, only those redis.set_repl()
  *    lets through (the file compared with Redis's when it is installed).
@@ -620,12 +620,6 @@ TEST_F(ScriptingDiff, ScriptHelpIsRedissWithoutScriptDebug) {
     ASSERT_NE(debug, expected.end());
     expected.erase(debug, debug + 2);
     EXPECT_EQ(lines(conn()), expected);
-}
-
-TEST_F(ScriptingDiff, SetrespThreeIsRefusedAsThisServerSpeaksResp2) {
-    RespConn c = conn();
-    EXPECT_EQ(c.call(eval("redis.setresp(3)")).raw,
-              scriptErr("ERR RESP3 is not supported: this server speaks RESP2 only.", "redis.setresp(3)"));
 }
 
 TEST_F(ScriptingDiff, TheScriptClientIsNoConnection) {
