@@ -626,6 +626,12 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         return a;
     },
     [](CommandGenerator &g) { return Args{"SUBSTR", g.key(), g.offset(), g.offset()}; },
+    /* resp3-proto: sharded pub/sub with nobody subscribed (the generator's
+     * connections never subscribe), so every count is 0 on both servers */
+    [](CommandGenerator &g) { return Args{"SPUBLISH", g.key(), g.value()}; },
+    [](CommandGenerator &g) {
+        return g.pick(2) ? Args{"PUBSUB", "SHARDNUMSUB", g.key(), g.key()} : Args{"PUBSUB", "SHARDCHANNELS", "k*"};
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
