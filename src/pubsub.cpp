@@ -4,9 +4,11 @@
  * the invariants.
  *
  * Delivery is the hot path (PUBLISH to many subscribers, and every keyspace
- * notification): the message is encoded once into a buffer that keeps its
- * capacity between calls, then each subscriber gets those bytes with one
- * append to its reply buffer. Nothing is allocated per subscriber.
+ * notification): the message's elements are encoded once into a buffer that
+ * keeps its capacity between calls, then each subscriber gets the push
+ * header of its protocol and those bytes. Nothing is allocated per
+ * subscriber. Sharded pub/sub (SSUBSCRIBE, SPUBLISH) shares all of it
+ * through a pubsubtype, as in Redis.
  */
 #include "pubsub.h"
 
@@ -44,17 +46,15 @@ struct pubsubtype {
     std::string_view subscribeMsg, unsubscribeMsg, messageBulk;
 };
 
-const pubsubtype pubSubType{false,          &client::pubsub_channels, clientSubscriptionsCount,
-                            &server.pubsub_channels, kSubscribeBulk, kUnsubscribeBulk,
-                            kMessageBulk};
-const pubsubtype pubSubShardType{true,           &client::pubsub_shard_channels, clientShardSubscriptionsCount,
-                                 &server.pubsub_shard_channels, kSsubscribeBulk, kSunsubscribeBulk,
-                                 kSmessageBulk};
+const pubsubtype pubSubType{false, &client::pubsub_channels, clientSubscriptionsCount, &server.pubsub_channels,
+                            kSubscribeBulk, kUnsubscribeBulk, kMessageBulk};
+const pubsubtype pubSubShardType{true, &client::pubsub_shard_channels, clientShardSubscriptionsCount,
+                                 &server.pubsub_shard_channels, kSsubscribeBulk, kSunsubscribeBulk, kSmessageBulk};
 
 /* Starts a push of `len` elements: an array in RESP2, a push frame (">")
- * in RESP3. CLIENT_PUSHING is set for the duration of the object, so that
- * the reply writers know this is not the reply to a command (CLIENT REPLY
- * OFF silences replies, never pushes). */
+ * in RESP3. CLIENT_PUSHING is set for the lifetime of the object, as
+ * Redis's addReplyPubsub* do, so that the reply writers can tell a push from
+ * the reply to a command (CLIENT REPLY OFF silences replies, not pushes). */
 class PushWriter {
 public:
     PushWriter(client *c, long long len) : c_(c), was_pushing_(c->flags & CLIENT_PUSHING) {

@@ -491,9 +491,10 @@ TEST_P(PubSub, PubsubShardchannelsAndShardnumsub) {
 TEST_P(PubSub, SpublishReachesTheReplicasSubscribers) {
     std::unique_ptr<TestServer> replica = cppredis() ? std::make_unique<TestServer>()
                                                      : std::make_unique<RedisReference>();
+    EXPECT_EQ(call({"CONFIG", "SET", "repl-diskless-sync-delay", "0"}), OK); /* no 5 s wait for more replicas */
     RespConn r = replica->connect();
     EXPECT_EQ(r.call({"REPLICAOF", "127.0.0.1", std::to_string(srv->port())}).raw, OK);
-    ASSERT_TRUE(pollUntil([&] { return infoField(r, "replication", "master_link_status") == "up"; }));
+    ASSERT_TRUE(pollUntil([&] { return infoField(r, "replication", "master_link_status") == "up"; }, Ms{15000}));
     RespConn s = replica->connect();
     EXPECT_EQ(s.call({"SSUBSCRIBE", "orders"}).raw, confirmation("ssubscribe", "orders", 1));
     EXPECT_EQ(call({"SPUBLISH", "orders", "m1"}), integer(0)); /* nobody on the master */
