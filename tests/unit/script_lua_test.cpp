@@ -1,5 +1,5 @@
 /* script_lua_test.cpp — unit tests of script_lua.cpp's conversions between
- * RESP2 replies and Lua values, both ways, on a real interpreter: what
+ * RESP2 and RESP3 replies and Lua values, both ways, on a real interpreter: what
  * redis.call() hands a script (redisProtocolToLuaType) and what a script's
  * return value becomes (luaReplyToRedisReply), including the truncation of
  * numbers, tables with ok/err/double/map/set fields, arrays cut at the first
@@ -77,15 +77,29 @@ protected:
         return d;
     }
 
-    /* What a script returning `expr` replies. */
-    std::string toReply(const std::string &expr) {
+    /* `expr` (Lua, about r) evaluated with r = the Lua value of `reply`,
+     * rendered; checks the whole reply was read. */
+    std::string inspect(const std::string &reply, const std::string &expr) {
+        std::string chunk = "local r = ... return " + expr;
+        EXPECT_EQ(luaL_loadstring(L, chunk.c_str()), 0) << lua_tostring(L, -1);
+        const char *end = redisProtocolToLuaType(L, reply.c_str());
+        EXPECT_EQ(end, reply.c_str() + reply.size()) << reply;
+        EXPECT_EQ(lua_pcall(L, 1, 1, 0), 0) << lua_tostring(L, -1);
+        std::string d = describe(-1);
+        lua_pop(L, 1);
+        return d;
+    }
+
+    /* What a script returning `expr` replies to c (whose protocol is
+     * c->resp), the script speaking RESP `script_resp` (redis.setresp). */
+    std::string toReply(const std::string &expr, int script_resp = 2) {
         std::string chunk = "return " + expr;
         EXPECT_EQ(luaL_loadstring(L, chunk.c_str()), 0) << lua_tostring(L, -1);
         EXPECT_EQ(lua_pcall(L, 0, 1, 0), 0) << lua_tostring(L, -1);
         c->bufpos = 0;
         c->reply.clear();
         c->reply_bytes = 0;
-        luaReplyToRedisReply(c, L);
+        luaReplyToRedisReply(c, script_resp, L);
         EXPECT_EQ(lua_gettop(L), 0) << "the value was not popped";
         return clientOutputBytes(c);
     }
@@ -179,6 +193,51 @@ TEST_F(ScriptLuaTest, Resp3TablesAreRepliedAsResp2) {
     EXPECT_EQ(toReply("{map={a=1}}"), "*2\r\n$1\r\na\r\n:1\r\n");
     EXPECT_EQ(toReply("{set={a=true}}"), "*1\r\n$1\r\na\r\n");
     EXPECT_EQ(toReply("{map={}}"), "*0\r\n");
+}
+
+/* redis.setresp(3): each RESP3 type as Redis 7.0 hands it to a script. */
+TEST_F(ScriptLuaTest, Resp3RepliesBecomeTypedTables) {
+    EXPECT_EQ(toLua("_\r\n"), "nil");
+    EXPECT_EQ(toLua("#t\r\n"), "true");
+    EXPECT_EQ(toLua("#f\r\n"), "false");
+    const std::string map = "%2\r\n$1\r\na\r\n:1\r\n$1\r\nb\r\n_\r\n";
+    EXPECT_EQ(inspect(map, "r.map.a"), "1");
+    EXPECT_EQ(inspect(map, "r.map.b == nil and r[1] == nil"), "true");
+    const std::string set = "~2\r\n$1\r\nx\r\n:5\r\n";
+    EXPECT_EQ(inspect(set, "r.set.x and r.set[5]"), "true");
+    EXPECT_EQ(inspect(",1.5\r\n", "r.double"), "1.5");
+    EXPECT_EQ(inspect(",inf\r\n", "r.double == math.huge"), "true");
+    EXPECT_EQ(inspect(",-inf\r\n", "r.double == -math.huge"), "true");
+    EXPECT_EQ(inspect("(123456789012345678901234567890\r\n", "r.big_number"), "\"123456789012345678901234567890\"");
+    const std::string verbatim = "=10\r\nmkd:a\r\nbcd\r\n";
+    EXPECT_EQ(inspect(verbatim, "r.verbatim_string.format"), "\"mkd\"");
+    EXPECT_EQ(inspect(verbatim, "r.verbatim_string.string"), "\"a\r\nbcd\"");
+    /* Attributes are read past, not given to the script. */
+    EXPECT_EQ(toLua("|1\r\n$1\r\nk\r\n*1\r\n:1\r\n:7\r\n"), "7");
+    const std::string nested = "*3\r\n%1\r\n$1\r\nk\r\n~1\r\n$1\r\nm\r\n#t\r\n,2\r\n";
+    EXPECT_EQ(inspect(nested, "r[1].map.k.set.m and r[2] and r[3].double"), "2");
+}
+
+/* To a RESP3 caller the table forms keep their types; booleans follow the
+ * script's protocol (nil-and-1 under 2, booleans under 3). */
+TEST_F(ScriptLuaTest, Resp3CallerGetsTypedReplies) {
+    c->resp = 3;
+    EXPECT_EQ(toReply("{double=3.5}"), ",3.5\r\n");
+    EXPECT_EQ(toReply("{big_number='12\\r\\n3'}"), "(12  3\r\n");
+    EXPECT_EQ(toReply("{verbatim_string={format='txt', string='hi'}}"), "=6\r\ntxt:hi\r\n");
+    EXPECT_EQ(toReply("{verbatim_string={format='a', string='hi'}}"), "=6\r\na  :hi\r\n");
+    EXPECT_EQ(toReply("{verbatim_string={format='markdown', string='hi'}}"), "=6\r\nmar:hi\r\n");
+    EXPECT_EQ(toReply("{map={a=1}}"), "%1\r\n$1\r\na\r\n:1\r\n");
+    EXPECT_EQ(toReply("{set={a=true}}"), "~1\r\n$1\r\na\r\n");
+    EXPECT_EQ(toReply("{set={}}"), "~0\r\n");
+    EXPECT_EQ(toReply("true"), ":1\r\n");
+    EXPECT_EQ(toReply("false"), "_\r\n");
+    EXPECT_EQ(toReply("nil"), "_\r\n");
+    EXPECT_EQ(toReply("true", 3), "#t\r\n");
+    EXPECT_EQ(toReply("{map={k=false}}", 3), "%1\r\n$1\r\nk\r\n#f\r\n");
+    c->resp = 2;
+    EXPECT_EQ(toReply("false", 3), ":0\r\n");
+    EXPECT_EQ(toReply("{big_number='12\\r\\n3'}"), "$5\r\n12  3\r\n");
 }
 
 TEST_F(ScriptLuaTest, NestingDeeperThanTheLuaStackIsAnError) {
