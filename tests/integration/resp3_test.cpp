@@ -148,6 +148,23 @@ TEST_P(Resp3, ConfirmationsAndMessagesArePushesBesideOrdinaryReplies) {
     EXPECT_EQ(s.call({"OBJECT", "ENCODING", "nokey"}).raw, NULL3);
 }
 
+/* Inside EXEC's array as Redis writes them: each push in its place, and a
+ * message published to itself before PUBLISH's own element. */
+TEST_P(Resp3, PushesInsideExec) {
+    RespConn s = resp3Conn();
+    EXPECT_EQ(s.call({"MULTI"}).raw, OK);
+    EXPECT_EQ(s.call({"SUBSCRIBE", "x"}).raw, QUEUED);
+    EXPECT_EQ(s.call({"SSUBSCRIBE", "y"}).raw, QUEUED);
+    EXPECT_EQ(s.call({"PUBLISH", "x", "m"}).raw, QUEUED);
+    s.cmd({"EXEC"});
+    EXPECT_EQ(s.readLine(), "*3");
+    EXPECT_EQ(s.readReply().raw, pushConfirmation("subscribe", "x", 1));
+    EXPECT_EQ(s.readReply().raw, err("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client"));
+    EXPECT_EQ(s.readReply().raw, push({bulk("message"), bulk("x"), bulk("m")}));
+    EXPECT_EQ(s.readReply().raw, integer(1));
+    EXPECT_EQ(s.call({"PING"}).raw, "+PONG\r\n");
+}
+
 /* One PUBLISH, each subscriber in its own protocol. */
 TEST_P(Resp3, Resp2AndResp3SubscribersOfOneChannel) {
     RespConn v3 = resp3Conn();
