@@ -4,7 +4,10 @@
  * connection that keeps running ordinary commands, RESP2 and RESP3
  * subscribers of one channel side by side, keyspace notifications as
  * pushes, and Lua's redis.setresp() with the RESP3 <-> Lua conversions, from
- * RESP2 and RESP3 callers; then redis-py against cppredis.
+ * RESP2 and RESP3 callers; then a real RESP3 client, node-redis 5
+ * (tests/clients/resp3_node_redis.mjs), against cppredis. Debian's
+ * python3-redis (4.3.4) has no protocol=3 (RESP3 came with redis-py 5), so
+ * redis-py is not used here.
  *
  * The scenarios run twice, against cppredis and against Debian's Redis
  * 7.0.15 (skipped if it is missing), with the same expected bytes, so every
@@ -12,6 +15,7 @@
  * replies (a push sent before a reply is read before it) or for EOF. */
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -320,5 +324,25 @@ TEST_P(Resp3, FunctionsConvertAsScripts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, Resp3, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis), serverImplName);
+
+/* ========================================================================
+ * A real RESP3 client
+ * ====================================================================== */
+
+/* Skipped when node-redis is not installed (npm ci --prefix tests/clients,
+ * which make test runs). */
+TEST(Resp3Clients, NodeRedisSpeaksResp3WithPushesAndShardedPubsub) {
+    const std::filesystem::path clients = repoDir() / "tests" / "clients";
+    if (!std::filesystem::exists(clients / "node_modules" / "redis"))
+        GTEST_SKIP() << "node-redis is not installed (npm ci --prefix tests/clients)";
+    TestServer srv;
+    std::string out;
+    /* Bounded: a client waiting for a reply that never comes fails, not hangs. */
+    int rc = runCommand("timeout 60 node " + (clients / "resp3_node_redis.mjs").string() + " " +
+                            std::to_string(srv.port()),
+                        &out);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("node-redis RESP3: typed replies and 60 pushed messages ok"), std::string::npos) << out;
+}
 
 }  // namespace
