@@ -1269,7 +1269,7 @@ void helloCommand(client *c) {
     addReplyBulk(c, "role");
     addReplyBulk(c, logging::server.masterhost.empty() ? "master" : "replica");
     addReplyBulk(c, "modules");
-    addReplyArrayLen(c, 0);
+    addReply(c, shared::empty_array);
 }
 
 /* Everything queued for the client, in order: how a socketless client

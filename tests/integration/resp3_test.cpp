@@ -39,10 +39,10 @@ std::string pushConfirmation(const std::string &kind, const std::string &name, l
 const std::string NULL3 = "_\r\n";
 
 /* HELLO's reply: a map under RESP3, the same pairs flat under RESP2. */
-std::string helloReply(int resp, long long id) {
+std::string helloReply(int resp, long long id, const std::string &role = "master") {
     std::vector<std::string> pairs{bulk("server"), bulk("redis"),      bulk("version"), bulk("7.0.15"),
                                    bulk("proto"),  integer(resp),      bulk("id"),      integer(id),
-                                   bulk("mode"),   bulk("standalone"), bulk("role"),    bulk("master"),
+                                   bulk("mode"),   bulk("standalone"), bulk("role"),    bulk(role),
                                    bulk("modules"), EMPTY_ARRAY};
     if (resp == 2) return array(pairs);
     std::string out = "%7\r\n";
@@ -111,6 +111,16 @@ TEST_P(Resp3, HelloAuthenticatesBeforeSwitching) {
     EXPECT_EQ(hello.raw, helloReply(3, rid));
     EXPECT_EQ(r.call({"OBJECT", "ENCODING", "nokey"}).raw, NULL3);
     EXPECT_EQ(r.call({"CLIENT", "GETNAME"}).raw, bulk("authed"));
+}
+
+TEST_P(Resp3, HelloOnAReplicaSaysReplica) {
+    RespConn r = srv->connect();
+    long long id = r.call({"CLIENT", "ID"}).integer;
+    /* A master nobody listens on: the role changes at once, linked or not. */
+    EXPECT_EQ(r.call({"REPLICAOF", "127.0.0.1", std::to_string(pickFreePort())}).raw, OK);
+    EXPECT_EQ(r.call({"HELLO", "3"}).raw, helloReply(3, id, "replica"));
+    EXPECT_EQ(r.call({"REPLICAOF", "NO", "ONE"}).raw, OK);
+    EXPECT_EQ(r.call({"HELLO"}).raw, helloReply(3, id));
 }
 
 /* ========================================================================
