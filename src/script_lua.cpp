@@ -183,6 +183,17 @@ void luaWrapInField(lua_State *L, const char *field) {
     lua_setfield(L, -2, field);
 }
 
+/* A RESP3 double's text as Redis's reply parser reads it: strtod ("inf",
+ * "-inf" and "nan" too), 0 past MAX_LONG_DOUBLE_CHARS. Not inlined: its
+ * buffer must not sit in every frame of the recursive parser. */
+[[gnu::noinline]] double parseRespDouble(std::string_view text) {
+    if (text.size() > MAX_LONG_DOUBLE_CHARS) return 0;
+    char buf[MAX_LONG_DOUBLE_CHARS + 1];
+    memcpy(buf, text.data(), text.size());
+    buf[text.size()] = '\0';
+    return strtod(buf, nullptr);
+}
+
 /* The elements of a RESP3 map (pairs) or set (members, each -> true) into
  * {map = {...}} or {set = {...}}, as Redis gives them to scripts. */
 const char *redisProtocolToLuaAggregate(lua_State *L, const char *p, bool is_map) {
@@ -255,21 +266,10 @@ const char *redisProtocolToLuaType(lua_State *L, const char *p) {
     case '#':
         lua_pushboolean(L, readRespLine(p) == "t");
         return p;
-    case ',': {
-        /* strtod reads "inf", "-inf" and "nan" too. Longer than any double
-         * Redis prints: 0, as Redis's parser. */
-        std::string_view text = readRespLine(p);
-        char buf[MAX_LONG_DOUBLE_CHARS + 1];
-        double d = 0;
-        if (text.size() <= MAX_LONG_DOUBLE_CHARS) {
-            memcpy(buf, text.data(), text.size());
-            buf[text.size()] = '\0';
-            d = strtod(buf, nullptr);
-        }
-        lua_pushnumber(L, d);
+    case ',':
+        lua_pushnumber(L, parseRespDouble(readRespLine(p)));
         luaWrapInField(L, "double");
         return p;
-    }
     case '(': {
         std::string_view digits = readRespLine(p);
         lua_pushlstring(L, digits.data(), digits.size());
