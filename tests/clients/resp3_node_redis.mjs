@@ -14,6 +14,7 @@ await publisher.connect();
 const hello = await client.sendCommand(['HELLO', '3']);
 assert.equal(hello.proto, 3);
 assert.equal(hello.version, '7.0.15');
+await client.del(['h', 'z']);
 await client.hSet('h', { f1: 'v1', f2: 'v2' });
 assert.deepEqual({ ...(await client.hGetAll('h')) }, { f1: 'v1', f2: 'v2' });
 await client.zAdd('z', { score: 1.5, value: 'm' });
