@@ -78,6 +78,10 @@ const char *redisProtocolToLuaType(lua_State *L, const char *reply);
 /* Replies the Lua value on top of the stack to `c` and pops it. */
 void luaReplyToRedisReply(client *c, lua_State *L);
 
+/* The bytes the interpreter holds (Lua's own count, in whole KB), for INFO's
+ * used_memory_vm_eval and used_memory_vm_functions. */
+size_t luaMemory(lua_State *L);
+
 /* Pushes {err="CODE message"}: "-CODE message" keeps its code, a message
  * without one gets ERR. */
 void luaPushError(lua_State *L, std::string_view err);
