@@ -284,7 +284,7 @@ TEST_F(InfoShape, EverythingHasRedisFieldsInOrderOrDocumentedAbsent) {
     for (const std::string &entry : redis) {
         if (kAbsentFields.count(fieldOf(entry))) continue;
         auto found = std::find(mine.begin() + static_cast<long>(at), mine.end(), entry);
-        ASSERT_NE(found, mine.end()) << entry << " is missing, or out of Redis's order";
+        ASSERT_TRUE(found != mine.end()) << entry << " is missing, or out of Redis's order";
         at = static_cast<size_t>(found - mine.begin()) + 1;
     }
     for (const std::string &entry : mine)
