@@ -397,8 +397,7 @@ static std::string_view errorCodeOf(std::string_view err) {
     return err.substr(1, space - 1);
 }
 
-static void logErrorToPeer(client *c, std::string_view err) {
-    int type = getClientType(c);
+static void logErrorToPeer(client *c, int type, std::string_view err) {
     const char *to, *from;
     if (c->id == CLIENT_ID_AOF) to = "AOF-loading-client", from = "server";
     else if (type == CLIENT_TYPE_MASTER) to = "master", from = "replica";
@@ -429,7 +428,7 @@ void afterErrorReply(client *c, std::string_view err, int flags) {
     }
     if (traceOn(TRACE_CMD)) last_error_reply.assign(err);
     int type = getClientType(c);
-    if (c->id == CLIENT_ID_AOF || type == CLIENT_TYPE_MASTER || type == CLIENT_TYPE_SLAVE) logErrorToPeer(c, err);
+    if (c->id == CLIENT_ID_AOF || type == CLIENT_TYPE_MASTER || type == CLIENT_TYPE_SLAVE) logErrorToPeer(c, type, err);
 }
 
 /* Errors may not contain newlines (they would break the protocol), so, as
