@@ -292,4 +292,5 @@ void activeExpireCycle() {
      * expired, as a running average weighing this call 5%. */
     double current_perc = total_sampled ? static_cast<double>(total_expired) / total_sampled : 0;
     server.stat_expired_stale_perc = current_perc * 0.05 + server.stat_expired_stale_perc * 0.95;
+    server.stat_expire_cycle_time_used += ustime() - start; /* INFO expire_cycle_cpu_milliseconds */
 }

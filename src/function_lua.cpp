@@ -99,6 +99,8 @@ void luaEngineCall(scriptRunCtx *run_ctx, int function, std::span<const std::str
 
 void luaEngineFreeFunction(int function) { luaL_unref(lua, LUA_REGISTRYINDEX, function); }
 
+size_t luaEngineGetUsedMemory() { return luaMemory(lua); }
+
 /* ------------------------------------------------------------------------
  * redis.register_function(name, callback) or
  * redis.register_function{function_name=, callback=, flags={...}, description=}
@@ -244,5 +246,5 @@ void luaEngineInitEngine() {
     lua_getfield(lua, -1, "__index");
     lua_remove(lua, -2);
     lua_rawset(lua, LUA_REGISTRYINDEX);
-    functionsRegisterEngine("LUA", engine{luaEngineCreate, luaEngineCall, luaEngineFreeFunction});
+    functionsRegisterEngine("LUA", engine{luaEngineCreate, luaEngineCall, luaEngineFreeFunction, luaEngineGetUsedMemory});
 }

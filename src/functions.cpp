@@ -235,6 +235,15 @@ std::optional<std::string> functionsCreateWithLibraryCtx(std::string_view code, 
     return md.name;
 }
 
+size_t functionsNum() { return curr_functions_lib_ctx ? curr_functions_lib_ctx->functions.size() : 0; }
+size_t functionsLibNum() { return curr_functions_lib_ctx ? curr_functions_lib_ctx->libraries.size() : 0; }
+
+size_t functionsMemory() {
+    size_t memory = 0;
+    for (const auto &[name, ei] : engines) memory += ei.eng.get_used_memory();
+    return memory;
+}
+
 const functionsLibMap &functionsLibGet() {
     static const functionsLibMap none;
     return curr_functions_lib_ctx ? curr_functions_lib_ctx->libraries : none;

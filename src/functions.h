@@ -39,6 +39,7 @@ struct engine {
     void (*call)(scriptRunCtx *run_ctx, int function, std::span<const std::string_view> keys,
                  std::span<const std::string_view> args);
     void (*free_function)(int function);
+    size_t (*get_used_memory)(); /* the engine's interpreter, for INFO */
 };
 
 struct engineInfo {
@@ -89,6 +90,11 @@ std::optional<std::string> functionsCreateWithLibraryCtx(std::string_view code, 
  * Redis's emptyData does besides the keys, when a dataset is reloaded). */
 const functionsLibMap &functionsLibGet();
 void functionsLibCtxClearCurrent();
+/* INFO memory: the functions and libraries loaded, and what the engines'
+ * interpreters hold (0 before the first function command creates them). */
+size_t functionsNum();
+size_t functionsLibNum();
+size_t functionsMemory();
 
 /* FCALL's flags as its function declares them (Redis's fcallGetCommandFlags). */
 uint64_t fcallGetCommandFlags(client *c, uint64_t cmd_flags);

@@ -378,29 +378,65 @@ void addReplyStatus(client *c, std::string_view status) {
     addReplyProto(c, "\r\n", 2);
 }
 
-/* Every error reply is counted. One sent to the client that replays the
- * AOF never reaches anyone, yet means the file did not rebuild what the
- * server had (Redis logs it as critical, and counts it apart). `err` is the
- * text as the caller gave it, without CRLF. */
+/* Every error reply is counted (INFO's total_error_replies and
+ * errorstat_<PREFIX>). One sent to the client that replays the AOF, to the
+ * master or to a replica never reaches anyone, yet means the two sides no
+ * longer hold the same data (Redis logs it as critical, and counts it
+ * apart). `err` is the text as the caller gave it, without CRLF: "-CODE
+ * ..." names its own code, anything else is an ERR. */
 static std::string last_error_reply; /* for the trace's call events */
 
 const std::string &lastErrorReply() { return last_error_reply; }
 
-static void afterErrorReply(client *c, std::string_view err) {
-    server.stat_total_error_replies++;
-    if (traceOn(TRACE_CMD)) last_error_reply.assign(err);
-    if (c->id != CLIENT_ID_AOF) return;
-    serverLog(LL_WARNING, "== CRITICAL == This server is sending an error to its AOF-loading-client: '%.*s' after "
-                          "processing the command '%s'",
-              static_cast<int>(std::min<size_t>(err.size(), 4096)), err.data(),
+/* The error's code: what follows the '-' up to the first space within its
+ * first 32 bytes; "ERR" when there is no '-' or no such space. */
+static std::string_view errorCodeOf(std::string_view err) {
+    if (err.empty() || err[0] != '-') return "ERR";
+    size_t space = err.substr(0, 32).find(' ');
+    if (space == std::string_view::npos) return "ERR";
+    return err.substr(1, space - 1);
+}
+
+static void logErrorToPeer(client *c, int type, std::string_view err) {
+    const char *to, *from;
+    if (c->id == CLIENT_ID_AOF) to = "AOF-loading-client", from = "server";
+    else if (type == CLIENT_TYPE_MASTER) to = "master", from = "replica";
+    else to = "replica", from = "master";
+    serverLog(LL_WARNING, "== CRITICAL == This %s is sending an error to its %s: '%.*s' after processing the command "
+                          "'%s'",
+              from, to, static_cast<int>(std::min<size_t>(err.size(), 4096)), err.data(),
               c->lastcmd ? c->lastcmd->fullname.c_str() : "<unknown>");
     server.stat_unexpected_error_replies++;
+}
+
+void incrementErrorCount(std::string_view code) {
+    auto it = server.errors.find(code);
+    if (it == server.errors.end()) it = server.errors.emplace(std::string(code), 0).first;
+    it->second++;
+}
+
+void resetErrorTableStats() { server.errors.clear(); }
+
+void afterErrorReply(client *c, std::string_view err, int flags) {
+    if (!(flags & ERR_REPLY_FLAG_NO_STATS_UPDATE)) {
+        server.stat_total_error_replies++;
+        incrementErrorCount(errorCodeOf(err));
+    } else if (c->cmd) {
+        /* Counted when the command that raised it replied it (a script's
+         * redis.call); the command that relays it still failed. */
+        c->cmd->failed_calls++;
+    }
+    if (traceOn(TRACE_CMD)) last_error_reply.assign(err);
+    int type = getClientType(c);
+    if (c->id == CLIENT_ID_AOF || type == CLIENT_TYPE_MASTER || type == CLIENT_TYPE_SLAVE) logErrorToPeer(c, type, err);
 }
 
 /* Errors may not contain newlines (they would break the protocol), so, as
  * Redis 7 does, any CR or LF becomes a space. "ERR " is implied unless the
  * text starts with '-' and its own error code. */
-void addReplyError(client *c, std::string_view err) {
+void addReplyError(client *c, std::string_view err) { addReplyErrorEx(c, err, 0); }
+
+void addReplyErrorEx(client *c, std::string_view err, int flags) {
     std::string_view err_as_given = err;
     std::string line;
     line.reserve(err.size() + 8);
@@ -413,14 +449,14 @@ void addReplyError(client *c, std::string_view err) {
     for (char ch : err) line += (ch == '\r' || ch == '\n') ? ' ' : ch;
     line += "\r\n";
     addReply(c, line);
-    afterErrorReply(c, err_as_given);
+    afterErrorReply(c, err_as_given, flags);
 }
 
 /* A pre-encoded error (shared::wrongtypeerr ...): counted in INFO's
  * total_error_replies and the command's failed_calls like any other. */
 void addReplyErrorObject(client *c, std::string_view proto) {
     addReply(c, proto);
-    afterErrorReply(c, proto.substr(0, proto.size() - 2));
+    afterErrorReply(c, proto.substr(0, proto.size() - 2), 0);
 }
 
 /* For replies chosen by the caller, which may be an error or not. */
@@ -575,7 +611,9 @@ static int writeToClient(client *c, bool handler_installed) {
         totwritten += n;
         if (totwritten > NET_MAX_WRITES_PER_EVENT && !(c->flags & CLIENT_SLAVE)) break;
     }
-    server.stat_net_output_bytes += totwritten;
+    /* A replica's stream is replication traffic (total_net_repl_output_bytes). */
+    if (getClientType(c) == CLIENT_TYPE_SLAVE) server.stat_net_repl_output_bytes += totwritten;
+    else server.stat_net_output_bytes += totwritten;
     server.stat_total_writes_processed++;
     if (totwritten && !(c->flags & CLIENT_MASTER)) c->lastinteraction = server.mstime; /* a master: its reads only */
     if (!clientHasPendingReplies(c)) {
@@ -611,11 +649,11 @@ int handleClientsWithPendingWrites(pendingWritesTally *tally) {
     for (client *c : pending) {
         c->flags &= ~CLIENT_PENDING_WRITE;
         if (c->flags & CLIENT_CLOSE_ASAP) continue;
-        long long before = server.stat_net_output_bytes;
+        long long before = server.stat_net_output_bytes + server.stat_net_repl_output_bytes;
         int written = writeToClient(c, false);
         if (tally && !(c->flags & CLIENT_TRACE_READER)) {
             tally->clients++;
-            tally->bytes += server.stat_net_output_bytes - before;
+            tally->bytes += server.stat_net_output_bytes + server.stat_net_repl_output_bytes - before;
         }
         if (written == C_ERR) continue;
         if (clientHasPendingReplies(c) &&
@@ -784,7 +822,9 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
     c->querybuf.commit(nread);
     if (c->flags & CLIENT_MASTER) c->read_reploff += nread;
     c->lastinteraction = server.mstime;
-    server.stat_net_input_bytes += nread;
+    /* The master's stream is replication traffic (total_net_repl_input_bytes). */
+    if (c->flags & CLIENT_MASTER) server.stat_net_repl_input_bytes += nread;
+    else server.stat_net_input_bytes += nread;
     server.stat_total_reads_processed++;
     if (!(c->flags & CLIENT_MASTER) && c->querybuf.size() > static_cast<size_t>(server.client_max_querybuf_len)) {
         std::string bytes;

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <ctime>
 #include <list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -415,10 +416,17 @@ struct redisServerNetworking {
     long long stat_rejected_conn = 0;
     long long stat_net_input_bytes = 0;
     long long stat_net_output_bytes = 0;
+    long long stat_net_repl_input_bytes = 0;  /* from the master: its stream and the RDB */
+    long long stat_net_repl_output_bytes = 0; /* to the replicas: the stream and the RDB */
     long long stat_total_reads_processed = 0;
     long long stat_total_writes_processed = 0;
     long long stat_unexpected_error_replies = 0;
     long long stat_total_error_replies = 0;
+    /* INFO errorstats: an error code ("ERR", "WRONGTYPE"...) -> the error
+     * replies of it (incrementErrorCount), in the byte order INFO lists.
+     * (Redis keeps it in server.c; here afterErrorReply, below the server,
+     * is what feeds it.) */
+    std::map<std::string, long long, std::less<>> errors;
 };
 
 namespace networking {
@@ -522,6 +530,19 @@ void addReplyProto(client *c, const char *s, size_t len);
 void addReply(client *c, std::string_view proto);
 void addReplyStatus(client *c, std::string_view status);
 void addReplyError(client *c, std::string_view err);       /* "ERR ..." or "-CODE ..." */
+/* An error already counted in the error statistics when the command that
+ * raised it replied it (Redis's ERR_REPLY_FLAG_NO_STATS_UPDATE): a script
+ * relaying a redis.call's error counts only as the script's failed call. */
+constexpr int ERR_REPLY_FLAG_NO_STATS_UPDATE = 1 << 0;
+void addReplyErrorEx(client *c, std::string_view err, int flags);
+/* What every error reply does besides its bytes: counts it (total_error_replies,
+ * errorstat_<CODE>) and, for the AOF loader, the master or a replica, logs
+ * it as critical. For an error no reply carries (a command a script may
+ * not call), scriptCall calls it itself, as Redis does. */
+void afterErrorReply(client *c, std::string_view err, int flags);
+/* One more error reply of `code`; CONFIG RESETSTAT forgets them all. */
+void incrementErrorCount(std::string_view code);
+void resetErrorTableStats();
 void addReplyErrorObject(client *c, std::string_view proto);  /* a shared "-..." reply, counted as an error */
 void addReplyOrErrorObject(client *c, std::string_view proto); /* either kind of shared reply */
 void addReplyErrorFormat(client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

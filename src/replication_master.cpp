@@ -205,7 +205,7 @@ static void sendBulkToSlave(aeEventLoop *el, int fd, void *privdata, int) {
             serverLog(LL_VERBOSE, "Write error sending RDB preamble to replica: %s", strerror(errno));
             return freeClient(slave);
         }
-        server.stat_net_output_bytes += n;
+        server.stat_net_repl_output_bytes += n;
         slave->replpreamble.erase(0, static_cast<size_t>(n));
         if (!slave->replpreamble.empty()) return;
     }
@@ -222,7 +222,7 @@ static void sendBulkToSlave(aeEventLoop *el, int fd, void *privdata, int) {
         return freeClient(slave);
     }
     slave->repldboff += n;
-    server.stat_net_output_bytes += n;
+    server.stat_net_repl_output_bytes += n;
     if (slave->repldboff != slave->repldbsize) return;
     close(slave->repldbfd);
     slave->repldbfd = -1;
@@ -316,7 +316,7 @@ static void rdbPipeWriteHandler(aeEventLoop *, int fd, void *privdata, int) {
         return;
     }
     c->repldboff += n;
-    server.stat_net_output_bytes += n;
+    server.stat_net_repl_output_bytes += n;
     if (static_cast<size_t>(c->repldboff) < rdb_pipe.buflen) return;
     aeDeleteFileEvent(server.el.get(), fd, AE_WRITABLE);
     rdbPipeWriteDone();
@@ -352,7 +352,7 @@ static void rdbPipeReadHandler(aeEventLoop *el, int, void *, int) {
             }
             if (w > 0) {
                 c->repldboff = w;
-                server.stat_net_output_bytes += w;
+                server.stat_net_repl_output_bytes += w;
             }
             if (static_cast<size_t>(c->repldboff) < rdb_pipe.buflen) {
                 if (aeCreateFileEvent(el, c->fd, AE_WRITABLE, rdbPipeWriteHandler, c) == AE_ERR) {

@@ -168,7 +168,7 @@ int readReplyLine(std::string *out) {
         if (n == 0) errno = ECONNRESET;
         if (n <= 0) return -1;
         transfer.lastio = server.unixtime;
-        server.stat_net_input_bytes++;
+        server.stat_net_repl_input_bytes++;
         if (ch == '\n') break;
         if (transfer.line.size() >= 1024) {
             errno = EPROTO;
@@ -431,7 +431,7 @@ bool readSyncBulkChunk(bool *done) {
                   nread == -1 ? strerror(errno) : "connection lost");
         return false;
     }
-    server.stat_net_input_bytes += nread;
+    server.stat_net_repl_input_bytes += nread;
     bool eof_reached = transfer.usemark && eofMarkReached(buf, static_cast<size_t>(nread));
     transfer.lastio = server.unixtime;
     ssize_t nwritten = write(transfer.fd.get(), buf, static_cast<size_t>(nread));

@@ -95,11 +95,9 @@ ErrorInfo luaExtractErrorInformation(lua_State *L) {
     return info;
 }
 
-/* addReplyError, minus the count when the error was counted already (Redis's
- * ERR_REPLY_FLAG_NO_STATS_UPDATE). */
+/* addReplyError, not counted again when the error was counted already. */
 void addReplyScriptError(client *c, std::string_view text, bool ignore_stats) {
-    addReplyError(c, text);
-    if (ignore_stats) server.stat_total_error_replies--;
+    addReplyErrorEx(c, text, ignore_stats ? ERR_REPLY_FLAG_NO_STATS_UPDATE : 0);
 }
 
 /* The pcall error handler: a non-table error becomes {err="ERR <msg>"};
@@ -152,6 +150,8 @@ std::string_view readRespLine(const char *&p) {
 }
 
 }  // namespace
+
+size_t luaMemory(lua_State *L) { return static_cast<size_t>(lua_gc(L, LUA_GCCOUNT, 0)) * 1024; }
 
 void luaPushError(lua_State *L, std::string_view err) {
     std::string_view code = "ERR", msg = err;

@@ -85,6 +85,10 @@ const char *redisProtocolToLuaType(lua_State *L, const char *reply);
  * nil, under 3 a boolean. */
 void luaReplyToRedisReply(client *c, int script_resp, lua_State *L);
 
+/* The bytes the interpreter holds (Lua's own count, in whole KB), for INFO's
+ * used_memory_vm_eval and used_memory_vm_functions. */
+size_t luaMemory(lua_State *L);
+
 /* Pushes {err="CODE message"}: "-CODE message" keeps its code, a message
  * without one gets ERR. */
 void luaPushError(lua_State *L, std::string_view err);

@@ -222,6 +222,9 @@ void evalShaGenericCommand(client *c) {
 
 }  // namespace
 
+size_t evalMemory() { return lctx.lua ? luaMemory(lctx.lua) : 0; }
+size_t evalScriptsNum() { return lctx.scripts.size(); }
+
 uint64_t evalGetCommandFlags(client *c, uint64_t cmd_flags) {
     uint64_t script_flags;
     if (c->cmd->proc == evalShaCommand || c->cmd->proc == evalShaRoCommand) {
@@ -375,8 +378,8 @@ const char *scriptCall(scriptRunCtx *run_ctx) {
     if (err) {
         /* Counted here, as Redis counts a rejected command; the script's
          * reply of it (if it fails) is not counted again. */
-        if (cmd) cmd->rejected_calls++;
-        server.stat_total_error_replies++;
+        afterErrorReply(c, err, 0);
+        incrCommandStatsOnError(cmd, ERROR_COMMAND_REJECTED);
         return err;
     }
     if (cmd->flags & CMD_WRITE) run_ctx->flags |= SCRIPT_WRITE_DIRTY;

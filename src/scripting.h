@@ -108,6 +108,11 @@ inline constexpr std::string_view kBusyFunctionError =
     "-BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 std::string_view scriptBusyError();
 
+/* INFO memory: EVAL's interpreter's memory (0 before the first script
+ * command creates it) and the scripts in its cache. */
+size_t evalMemory();
+size_t evalScriptsNum();
+
 /* EVAL and SCRIPT (the command table is in commands.cpp). */
 void evalCommand(client *c);
 void evalShaCommand(client *c);

@@ -30,6 +30,7 @@
 #include "anet.h"
 #include "config.h"
 #include "latency.h"
+#include "lazyfree.h"
 #include "slowlog.h"
 #include "trace.h"
 #include "tracking.h"
@@ -258,12 +259,27 @@ static void traceCall(const client *c, const redisCommand *cmd, monotime start, 
     ev.emit();
 }
 
+bool incrCommandStatsOnError(redisCommand *cmd, int flags) {
+    static long long prev_err_count = 0; /* errors already attributed to a command */
+    bool counted = false;
+    if (cmd && server.stat_total_error_replies != prev_err_count) {
+        if (flags & ERROR_COMMAND_REJECTED) {
+            cmd->rejected_calls++;
+            counted = true;
+        } else if (flags & ERROR_COMMAND_FAILED) {
+            cmd->failed_calls++;
+            counted = true;
+        }
+    }
+    prev_err_count = server.stat_total_error_replies;
+    return counted;
+}
+
 void call(client *c, int call_flags) {
-    static long long err_mark = 0; /* errors already attributed to a command */
     const bool traced = traceOn(TRACE_CMD) && !(c->flags & CLIENT_TRACE_READER);
     const monotime trace_start = traced ? traceNow() : 0;
     redisCommand *real = c->cmd;
-    err_mark = server.stat_total_error_replies;
+    incrCommandStatsOnError(nullptr, 0);
     /* The propagation flags are the command's own: a nested call (EXEC's
      * commands run on the same client) saves and restores the outer one's. */
     constexpr uint64_t prop_flags = CLIENT_PREVENT_PROP | CLIENT_FORCE_AOF | CLIENT_FORCE_REPL;
@@ -286,6 +302,10 @@ void call(client *c, int call_flags) {
     /* What WAIT waits for: the stream as far as this client's last write. */
     if (server.master_repl_offset != old_master_repl_offset) c->woff = server.master_repl_offset;
     c->flags = (c->flags & ~prop_flags) | saved_prop_flags;
+    /* An error it replied makes it a failed call; not one a command it
+     * called replied (EXEC's, a script's: theirs), nor its own relay of
+     * such an error (ERR_REPLY_FLAG_NO_STATS_UPDATE counts that). */
+    const bool failed = incrCommandStatsOnError(real, ERROR_COMMAND_FAILED);
     real->microseconds += duration;
     real->calls++;
     /* What operators see of it: the latency monitor, the slow log, the
@@ -296,9 +316,6 @@ void call(client *c, int call_flags) {
     if (server.latency_tracking_enabled) updateCommandLatencyHistogram(real, duration * 1000);
     if (!server.monitors.empty()) replicationFeedMonitors(c, c->db->id, c->argv);
     if ((real->flags & CMD_READONLY) && (c->flags & CLIENT_TRACKING)) trackingRememberKeys(c);
-    bool failed = server.stat_total_error_replies != err_mark;
-    if (failed) real->failed_calls++;
-    err_mark = server.stat_total_error_replies;
     if (traced) traceCall(c, real, trace_start, failed);
     server.stat_numcommands++;
 }
@@ -440,25 +457,43 @@ int changeBindAddr() {
     return C_OK;
 }
 
+/* What CONFIG RESETSTAT zeroes of INFO stats (Redis's resetServerStats):
+ * the counters, not the state (connected clients, peak memory, the last
+ * save's time and status stay). */
 void resetServerStats() {
     server.stat_numcommands = 0;
     server.stat_numconnections = 0;
-    server.stat_rejected_conn = 0;
-    server.stat_sync_full = server.stat_sync_partial_ok = server.stat_sync_partial_err = 0;
-    server.stat_net_input_bytes = 0;
-    server.stat_net_output_bytes = 0;
-    server.stat_total_reads_processed = 0;
-    server.stat_total_writes_processed = 0;
-    server.stat_unexpected_error_replies = 0;
-    server.stat_total_error_replies = 0;
     server.stat_expiredkeys = 0;
     server.stat_expired_stale_perc = 0;
     server.stat_expired_time_cap_reached_count = 0;
+    server.stat_expire_cycle_time_used = 0;
     server.stat_evictedkeys = 0;
     server.stat_total_eviction_exceeded_time = 0;
     server.stat_last_eviction_exceeded_time = 0;
-    server.stat_keyspace_hits = 0;
     server.stat_keyspace_misses = 0;
+    server.stat_keyspace_hits = 0;
+    server.stat_fork_time = 0;
+    server.stat_total_forks = 0;
+    server.stat_rejected_conn = 0;
+    server.stat_sync_full = server.stat_sync_partial_ok = server.stat_sync_partial_err = 0;
+    server.stat_total_reads_processed = 0;
+    server.stat_total_writes_processed = 0;
+    for (redisServer::instMetric &metric : server.inst_metric) {
+        metric = {};
+        metric.last_sample_time = mstime();
+    }
+    server.stat_aof_rewrites = 0;
+    server.stat_rdb_saves = 0;
+    server.stat_aofrw_consecutive_failures = 0;
+    server.stat_net_input_bytes = server.stat_net_output_bytes = 0;
+    server.stat_net_repl_input_bytes = server.stat_net_repl_output_bytes = 0;
+    server.stat_unexpected_error_replies = 0;
+    server.stat_total_error_replies = 0;
+    server.aof_delayed_fsync = 0;
+    lazyfreeResetStats();
+}
+
+void resetCommandTableStats() {
     for (redisCommand &cmd : *server.command_table) {
         cmd.microseconds = cmd.calls = cmd.rejected_calls = cmd.failed_calls = 0;
         for (redisCommand &sub : cmd.subcommands)
@@ -521,6 +556,8 @@ void configSetCommand(client *c) {
 
 void configResetStatCommand(client *c) {
     resetServerStats();
+    resetCommandTableStats();
+    resetErrorTableStats();
     addReply(c, shared::ok);
 }
 

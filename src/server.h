@@ -385,14 +385,26 @@ struct redisServer : redisServerLog, redisServerNetworking {
     long long stat_expiredkeys = 0;
     double stat_expired_stale_perc = 0;           /* running average, 0..1 */
     long long stat_expired_time_cap_reached_count = 0;
+    long long stat_expire_cycle_time_used = 0;    /* µs spent in activeExpireCycle */
     size_t stat_peak_memory = 0;
 
-    /* Samples for instantaneous_ops_per_sec (trackInstantaneousMetric). */
+    /* Samples of the instantaneous_* figures (trackInstantaneousMetric). */
     static constexpr int STATS_METRIC_SAMPLES = 16;
-    long long inst_metric_last_sample_time = 0;
-    long long inst_metric_last_sample_count = 0;
-    long long inst_metric_samples[STATS_METRIC_SAMPLES] = {};
-    int inst_metric_idx = 0;
+    enum {
+        STATS_METRIC_COMMAND,                 /* commands processed */
+        STATS_METRIC_NET_INPUT,               /* bytes read from clients */
+        STATS_METRIC_NET_OUTPUT,              /* bytes written to clients */
+        STATS_METRIC_NET_INPUT_REPLICATION,   /* bytes read from the master */
+        STATS_METRIC_NET_OUTPUT_REPLICATION,  /* bytes written to replicas */
+        STATS_METRIC_COUNT
+    };
+    struct instMetric {
+        long long last_sample_time = 0;  /* ms */
+        long long last_sample_count = 0;
+        long long samples[STATS_METRIC_SAMPLES] = {};
+        int idx = 0;
+    };
+    instMetric inst_metric[STATS_METRIC_COUNT];
 
     /* The command table: lower-case name -> command. */
     commandDict commands;
@@ -472,6 +484,16 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
 void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv);
 constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2, SHUTDOWN_NOW = 4, SHUTDOWN_FORCE = 8;
 void resetServerStats();
+/* CONFIG RESETSTAT's zeroing of every command's calls/usec/rejected/failed
+ * (INFO errorstats: networking.h's resetErrorTableStats). */
+void resetCommandTableStats();
+/* Redis's incrCommandStatsOnError: if error replies were counted since the
+ * last call, one more rejected (ERROR_COMMAND_REJECTED) or failed
+ * (ERROR_COMMAND_FAILED) call of `cmd`, and true. Each call starts a new
+ * count (nullptr: just that). call() brackets every command with it; a
+ * script's refusal of a command it may not call counts that command. */
+constexpr int ERROR_COMMAND_REJECTED = 1 << 0, ERROR_COMMAND_FAILED = 1 << 1;
+bool incrCommandStatsOnError(redisCommand *cmd, int flags);
 /* enable-debug-command / enable-protected-configs: may client c do it? */
 bool allowProtectedAction(int config, const client *c);
 bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */

@@ -45,6 +45,7 @@
 #include "evict.h"
 #include "functions.h"
 #include "latency.h"
+#include "lazyfree.h"
 #include "multi.h"
 #include "pubsub.h"
 #include "rdb.h"
@@ -53,6 +54,7 @@
 #include "server.h"
 #include "trace.h"
 #include "tracing.h"
+#include "tracking.h"
 #include "util.h"
 #include "version.h"
 #include "zmalloc.h"
@@ -314,22 +316,34 @@ static int prepareForShutdown(int flags) {
  * serverCron and beforeSleep
  * ====================================================================== */
 
-/* Records ops/sec samples every 100 ms; the INFO figure is their mean. */
-static void trackInstantaneousMetric() {
+/* Records a per-second rate of `current_reading` every 100 ms; the INFO
+ * figure is the mean of the last samples (Redis's trackInstantaneousMetric). */
+static void trackInstantaneousMetric(int metric, long long current_reading) {
+    redisServer::instMetric &m = server.inst_metric[metric];
     long long now = server.mstime;
-    long long elapsed = now - server.inst_metric_last_sample_time;
+    long long elapsed = now - m.last_sample_time;
     if (elapsed <= 0) return;
-    long long ops = server.stat_numcommands - server.inst_metric_last_sample_count;
-    server.inst_metric_samples[server.inst_metric_idx] = ops * 1000 / elapsed;
-    server.inst_metric_idx = (server.inst_metric_idx + 1) % redisServer::STATS_METRIC_SAMPLES;
-    server.inst_metric_last_sample_time = now;
-    server.inst_metric_last_sample_count = server.stat_numcommands;
+    long long ops = current_reading - m.last_sample_count;
+    m.samples[m.idx] = ops * 1000 / elapsed;
+    m.idx = (m.idx + 1) % redisServer::STATS_METRIC_SAMPLES;
+    m.last_sample_time = now;
+    m.last_sample_count = current_reading;
 }
 
-static long long getInstantaneousMetric() {
+static long long getInstantaneousMetric(int metric) {
     long long sum = 0;
-    for (long long s : server.inst_metric_samples) sum += s;
+    for (long long s : server.inst_metric[metric].samples) sum += s;
     return sum / redisServer::STATS_METRIC_SAMPLES;
+}
+
+static void trackInstantaneousMetrics() {
+    trackInstantaneousMetric(redisServer::STATS_METRIC_COMMAND, server.stat_numcommands);
+    trackInstantaneousMetric(redisServer::STATS_METRIC_NET_INPUT,
+                             server.stat_net_input_bytes + server.stat_net_repl_input_bytes);
+    trackInstantaneousMetric(redisServer::STATS_METRIC_NET_OUTPUT,
+                             server.stat_net_output_bytes + server.stat_net_repl_output_bytes);
+    trackInstantaneousMetric(redisServer::STATS_METRIC_NET_INPUT_REPLICATION, server.stat_net_repl_input_bytes);
+    trackInstantaneousMetric(redisServer::STATS_METRIC_NET_OUTPUT_REPLICATION, server.stat_net_repl_output_bytes);
 }
 
 static bool runWithPeriod(int ms) { return ms <= 1000 / server.hz || server.cronloops % (ms / (1000 / server.hz)) == 0; }
@@ -342,7 +356,7 @@ static void cronUpdateMemoryStats() {
 
 static long long serverCron(aeEventLoop *, long long, void *) {
     updateCachedTime();
-    if (runWithPeriod(100)) trackInstantaneousMetric();
+    if (runWithPeriod(100)) trackInstantaneousMetrics();
     if (server.shutdown_asap) {
         if (prepareForShutdown(server.shutdown_flags) == C_OK) aeStop(server.el.get());
         server.shutdown_asap = false;
@@ -469,7 +483,7 @@ static void initServer() {
     updateCachedTime();
     server.stat_starttime = server.unixtime;
     server.lastsave = time(nullptr); /* at start-up the dataset counts as saved */
-    server.inst_metric_last_sample_time = server.mstime;
+    for (redisServer::instMetric &metric : server.inst_metric) metric.last_sample_time = server.mstime;
     traceNameProc(reinterpret_cast<const void *>(serverCron), "serverCron");
     if (aeCreateTimeEvent(server.el.get(), 1, serverCron, nullptr, nullptr) == AE_ERR) {
         serverLog(LL_WARNING, "Can't create event loop timers.");
@@ -702,16 +716,26 @@ static void infoClients(std::string &out) {
     size_t maxin, maxout;
     getExpansiveClientsInfo(&maxin, &maxout);
     InfoSection(out, "Clients")
-        .field("connected_clients", static_cast<long long>(server.clients.size()))
+        .field("connected_clients", static_cast<long long>(server.clients.size() - server.slaves.size()))
         .field("cluster_connections", 0)
         .field("maxclients", server.maxclients)
         .field("client_recent_max_input_buffer", maxin)
         .field("client_recent_max_output_buffer", maxout)
         .field("blocked_clients", server.blocked_clients)
-        .field("tracking_clients", 0)
+        .field("tracking_clients", trackingClientsCount())
         .field("clients_in_timeout_table", static_cast<long long>(server.clients_timeout_table.size()));
 }
 
+static std::string formatDouble(const char *fmt, double d) {
+    char buf[64];
+    snprintf(buf, sizeof(buf), fmt, d);
+    return buf;
+}
+
+/* Redis's memory overhead breakdown (used_memory_overhead, _startup,
+ * _dataset, mem_clients_*...), jemalloc's allocator_* figures and Redis's
+ * estimates of its script caches' structures are left out: README, "INFO
+ * fields cppredis leaves out". */
 static void infoMemory(std::string &out) {
     size_t used = zmalloc_used_memory();
     server.stat_peak_memory = std::max(server.stat_peak_memory, used);
@@ -719,9 +743,7 @@ static void infoMemory(std::string &out) {
     struct sysinfo si {};
     sysinfo(&si);
     unsigned long long total = static_cast<unsigned long long>(si.totalram) * si.mem_unit;
-    char perc[32], frag[32];
-    snprintf(perc, sizeof(perc), "%.2f%%", 100.0 * used / std::max<size_t>(server.stat_peak_memory, 1));
-    snprintf(frag, sizeof(frag), "%.2f", used ? static_cast<double>(rss) / used : 0.0);
+    size_t memory_lua = evalMemory(), memory_functions = functionsMemory();
     InfoSection(out, "Memory")
         .field("used_memory", used)
         .field("used_memory_human", bytesToHuman(used))
@@ -729,67 +751,125 @@ static void infoMemory(std::string &out) {
         .field("used_memory_rss_human", bytesToHuman(rss))
         .field("used_memory_peak", server.stat_peak_memory)
         .field("used_memory_peak_human", bytesToHuman(server.stat_peak_memory))
-        .field("used_memory_peak_perc", std::string(perc))
+        .field("used_memory_peak_perc",
+               formatDouble("%.2f%%", 100.0 * used / std::max<size_t>(server.stat_peak_memory, 1)))
         .field("total_system_memory", total)
         .field("total_system_memory_human", bytesToHuman(total))
+        .field("used_memory_lua", memory_lua) /* Redis 7's old name of used_memory_vm_eval */
+        .field("used_memory_vm_eval", memory_lua)
+        .field("used_memory_lua_human", bytesToHuman(memory_lua))
+        .field("number_of_cached_scripts", evalScriptsNum())
+        .field("number_of_functions", functionsNum())
+        .field("number_of_libraries", functionsLibNum())
+        .field("used_memory_vm_functions", memory_functions)
+        .field("used_memory_vm_total", memory_functions + memory_lua)
+        .field("used_memory_vm_total_human", bytesToHuman(memory_functions + memory_lua))
         .field("maxmemory", server.maxmemory)
         .field("maxmemory_human", bytesToHuman(static_cast<unsigned long long>(server.maxmemory)))
         .field("maxmemory_policy", evictPolicyToString())
-        .field("mem_fragmentation_ratio", std::string(frag))
+        .field("mem_fragmentation_ratio", formatDouble("%.2f", used ? static_cast<double>(rss) / used : 0.0))
+        .field("mem_fragmentation_bytes", static_cast<long long>(rss) - static_cast<long long>(used))
         .field("mem_not_counted_for_evict", freeMemoryGetNotCountedMemory())
+        .field("mem_cluster_links", 0)
         .field("mem_allocator", zmalloc_lib())
-        /* No lazyfree thread: FLUSHALL ASYNC and UNLINK free before they
-         * reply (db.cpp), so nothing pends and nothing was freed lazily. */
-        .field("lazyfree_pending_objects", 0)
-        .field("lazyfreed_objects", 0);
+        .field("active_defrag_running", 0)
+        .field("lazyfree_pending_objects", lazyfreeGetPendingObjectsCount())
+        .field("lazyfreed_objects", lazyfreeGetFreedObjectsCount());
 }
 
+/* The mechanisms cppredis lacks show as Redis shows them switched off:
+ * no active defrag (active_defrag_*), no I/O threads (io_threaded_*), no
+ * cached MIGRATE sockets, no client eviction (evicted_clients), a reply
+ * buffer never resized (reply_buffer_*). */
 static void infoStats(std::string &out) {
-    char stale_perc[32];
-    snprintf(stale_perc, sizeof(stale_perc), "%.2f", server.stat_expired_stale_perc * 100);
     long long exceeded_us = server.stat_last_eviction_exceeded_time
                                 ? static_cast<long long>(getMonotonicUs() - server.stat_last_eviction_exceeded_time)
                                 : 0;
+    auto kbps = [](int metric) {
+        return formatDouble("%.2f", static_cast<float>(getInstantaneousMetric(metric)) / 1024);
+    };
     InfoSection(out, "Stats")
         .field("total_connections_received", server.stat_numconnections)
         .field("total_commands_processed", server.stat_numcommands)
-        .field("instantaneous_ops_per_sec", getInstantaneousMetric())
-        .field("total_net_input_bytes", server.stat_net_input_bytes)
-        .field("total_net_output_bytes", server.stat_net_output_bytes)
+        .field("instantaneous_ops_per_sec", getInstantaneousMetric(redisServer::STATS_METRIC_COMMAND))
+        .field("total_net_input_bytes", server.stat_net_input_bytes + server.stat_net_repl_input_bytes)
+        .field("total_net_output_bytes", server.stat_net_output_bytes + server.stat_net_repl_output_bytes)
+        .field("total_net_repl_input_bytes", server.stat_net_repl_input_bytes)
+        .field("total_net_repl_output_bytes", server.stat_net_repl_output_bytes)
+        .field("instantaneous_input_kbps", kbps(redisServer::STATS_METRIC_NET_INPUT))
+        .field("instantaneous_output_kbps", kbps(redisServer::STATS_METRIC_NET_OUTPUT))
+        .field("instantaneous_input_repl_kbps", kbps(redisServer::STATS_METRIC_NET_INPUT_REPLICATION))
+        .field("instantaneous_output_repl_kbps", kbps(redisServer::STATS_METRIC_NET_OUTPUT_REPLICATION))
         .field("rejected_connections", server.stat_rejected_conn)
         .field("sync_full", server.stat_sync_full)
         .field("sync_partial_ok", server.stat_sync_partial_ok)
         .field("sync_partial_err", server.stat_sync_partial_err)
         .field("expired_keys", server.stat_expiredkeys)
-        .field("expired_stale_perc", std::string(stale_perc))
+        .field("expired_stale_perc", formatDouble("%.2f", server.stat_expired_stale_perc * 100))
         .field("expired_time_cap_reached_count", server.stat_expired_time_cap_reached_count)
+        .field("expire_cycle_cpu_milliseconds", server.stat_expire_cycle_time_used / 1000)
         .field("evicted_keys", server.stat_evictedkeys)
+        .field("evicted_clients", 0)
         .field("total_eviction_exceeded_time", (server.stat_total_eviction_exceeded_time + exceeded_us) / 1000)
         .field("current_eviction_exceeded_time", exceeded_us / 1000)
         .field("keyspace_hits", server.stat_keyspace_hits)
         .field("keyspace_misses", server.stat_keyspace_misses)
         .field("pubsub_channels", server.pubsub_channels.size())
         .field("pubsub_patterns", server.pubsub_patterns.size())
+        .field("pubsubshard_channels", server.pubsub_shard_channels.size())
         .field("latest_fork_usec", server.stat_fork_time)
         .field("total_forks", server.stat_total_forks)
+        .field("migrate_cached_sockets", 0)
+        .field("active_defrag_hits", 0)
+        .field("active_defrag_misses", 0)
+        .field("active_defrag_key_hits", 0)
+        .field("active_defrag_key_misses", 0)
+        .field("total_active_defrag_time", 0)
+        .field("current_active_defrag_time", 0)
+        .field("tracking_total_keys", trackingGetTotalKeys())
+        .field("tracking_total_items", trackingGetTotalItems())
+        .field("tracking_total_prefixes", trackingGetTotalPrefixes())
         .field("unexpected_error_replies", server.stat_unexpected_error_replies)
         .field("total_error_replies", server.stat_total_error_replies)
         .field("total_reads_processed", server.stat_total_reads_processed)
-        .field("total_writes_processed", server.stat_total_writes_processed);
+        .field("total_writes_processed", server.stat_total_writes_processed)
+        .field("io_threaded_reads_processed", 0)
+        .field("io_threaded_writes_processed", 0)
+        .field("reply_buffer_shrinks", 0)
+        .field("reply_buffer_expands", 0);
 }
 
+static std::string cpuSeconds(const timeval &tv) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(tv.tv_sec), static_cast<long>(tv.tv_usec));
+    return buf;
+}
 
 static void infoCpu(std::string &out) {
-    rusage self {};
+    rusage self {}, children {}, main_thread {};
     getrusage(RUSAGE_SELF, &self);
-    auto secs = [](const timeval &tv) {
-        char buf[32];
-        snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(tv.tv_sec), static_cast<long>(tv.tv_usec));
-        return std::string(buf);
-    };
+    getrusage(RUSAGE_CHILDREN, &children);
+    getrusage(RUSAGE_THREAD, &main_thread); /* INFO runs on the main thread */
     InfoSection(out, "CPU")
-        .field("used_cpu_sys", secs(self.ru_stime))
-        .field("used_cpu_user", secs(self.ru_utime));
+        .field("used_cpu_sys", cpuSeconds(self.ru_stime))
+        .field("used_cpu_user", cpuSeconds(self.ru_utime))
+        .field("used_cpu_sys_children", cpuSeconds(children.ru_stime))
+        .field("used_cpu_user_children", cpuSeconds(children.ru_utime))
+        .field("used_cpu_sys_main_thread", cpuSeconds(main_thread.ru_stime))
+        .field("used_cpu_user_main_thread", cpuSeconds(main_thread.ru_utime));
+}
+
+/* No modules can be loaded: the section is there, empty, as in a Redis
+ * without modules. */
+static void infoModules(std::string &out) { InfoSection(out, "Modules"); }
+
+/* INFO's "name:value" lines break on these; Redis writes '_' instead
+ * (getSafeInfoString). */
+static std::string safeInfoString(std::string_view s) {
+    std::string safe(s);
+    for (char &ch : safe)
+        if (ch == '#' || ch == ':' || ch == '\n' || ch == '\r') ch = '_';
+    return safe;
 }
 
 static void infoCommandStats(std::string &out) {
@@ -798,7 +878,8 @@ static void infoCommandStats(std::string &out) {
         if (!cmd.calls && !cmd.rejected_calls && !cmd.failed_calls) return;
         char buf[256];
         snprintf(buf, sizeof(buf), "calls=%lld,usec=%lld,usec_per_call=%.2f,rejected_calls=%lld,failed_calls=%lld",
-                 cmd.calls, cmd.microseconds, cmd.calls ? static_cast<double>(cmd.microseconds) / cmd.calls : 0.0,
+                 cmd.calls, cmd.microseconds,
+                 cmd.calls ? static_cast<float>(cmd.microseconds) / static_cast<float>(cmd.calls) : 0.0f,
                  cmd.rejected_calls, cmd.failed_calls);
         section.field(("cmdstat_" + cmd.fullname).c_str(), std::string(buf));
     };
@@ -807,6 +888,15 @@ static void infoCommandStats(std::string &out) {
         for (const redisCommand &sub : cmd.subcommands) one(sub);
     }
 }
+
+/* One line per error code replied since the start (or CONFIG RESETSTAT). */
+static void infoErrorStats(std::string &out) {
+    InfoSection section(out, "Errorstats");
+    for (const auto &[code, count] : server.errors)
+        section.field(("errorstat_" + safeInfoString(code)).c_str(), "count=" + std::to_string(count));
+}
+
+static void infoCluster(std::string &out) { InfoSection(out, "Cluster").field("cluster_enabled", 0); }
 
 /* One line per non-empty database. */
 static void infoKeyspace(std::string &out) {
@@ -822,40 +912,51 @@ static void infoKeyspace(std::string &out) {
     }
 }
 
+/* INFO's sections in Redis 7.0's order. `in_default`: shown by INFO and
+ * INFO default. `alias`: a second name selecting it ("module_list" is the
+ * default set's name for the modules section). */
 struct InfoSectionDef {
     const char *name;
     void (*gen)(std::string &);
     bool in_default;
+    const char *alias = nullptr;
 };
 
 static const InfoSectionDef kInfoSections[] = {
-    {"server", infoServer, true},         {"clients", infoClients, true},
-    {"memory", infoMemory, true},         {"persistence", infoPersistence, true},
+    {"server", infoServer, true},
+    {"clients", infoClients, true},
+    {"memory", infoMemory, true},
+    {"persistence", infoPersistence, true},
     {"stats", infoStats, true},
-    {"replication", genReplicationInfoString, true}, {"cpu", infoCpu, true},
-    {"commandstats", infoCommandStats, false}, {"latencystats", infoLatencyStats, false},
+    {"replication", genReplicationInfoString, true},
+    {"cpu", infoCpu, true},
+    {"modules", infoModules, true, "module_list"},
+    {"commandstats", infoCommandStats, false},
+    {"errorstats", infoErrorStats, true},
+    {"latencystats", infoLatencyStats, false},
+    {"cluster", infoCluster, true},
     {"keyspace", infoKeyspace, true},
 };
 
-/* No section names: the default sections; "all"/"everything": all of them;
- * otherwise the named ones, in the server's order. */
-static std::string genRedisInfoString(const std::vector<std::string_view> &sections) {
-    bool all = false, dflt = sections.empty();
-    for (std::string_view s : sections) {
-        if (strEqualNoCase(s, "all") || strEqualNoCase(s, "everything")) all = true;
-        if (strEqualNoCase(s, "default")) dflt = true;
+/* Redis's genInfoSectionDict and genRedisInfoString: no argument is
+ * "default"; "default" adds the default sections, "all" and "everything"
+ * every section (they differ only by modules' own sections, which cppredis
+ * cannot have); any other argument names one section, case-insensitively.
+ * An unknown name selects nothing. */
+static std::string genRedisInfoString(std::span<const std::string_view> args) {
+    bool all = false, dflt = args.empty();
+    for (std::string_view a : args) {
+        if (strEqualNoCase(a, "all") || strEqualNoCase(a, "everything")) all = true;
+        else if (strEqualNoCase(a, "default")) dflt = true;
     }
+    auto named = [&](const char *name) {
+        return name && std::any_of(args.begin(), args.end(), [&](std::string_view a) { return strEqualNoCase(a, name); });
+    };
     std::string out;
     for (const InfoSectionDef &def : kInfoSections) {
-        bool wanted = all || (dflt && def.in_default) ||
-                      std::any_of(sections.begin(), sections.end(),
-                                  [&](std::string_view s) { return strEqualNoCase(s, def.name); });
-        if (wanted) def.gen(out);
+        if (all || (dflt && def.in_default) || named(def.name) || named(def.alias)) def.gen(out);
     }
     return out;
 }
 
-void infoCommand(client *c) {
-    std::vector<std::string_view> sections(c->argv.begin() + 1, c->argv.end());
-    addReplyVerbatim(c, genRedisInfoString(sections));
-}
+void infoCommand(client *c) { addReplyVerbatim(c, genRedisInfoString(std::span(c->argv).subspan(1))); }

@@ -632,6 +632,13 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
     [](CommandGenerator &g) {
         return g.pick(2) ? Args{"PUBSUB", "SHARDNUMSUB", g.key(), g.key()} : Args{"PUBSUB", "SHARDCHANNELS", "k*"};
     },
+    /* info (issue 20): the INFO selections whose text is the same on both
+     * servers (an unknown section selects nothing) */
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kSections = {"cluster", "CLUSTER", "modules", "module_list",
+                                                           "nosuchsection"};
+        return Args{"INFO", kSections[g.pick(kSections.size())]};
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {

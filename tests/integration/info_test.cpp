@@ -8,11 +8,19 @@
  *   current_save_keys_processed, current_fork_perc,
  *   rdb_last_cow_size, aof_last_cow_size              the child-info pipe
  *   CLIENT LIST rbp              the reply buffer's recent peak
+ *
+ * And INFO's shape against Redis 7.0.15 (InfoShape): the fields of INFO
+ * everything, section by section and in order, errorstats and the
+ * rejected/failed calls of commandstats after the same errors, the
+ * sections each INFO argument selects, and what CONFIG RESETSTAT zeroes.
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "integration/harness.h"
@@ -186,6 +194,233 @@ TEST(ClientList, ReplyBufferPeakIsMeasured) {
     long long rbp = field("rbp");
     EXPECT_GE(rbp, 5000);
     EXPECT_LT(rbp, field("rbs"));
+}
+
+/* ------------------------------------------------------------------------
+ * InfoShape: INFO's sections and fields against Redis 7.0.15.
+ * ---------------------------------------------------------------------- */
+
+/* The fields of Redis 7.0.15's INFO everything that cppredis leaves out:
+ * the list README.md gives ("INFO fields cppredis leaves out"), with why. */
+const std::set<std::string> kAbsentFields = {
+    /* Redis's memory overhead breakdown (getMemoryOverheadData) and
+     * jemalloc's own figures */
+    "used_memory_overhead", "used_memory_startup", "used_memory_dataset", "used_memory_dataset_perc",
+    "allocator_allocated", "allocator_active", "allocator_resident", "allocator_frag_ratio",
+    "allocator_frag_bytes", "allocator_rss_ratio", "allocator_rss_bytes", "rss_overhead_ratio",
+    "rss_overhead_bytes", "mem_replication_backlog", "mem_total_replication_buffers", "mem_clients_slaves",
+    "mem_clients_normal", "mem_aof_buffer",
+    /* Redis's estimates of its script caches' own structures */
+    "used_memory_scripts_eval", "used_memory_functions", "used_memory_scripts", "used_memory_scripts_human",
+    /* mechanisms cppredis does not have */
+    "slave_expires_tracked_keys", "dump_payload_sanitizations"};
+
+/* Sections whose lines depend on what ran (one per command, error code,
+ * database): compared by their header only. */
+const std::set<std::string> kDynamicSections = {"# Commandstats", "# Errorstats", "# Latencystats", "# Keyspace"};
+
+/* INFO's lines in order: the "# Section" headers, and "section/field" for
+ * each field of a section not in kDynamicSections. */
+std::vector<std::string> infoShape(std::string_view text) {
+    std::vector<std::string> shape;
+    std::string section;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = std::min(text.find("\r\n", pos), text.size());
+        std::string line(text.substr(pos, end - pos));
+        pos = end + 2;
+        if (line.empty()) continue;
+        if (line[0] == '#') {
+            section = line;
+            shape.push_back(line);
+        } else if (!kDynamicSections.count(section)) {
+            shape.push_back(section + "/" + line.substr(0, line.find(':')));
+        }
+    }
+    return shape;
+}
+
+std::string fieldOf(const std::string &entry) { return entry.substr(entry.find('/') + 1); }
+
+class InfoShape : public ::testing::Test {
+protected:
+    void SetUp() override { REQUIRE_REDIS_REFERENCE(); }
+    TestServer ours;
+    std::unique_ptr<RedisReference> ref =
+        RedisReference::available() ? std::make_unique<RedisReference>() : nullptr;
+
+    /* The same commands to both servers, replies byte-identical. */
+    void both(const std::vector<Args> &script) {
+        RespConn a = ours.connect(), b = ref->connect();
+        expectSameScript(a, b, script);
+    }
+    static std::string infoText(TestServer &srv, const Args &sections) {
+        RespConn conn = srv.connect();
+        Args args{"INFO"};
+        args.insert(args.end(), sections.begin(), sections.end());
+        return conn.call(args).str;
+    }
+    /* The commandstats line of `cmd` without its timing (calls, rejected and
+     * failed calls), "" if the command has none. */
+    static std::string callCounts(TestServer &srv, const std::string &cmd) {
+        Info in = parseInfo(infoText(srv, {"commandstats"}));
+        auto it = in.fields.find("cmdstat_" + cmd);
+        if (it == in.fields.end()) return "";
+        std::string v = it->second;
+        size_t usec = v.find(",usec="), rejected = v.find(",rejected_calls=");
+        return v.substr(0, usec) + v.substr(rejected);
+    }
+};
+
+/* Every field of Redis's INFO everything is in cppredis's, in the same
+ * section and the same order, or in the documented absent list (and
+ * those are absent). cppredis's own extra fields (cppredis_version) may sit
+ * between them. */
+TEST_F(InfoShape, EverythingHasRedisFieldsInOrderOrDocumentedAbsent) {
+    std::vector<std::string> redis = infoShape(infoText(*ref, {"everything"}));
+    std::vector<std::string> mine = infoShape(infoText(ours, {"everything"}));
+    ASSERT_FALSE(redis.empty());
+    size_t at = 0; /* where in cppredis's lines the next Redis line is looked for */
+    for (const std::string &entry : redis) {
+        if (kAbsentFields.count(fieldOf(entry))) continue;
+        auto found = std::find(mine.begin() + static_cast<long>(at), mine.end(), entry);
+        ASSERT_TRUE(found != mine.end()) << entry << " is missing, or out of Redis's order";
+        at = static_cast<size_t>(found - mine.begin()) + 1;
+    }
+    for (const std::string &entry : mine)
+        EXPECT_FALSE(kAbsentFields.count(fieldOf(entry))) << entry << " is listed as absent";
+    for (const std::string &absent : kAbsentFields) {
+        EXPECT_TRUE(std::any_of(redis.begin(), redis.end(), [&](const std::string &e) { return fieldOf(e) == absent; }))
+            << absent << " is listed as absent but Redis 7.0.15 does not print it either";
+    }
+}
+
+/* The sections each argument selects: none and "default" the default
+ * ones (errorstats, cluster and the empty modules section among them),
+ * "all" and "everything" all, names case-insensitively, several at once
+ * in the server's order, an unknown one nothing. */
+TEST_F(InfoShape, SectionArgumentsSelectAsRedis) {
+    const std::vector<Args> selections = {{},
+                                          {"default"},
+                                          {"all"},
+                                          {"everything"},
+                                          {"KEYSPACE", "server"},
+                                          {"errorstats", "commandstats"},
+                                          {"default", "commandstats"},
+                                          {"modules"},
+                                          {"module_list"},
+                                          {"cluster"},
+                                          {"cpu"},
+                                          {"nosuchsection"},
+                                          {"everything", "nosuchsection"}};
+    for (const Args &sel : selections) {
+        Info mine = parseInfo(infoText(ours, sel)), redis = parseInfo(infoText(*ref, sel));
+        std::string what = "INFO";
+        for (const std::string &a : sel) what += " " + a;
+        EXPECT_EQ(mine.sections, redis.sections) << what;
+    }
+    RespConn a = ours.connect(), b = ref->connect();
+    expectSameReplies(a, b, encodeCommand({"INFO", "nosuchsection"}));
+    expectSameReplies(a, b, encodeCommand({"INFO", "cluster"}));
+}
+
+/* The same errors on both servers: INFO errorstats byte for byte, and the
+ * rejected and failed calls of each command as Redis 7.0 counts them —
+ * refused before running (arity, unknown subcommand, OOM) is rejected, an
+ * error of its own is failed, an error inside EXEC is the queued command's,
+ * a script's failed redis.call is the called command's and the script's. */
+TEST_F(InfoShape, ErrorstatsAndCallCountsAsRedis) {
+    both({{"SET", "s", "v"},
+          {"LPUSH", "s", "x"},
+          {"GET"},
+          {"NOSUCHCOMMAND", "a"},
+          {"CONFIG", "NOSUCHSUB"},
+          {"CONFIG", "GET"},
+          {"INCR", "s"},
+          {"SET", "a", "b", "NX", "XX"},
+          {"EVALSHA", "ffffffffffffffffffffffffffffffffffffffff", "0"},
+          {"MULTI"},
+          {"LPUSH", "s", "x"},
+          {"INCR", "s"},
+          {"EXEC"},
+          {"MULTI"},
+          {"GET"},
+          {"EXEC"},
+          {"EVAL", "return redis.call('lpush', 's', 'x')", "0"},
+          {"EVAL", "return redis.pcall('lpush', 's', 'x')", "0"},
+          {"EVAL", "return redis.call('nosuchcommand')", "0"},
+          {"EVAL", "return redis.call('get')", "0"},
+          {"EVAL", "error('boom')", "0"},
+          {"EVAL", "return {err='MYERR custom code'}", "0"},
+          {"EVAL", "return {err='nospace'}", "0"},
+          {"EVAL", "return redis.pcall('nosuchcommand')", "0"},
+          {"CONFIG", "SET", "maxmemory", "1"},
+          {"SET", "a", "b"},
+          {"CONFIG", "SET", "maxmemory", "0"}});
+    EXPECT_EQ(infoText(ours, {"errorstats"}), infoText(*ref, {"errorstats"}));
+    RespConn a = ours.connect(), b = ref->connect();
+    EXPECT_EQ(infoField(a, "stats", "total_error_replies"), infoField(b, "stats", "total_error_replies"));
+    for (const char *cmd : {"get", "set", "lpush", "incr", "exec", "eval", "evalsha", "config|get", "config|set"})
+        EXPECT_EQ(callCounts(ours, cmd), callCounts(*ref, cmd)) << cmd;
+}
+
+/* The scripts cached and the functions and libraries loaded, as Redis
+ * counts them; the interpreters' memory is Lua's own count. */
+TEST_F(InfoShape, ScriptAndFunctionCountsAsRedis) {
+    both({{"SCRIPT", "LOAD", "return 1"},
+          {"EVAL", "return 2", "0"},
+          {"FUNCTION", "LOAD",
+           "#!lua name=lib\nredis.register_function('f1', function() return 1 end)\n"
+           "redis.register_function('f2', function() return 2 end)"}});
+    RespConn a = ours.connect(), b = ref->connect();
+    Info mine = info(a, {"memory"}), redis = info(b, {"memory"});
+    for (const char *field : {"number_of_cached_scripts", "number_of_functions", "number_of_libraries"})
+        EXPECT_EQ(mine.fields[field], redis.fields[field]) << field;
+    EXPECT_EQ(mine.fields["number_of_cached_scripts"], "2");
+    EXPECT_EQ(mine.fields["number_of_functions"], "2");
+    EXPECT_GT(std::stoll(mine.fields["used_memory_vm_eval"]), 0);
+    EXPECT_GT(std::stoll(mine.fields["used_memory_vm_functions"]), 0);
+    EXPECT_EQ(std::stoll(mine.fields["used_memory_vm_total"]),
+              std::stoll(mine.fields["used_memory_vm_eval"]) + std::stoll(mine.fields["used_memory_vm_functions"]));
+    EXPECT_EQ(mine.fields["used_memory_lua"], mine.fields["used_memory_vm_eval"]);
+}
+
+/* CONFIG RESETSTAT zeroes errorstats, commandstats (CONFIG RESETSTAT itself
+ * then shows, counted once it has run) and the counters of INFO stats and
+ * persistence that Redis resets, on both servers alike. */
+TEST_F(InfoShape, ConfigResetstatZeroesWhatRedisZeroes) {
+    both({{"SET", "k", "v"},
+          {"GET", "k"},
+          {"GET", "missing"},
+          {"LPUSH", "k", "x"},
+          {"GET"},
+          {"SAVE"}});
+    for (TestServer *srv : {static_cast<TestServer *>(&ours), static_cast<TestServer *>(ref.get())}) {
+        RespConn conn = srv->connect();
+        EXPECT_EQ(conn.call({"BGSAVE"}).raw, "+Background saving started\r\n");
+        EXPECT_TRUE(pollUntil([&] { return infoNumber(conn, "persistence", "rdb_bgsave_in_progress") == 0; }));
+        EXPECT_EQ(infoNumber(conn, "stats", "total_forks"), 1);
+    }
+    const std::vector<std::pair<std::string, std::string>> counters = {
+        {"stats", "total_error_replies"}, {"stats", "keyspace_hits"},      {"stats", "keyspace_misses"},
+        {"stats", "total_commands_processed"}, {"stats", "total_forks"}, {"stats", "latest_fork_usec"},
+        {"stats", "expired_stale_perc"},  {"persistence", "rdb_saves"}};
+    both({{"CONFIG", "RESETSTAT"}});
+    for (TestServer *srv : {static_cast<TestServer *>(&ours), static_cast<TestServer *>(ref.get())}) {
+        Info cmdstats = parseInfo(infoText(*srv, {"commandstats"}));
+        EXPECT_EQ(cmdstats.fields.size(), 1u) << "only CONFIG RESETSTAT itself";
+        EXPECT_EQ(cmdstats.fields.count("cmdstat_config|resetstat"), 1u);
+        EXPECT_EQ(infoText(*srv, {"errorstats"}), "# Errorstats\r\n");
+    }
+    for (const auto &[section, field] : counters) {
+        RespConn a = ours.connect(), b = ref->connect();
+        EXPECT_EQ(infoField(a, section, field), infoField(b, section, field)) << field;
+    }
+    RespConn a = ours.connect();
+    EXPECT_EQ(infoNumber(a, "stats", "total_error_replies"), 0);
+    EXPECT_EQ(infoNumber(a, "stats", "keyspace_hits"), 0);
+    EXPECT_EQ(infoNumber(a, "persistence", "rdb_saves"), 0);
+    EXPECT_EQ(infoNumber(a, "stats", "expire_cycle_cpu_milliseconds"), 0);
 }
 
 }  // namespace

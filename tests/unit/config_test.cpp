@@ -676,7 +676,7 @@ TEST_F(ConfigTest, RewriteCommentsOutUnknownLines) {
 class ConfigCommandTest : public ConfigTest {
 protected:
     static void SetUpTestSuite() {
-        if (server.commands.empty()) populateCommandTable(); /* resetServerStats walks it */
+        if (server.commands.empty()) populateCommandTable(); /* CONFIG RESETSTAT walks it */
     }
     void SetUp() override {
         ConfigTest::SetUp();
