@@ -165,7 +165,7 @@ bool registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDb
 }
 
 void signalModifiedKey(client *c, redisDb *db, std::string_view key) {
-    if (db->watched_keys.size() != 0) touch_watched_key(db, key); /* nobody watches: no call */
+    if (db->watched_keys.size() != 0) touch_watched_key(db, key); /* the common case: nobody watches */
     trackingInvalidateKey(c, key, true);
 }
 
