@@ -53,13 +53,29 @@ client *lookupClientByID(uint64_t id) {
  * (Redis's shared.null[resp]). */
 std::string_view nullProto(const client *c) { return c->resp == 2 ? "$-1\r\n" : "_\r\n"; }
 
+/* Marks what is written to a client while it lives as a push, not the
+ * reply of the client's command (CLIENT_PUSHING), as Redis marks it. */
+class pushingScope {
+public:
+    explicit pushingScope(client *c) : c_(c), was_pushing_(c->flags & CLIENT_PUSHING) { c->flags |= CLIENT_PUSHING; }
+    ~pushingScope() {
+        if (!was_pushing_) c_->flags &= ~CLIENT_PUSHING;
+    }
+    pushingScope(const pushingScope &) = delete;
+    pushingScope &operator=(const pushingScope &) = delete;
+
+private:
+    client *c_;
+    bool was_pushing_;
+};
+
 /* Writes an invalidation for tracking client c: `payload` is one key name,
  * or with `proto` the RESP of the whole value (BCAST's array of keys, a
  * flush's null). It goes to c's REDIRECT client if it has one: that one
  * gone, c is told (RESP3) and nothing else is sent. A RESP3 receiver gets a
  * push; a RESP2 one only as a redirect target subscribed to something
  * (pub/sub mode), as a message on __redis__:invalidate; otherwise nothing
- * can reach it. CLIENT_PUSHING marks the bytes as not a command's reply. */
+ * can reach it. */
 void sendTrackingMessage(client *c, std::string_view payload, bool proto) {
     client *receiver = c;
     const bool redirected = c->client_tracking_redirection != 0;
@@ -68,20 +84,17 @@ void sendTrackingMessage(client *c, std::string_view payload, bool proto) {
         if (!receiver) {
             c->flags |= CLIENT_TRACKING_BROKEN_REDIR;
             if (c->resp > 2) {
-                uint64_t old_flags = c->flags;
-                c->flags |= CLIENT_PUSHING;
+                pushingScope pushing(c);
                 addReplyPushLen(c, 2);
                 addReplyBulk(c, "tracking-redir-broken");
                 addReplyLongLong(c, static_cast<long long>(c->client_tracking_redirection));
-                c->flags = (c->flags & ~CLIENT_PUSHING) | (old_flags & CLIENT_PUSHING);
             }
             return;
         }
     }
     bool as_pubsub = receiver->resp == 2;
     if (as_pubsub && !(redirected && (receiver->flags & CLIENT_PUBSUB))) return;
-    uint64_t old_flags = receiver->flags;
-    receiver->flags |= CLIENT_PUSHING;
+    pushingScope pushing(receiver);
     if (as_pubsub) {
         addReplyPushLen(receiver, 3); /* "*3": a RESP2 pub/sub message */
         addReplyBulk(receiver, "message");
@@ -96,7 +109,6 @@ void sendTrackingMessage(client *c, std::string_view payload, bool proto) {
         addReplyArrayLen(receiver, 1);
         addReplyBulk(receiver, payload);
     }
-    receiver->flags = (receiver->flags & ~CLIENT_PUSHING) | (old_flags & CLIENT_PUSHING);
 }
 
 /* The current client's own invalidations wait while its command runs: they
