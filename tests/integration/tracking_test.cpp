@@ -295,6 +295,20 @@ TEST_P(Tracking, RedirectToResp2Subscriber) {
     expectNothingPending(reader);
 }
 
+/* A RESP3 redirection target gets pushes, subscribed or not; the tracking
+ * client itself gets nothing. */
+TEST_P(Tracking, RedirectToResp3Client) {
+    RespConn target = resp3();
+    std::string tid = clientId(target);
+    RespConn r = resp3();
+    RespConn writer = srv->connect();
+    ASSERT_EQ(r.call({"CLIENT", "TRACKING", "on", "REDIRECT", tid}).raw, OK);
+    r.call({"GET", "k"});
+    ASSERT_EQ(writer.call({"SET", "k", "1"}).raw, OK);
+    EXPECT_EQ(target.readReply().raw, invalidatePush("k"));
+    expectNothingPending(r);
+}
+
 /* The redirection target closed: the RESP3 tracking client is told, at
  * each invalidation, and TRACKINGINFO says broken_redirect. */
 TEST_P(Tracking, RedirectClientClosed) {
