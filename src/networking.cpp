@@ -1233,10 +1233,10 @@ void clientHelpCommand(client *c) {
  * in order, as in Redis: a SETNAME before a failing AUTH stays applied. */
 void helloCommand(client *c) {
     size_t j = 1;
-    long long ver = 0;
     if (c->argv.size() >= 2) {
+        long long ver = 0;
         if (!string2ll(c->argv[1], &ver)) return addReplyError(c, "Protocol version is not an integer or out of range");
-        if (ver != 2 && ver != 3) return addReplyError(c, "-NOPROTO unsupported protocol version");
+        if (ver != 2) return addReplyError(c, "-NOPROTO unsupported protocol version");
         j = 2;
     }
     for (; j < c->argv.size(); j++) {
@@ -1258,7 +1258,6 @@ void helloCommand(client *c) {
         return addReplyError(c, "-NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                                 "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
                                 "the RESP protocol version at the same time");
-    if (ver) c->resp = static_cast<int>(ver);
     addReplyMapLen(c, 7);
     addReplyBulk(c, "server");
     addReplyBulk(c, "redis");
