@@ -17,6 +17,7 @@
 #include "notify.h"
 #include "server.h"
 #include "trace.h"
+#include "tracking.h"
 #include "util.h"
 
 /* ========================================================================
@@ -163,9 +164,9 @@ bool registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDb
     return true;
 }
 
-void signalModifiedKey(client *, redisDb *db, std::string_view key) {
-    if (db->watched_keys.size() == 0) return; /* nobody watches: no call */
-    touch_watched_key(db, key);
+void signalModifiedKey(client *c, redisDb *db, std::string_view key) {
+    if (db->watched_keys.size() != 0) touch_watched_key(db, key); /* the common case: nobody watches */
+    trackingInvalidateKey(c, key, true);
 }
 
 /* A stream leaving the keyspace (deleted, overwritten, flushed) is
@@ -269,7 +270,8 @@ bool dbExists(redisDb *db, std::string_view key) { return db->dict.find(key) != 
  * whatever the flags. Redis frees an EMPTYDB_ASYNC flush in its lazyfree
  * thread; cppredis has none yet, so ASYNC is synchronous too (and INFO's
  * lazyfree_pending_objects and lazyfreed_objects stay 0). */
-long long emptyData(int dbnum, int) {
+long long emptyData(int dbnum, int flags) {
+    trackingInvalidateKeysOnFlush(flags & EMPTYDB_ASYNC);
     int start = dbnum == -1 ? 0 : dbnum, end = dbnum == -1 ? server.dbnum - 1 : dbnum;
     long long removed = 0;
     for (int j = start; j <= end; j++) {

@@ -670,6 +670,11 @@ int handleClientsWithPendingWrites(pendingWritesTally *tally) {
 
 /* Clears the state of the request just run, ready for the next one. */
 void resetClient(client *c) {
+    /* CLIENT CACHING concerns the next command or transaction only; any
+     * CLIENT subcommand keeps it (Redis's one clientCommand proc). */
+    if ((c->flags & CLIENT_TRACKING_CACHING) && !(c->flags & CLIENT_MULTI) &&
+        !(c->cmd && c->cmd->parent && c->cmd->parent->fullname == "client"))
+        c->flags &= ~CLIENT_TRACKING_CACHING;
     c->argv.clear();
     c->argv_len_sum = 0;
     c->cmd = nullptr;

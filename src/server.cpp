@@ -315,9 +315,18 @@ void call(client *c, int call_flags) {
     slowlogPushCurrentCommand(c, real, duration);
     if (server.latency_tracking_enabled) updateCommandLatencyHistogram(real, duration * 1000);
     if (!server.monitors.empty()) replicationFeedMonitors(c, c->db->id, c->argv);
-    if ((real->flags & CMD_READONLY) && (c->flags & CLIENT_TRACKING)) trackingRememberKeys(c);
+    /* A script's reads are its caller's (the current client): each
+     * remembers the keys the script declared. EVAL_RO, EVALSHA_RO and
+     * FCALL_RO (the read-only commands a script may not call) leave it to
+     * those reads. */
+    if ((real->flags & CMD_READONLY) && !(real->flags & CMD_NOSCRIPT)) {
+        client *caller = (c->flags & CLIENT_SCRIPT) && server.current_client ? server.current_client : c;
+        if ((caller->flags & (CLIENT_TRACKING | CLIENT_TRACKING_BCAST)) == CLIENT_TRACKING) trackingRememberKeys(caller);
+    }
     if (traced) traceCall(c, real, trace_start, failed);
     server.stat_numcommands++;
+    /* After the whole reply (EXEC's included): the client's own invalidations. */
+    if (server.execution_nesting == 0) trackingHandlePendingKeyInvalidations();
 }
 
 /* ========================================================================

@@ -199,6 +199,9 @@ static int processCommand(client *c) {
          * stack and arguments use by then. */
         server.pre_command_oom_state = out_of_memory;
     }
+    /* Client-side caching's table is kept within tracking-table-max-keys
+     * before each command, as in every cron tick. */
+    if (trackingClientsCount()) trackingLimitUsedSlots();
     /* A failed BGSAVE or AOF write: refuse what would change data that
      * cannot reach the disk (PING too, so monitoring notices). */
     if (const char *err = writeCommandsDeniedByDiskError();
@@ -364,6 +367,8 @@ static long long serverCron(aeEventLoop *, long long, void *) {
     cronUpdateMemoryStats();
     clientsCron();
     databasesCron();
+    /* Also here: a CONFIG SET of tracking-table-max-keys applies on an idle server. */
+    if (trackingClientsCount()) trackingLimitUsedSlots();
     if (hasActiveChildProcess()) {
         if (runWithPeriod(1000)) receiveChildInfo();
         checkChildrenDone();
@@ -398,6 +403,8 @@ void beforeSleep(aeEventLoop *) {
     const monotime start = traced ? traceNow() : 0;
     /* First: the commands they pipelined while blocked add to the replies. */
     int unblocked = server.unblocked_clients.empty() ? 0 : processUnblockedClients();
+    /* The keys modified under the BCAST clients' prefixes during this iteration. */
+    trackingBroadcastInvalidationMessages();
     /* Before any reply leaves: a write is on disk before it is acknowledged
      * (appendfsync always: fsynced too), and so is anything a reply shows. */
     const long long aof_size = server.aof_current_size, aof_synced = server.aof_fsync_offset;

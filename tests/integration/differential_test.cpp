@@ -639,6 +639,28 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
                                                            "nosuchsection"};
         return Args{"INFO", kSections[g.pick(kSections.size())]};
     },
+    /* client-side caching (tracking): the modes, CACHING and their errors on
+     * the generator's own connection. OPTIN always, so that only a read
+     * after CACHING yes is remembered; BCAST only where it is refused (its
+     * messages leave once per event-loop iteration, which the two servers
+     * need not cut a batch into alike); REDIRECT only to a missing client
+     * (IDs differ). */
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kOpts = {"OPTOUT", "NOLOOP", "PREFIX", "REDIRECT", "optin", "x"};
+        Args a{"CLIENT", "TRACKING", g.pick(3) ? "on" : "off", "OPTIN"};
+        for (size_t n = g.pick(3); n > 0; n--) {
+            a.push_back(kOpts[g.pick(kOpts.size())]);
+            if (a.back() == "PREFIX") a.push_back(g.key());
+            if (a.back() == "REDIRECT") a.push_back(g.pick(2) ? "999999" : "x");
+        }
+        if (g.pick(8) == 0) a.push_back("BCAST");
+        return a;
+    },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kArgs = {"yes", "no", "YES", "maybe"};
+        return Args{"CLIENT", "CACHING", kArgs[g.pick(kArgs.size())]};
+    },
+    [](CommandGenerator &g) { return Args{"CLIENT", g.pick(2) ? "GETREDIR" : "TRACKINGINFO"}; },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
