@@ -167,6 +167,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     long long cronloops = 0;
     volatile sig_atomic_t shutdown_asap = 0; /* set by the signal handler */
     int shutdown_flags = 0;
+    bool active_expire_enabled = true; /* DEBUG SET-ACTIVE-EXPIRE: false stops the active expire cycle (tests) */
 
     /* Listening (the rest of networking's state is in redisServerNetworking). */
     int port = 6379;
