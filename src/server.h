@@ -387,6 +387,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     double stat_expired_stale_perc = 0;           /* running average, 0..1 */
     long long stat_expired_time_cap_reached_count = 0;
     size_t stat_peak_memory = 0;
+    size_t initial_memory_usage = 0;  /* used memory once initialized, before the data loads (startup.allocated) */
 
     /* Samples for instantaneous_ops_per_sec (trackInstantaneousMetric). */
     static constexpr int STATS_METRIC_SAMPLES = 16;
