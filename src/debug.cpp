@@ -280,11 +280,11 @@ static void debugChangeReplId(client *c) {
 static void debugStringmatchTest(client *c) {
     char str[32], pat[32];
     for (int cycles = 10000000; cycles--;) {
-        int strlen = rand() % static_cast<int>(sizeof(str));
-        int patlen = rand() % static_cast<int>(sizeof(pat));
-        for (int j = 0; j < strlen; j++) str[j] = static_cast<char>(rand() % 128);
-        for (int j = 0; j < patlen; j++) pat[j] = static_cast<char>(rand() % 128);
-        stringmatchlen(std::string_view(pat, patlen), std::string_view(str, strlen), false);
+        int slen = rand() % static_cast<int>(sizeof(str));
+        int plen = rand() % static_cast<int>(sizeof(pat));
+        for (int j = 0; j < slen; j++) str[j] = static_cast<char>(rand() % 128);
+        for (int j = 0; j < plen; j++) pat[j] = static_cast<char>(rand() % 128);
+        stringmatchlen(std::string_view(pat, plen), std::string_view(str, slen), false);
     }
     addReplyStatus(c, "Apparently Redis did not crash: test passed");
 }
