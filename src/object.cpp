@@ -18,11 +18,11 @@
 
 #include "adlist.h"
 #include "server.h"
-#include "zmalloc.h"
 #include "skiplist.h"
 #include "trace.h"
 #include "util.h"
 #include "ziplist.h"
+#include "zmalloc.h"
 
 /* ========================================================================
  * Allocation and reference counting
@@ -596,7 +596,8 @@ redisMemOverhead getMemoryOverheadData() {
         mh.total_keys += keys;
         redisMemOverhead::dbOverhead dbo;
         dbo.dbid = j;
-        dbo.overhead_ht_main = keys * sizeof(keyspaceDict::entry) + db.dict.buckets() * sizeof(void *) + keys * sizeof(robj);
+        dbo.overhead_ht_main =
+            keys * sizeof(keyspaceDict::entry) + db.dict.buckets() * sizeof(void *) + keys * sizeof(robj);
         dbo.overhead_ht_expires =
             db.expires.size() * sizeof(expiresDict::entry) + db.expires.buckets() * sizeof(void *);
         mem_total += dbo.overhead_ht_main + dbo.overhead_ht_expires;

@@ -170,7 +170,8 @@ TEST_P(Debug, HtstatsKey) {
     for (int j = 0; j < 200; j++) c->cmd({"ZADD", "z", std::to_string(j), "m" + std::to_string(j)});
     for (int j = 0; j < 200; j++) c->readReply();
     stats = c->call({"DEBUG", "HTSTATS-KEY", "z"}).str;
-    EXPECT_TRUE(stats.starts_with("Hash table 0 stats (main hash table):\n table size: 256\n number of elements: 200\n"))
+    EXPECT_TRUE(
+        stats.starts_with("Hash table 0 stats (main hash table):\n table size: 256\n number of elements: 200\n"))
         << stats;
     ASSERT_EQ(call({"HSET", "h", "f", "v"}), integer(1));
     const std::string no_table =
