@@ -1237,8 +1237,7 @@ void helloCommand(client *c) {
     if (c->argv.size() >= 2) {
         long long ver = 0;
         if (!string2ll(c->argv[1], &ver)) return addReplyError(c, "Protocol version is not an integer or out of range");
-        if (ver != 2 && ver != 3) return addReplyError(c, "-NOPROTO unsupported protocol version");
-        c->resp = static_cast<int>(ver);
+        if (ver != 2) return addReplyError(c, "-NOPROTO unsupported protocol version");
         j = 2;
     }
     for (; j < c->argv.size(); j++) {
