@@ -754,7 +754,8 @@ static bool incrementallyRehash(redisDb &db) {
  * are visited per call; the static indexes resume where the last call
  * stopped, so all of them get their turn. */
 void databasesCron() {
-    if (server.masterhost.empty()) activeExpireCycle(); /* a replica's keys expire by the master's DEL */
+    /* A replica's keys expire by the master's DEL. */
+    if (server.active_expire_enabled && server.masterhost.empty()) activeExpireCycle();
     static unsigned resize_db = 0, rehash_db = 0;
     int dbs_per_call = std::min(CRON_DBS_PER_CALL, server.dbnum);
     for (int j = 0; j < dbs_per_call; j++) tryResizeHashTables(server.db[resize_db++ % server.dbnum]);

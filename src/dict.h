@@ -36,10 +36,12 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -465,6 +467,16 @@ public:
         clear([] {});
     }
 
+    /* dictGetStats: DEBUG HTSTATS's text, Redis's words and figures for
+     * ht[0] and, while rehashing, ht[1]; cut at 4095 bytes as Redis's
+     * buffer cuts it. */
+    std::string stats() const {
+        std::string out = tableStats(0);
+        if (isRehashing()) out += tableStats(1);
+        if (out.size() > 4095) out.resize(4095);
+        return out;
+    }
+
     void swap(dict &o) noexcept {
         assert(pauserehash_ == 0 && o.pauserehash_ == 0);
         std::swap(ht_, o.ht_);
@@ -631,6 +643,43 @@ private:
             }
         }
         ht = dictht{};
+    }
+
+    /* _dictGetStatsHt. The ratios are computed in float, as Redis's, so
+     * the rounded figures agree. */
+    std::string tableStats(int t) const {
+        static constexpr size_t DICT_STATS_VECTLEN = 50;
+        const dictht &ht = ht_[t];
+        const char *name = t == 0 ? "main hash table" : "rehashing target";
+        char line[256];
+        snprintf(line, sizeof(line), "Hash table %d stats (%s):\n", t, name);
+        std::string out = line;
+        if (ht.used == 0) return out + "No stats available for empty dictionaries\n";
+        unsigned long clvector[DICT_STATS_VECTLEN] = {};
+        unsigned long slots = 0, maxchainlen = 0, totchainlen = 0;
+        for (size_t i = 0; i < ht.size; i++) {
+            unsigned long chainlen = 0;
+            for (const entry *e = ht.table[i]; e; e = e->next) chainlen++;
+            clvector[std::min<size_t>(chainlen, DICT_STATS_VECTLEN - 1)]++;
+            if (chainlen == 0) continue;
+            slots++;
+            maxchainlen = std::max(maxchainlen, chainlen);
+            totchainlen += chainlen;
+        }
+        snprintf(line, sizeof(line),
+                 " table size: %zu\n number of elements: %zu\n different slots: %lu\n max chain length: %lu\n"
+                 " avg chain length (counted): %.02f\n avg chain length (computed): %.02f\n"
+                 " Chain length distribution:\n",
+                 ht.size, ht.used, slots, maxchainlen, static_cast<float>(totchainlen) / slots,
+                 static_cast<float>(ht.used) / slots);
+        out += line;
+        for (size_t i = 0; i < DICT_STATS_VECTLEN - 1; i++) {
+            if (clvector[i] == 0) continue;
+            snprintf(line, sizeof(line), "   %zu: %lu (%.02f%%)\n", i, clvector[i],
+                     static_cast<float>(clvector[i]) / ht.size * 100);
+            out += line;
+        }
+        return out;
     }
 
     /* dictFingerprint: changes whenever a table is replaced, resized or

@@ -903,7 +903,7 @@ std::string catClientInfoString(const client *c) {
              c->querybuf.avail(), c->argv_len_sum,
              c->mstate.argv_len_sums, c->buf_usable_size,
              c->buf_peak, c->bufpos, c->reply.size(), obufmem,
-             sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + obufmem + c->mstate.argv_len_sums,
+             getClientMemoryUsage(c),
              ev.c_str(),
              cmd.c_str(), username, c->resp);
     return line;
@@ -953,6 +953,12 @@ static int getClientTypeByNameOrReply(client *c, std::string_view name) {
 size_t getClientOutputBufferMemoryUsage(const client *c) {
     constexpr size_t node_overhead = sizeof(clientReplyBlock) + 2 * sizeof(void *);
     return c->reply_bytes + c->reply.size() * node_overhead;
+}
+
+/* tot-mem: everything the client holds (MEMORY STATS sums it per type). */
+size_t getClientMemoryUsage(const client *c) {
+    return sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + getClientOutputBufferMemoryUsage(c) +
+           c->mstate.argv_len_sums;
 }
 
 bool checkClientOutputBufferLimits(client *c) {

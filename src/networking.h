@@ -519,6 +519,7 @@ int getClientType(const client *c);
 int getClientTypeByName(std::string_view name); /* -1 if unknown */
 const char *getClientTypeName(int type);
 size_t getClientOutputBufferMemoryUsage(const client *c);
+size_t getClientMemoryUsage(const client *c);
 bool checkClientOutputBufferLimits(client *c);
 bool closeClientOnOutputBufferLimitReached(client *c, bool async);
 std::string getClientPeerId(client *c);

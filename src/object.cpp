@@ -10,6 +10,11 @@
 #include <cstring>
 #include <malloc.h>
 #include <new>
+#include <string>
+
+#if defined(USE_JEMALLOC)
+#include <jemalloc/jemalloc.h>
+#endif
 
 #include "adlist.h"
 #include "server.h"
@@ -17,6 +22,7 @@
 #include "trace.h"
 #include "util.h"
 #include "ziplist.h"
+#include "zmalloc.h"
 
 /* ========================================================================
  * Allocation and reference counting
@@ -512,10 +518,17 @@ static void memoryUsageCommand(client *c) {
     addReplyLongLong(c, static_cast<long long>(usage));
 }
 
-/* MEMORY <subcommand>: only USAGE so far (Redis also has DOCTOR, STATS,
- * MALLOC-STATS and PURGE), so HELP lists only what exists. */
+/* MEMORY <subcommand>. */
 void memoryCommand(client *c) {
     static const char *const help[] = {
+        "DOCTOR",
+        "    Return memory problems reports.",
+        "MALLOC-STATS",
+        "    Return internal statistics report from the memory allocator.",
+        "PURGE",
+        "    Attempt to purge dirty pages for reclamation by the allocator.",
+        "STATS",
+        "    Return information about the memory usage of the server.",
         "USAGE <key> [SAMPLES <count>]",
         "    Return memory in bytes used by <key> and its value. Nested values are",
         "    sampled up to <count> times (default: 5, 0 means sample all).",
@@ -526,8 +539,224 @@ void memoryCommand(client *c) {
     addReplySubcommandSyntaxError(c);
 }
 
-/* CONTRACT STUBS (issue 20): MEMORY DOCTOR/STATS/MALLOC-STATS/PURGE. */
-void memoryDoctorCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void memoryStatsCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void memoryMallocStatsCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void memoryPurgeCommand(client *c) { addReplyError(c, "not implemented yet"); }
+/* ------------------------------------------------------------------------
+ * MEMORY STATS and DOCTOR: Redis's getMemoryOverheadData, from what this
+ * layer sees. Left out, and so counted in dataset.bytes: the Lua script
+ * cache and the functions' (Redis's lua.caches and functions.caches; their
+ * sizes are not tracked here).
+ * ---------------------------------------------------------------------- */
+
+/* Redis's cron_malloc_stats, sampled when asked rather than by the cron.
+ * Without jemalloc's figures the allocator's are made up as Redis makes
+ * them up (resident = RSS, active = resident, allocated = used), so that
+ * the ratios still read something. */
+static redisMallocStats sampleMallocStats() {
+    redisMallocStats ms;
+    ms.zmalloc_used = zmalloc_used_memory();
+    ms.process_rss = zmalloc_get_rss();
+    zmalloc_get_allocator_info(&ms.allocator_allocated, &ms.allocator_active, &ms.allocator_resident);
+    if (!ms.allocator_resident) ms.allocator_resident = ms.process_rss;
+    if (!ms.allocator_active) ms.allocator_active = ms.allocator_resident;
+    if (!ms.allocator_allocated) ms.allocator_allocated = ms.zmalloc_used;
+    return ms;
+}
+
+redisMemOverhead getMemoryOverheadData() {
+    redisMemOverhead mh;
+    const redisMallocStats &ms = mh.malloc_stats = sampleMallocStats();
+    size_t used = ms.zmalloc_used;
+    server.stat_peak_memory = std::max(server.stat_peak_memory, used);
+    mh.total_allocated = used;
+    mh.startup_allocated = server.initial_memory_usage;
+    mh.peak_allocated = server.stat_peak_memory;
+    auto diff = [](size_t a, size_t b) { return static_cast<long long>(a) - static_cast<long long>(b); };
+    mh.total_frag = static_cast<float>(ms.process_rss) / ms.zmalloc_used;
+    mh.total_frag_bytes = diff(ms.process_rss, ms.zmalloc_used);
+    mh.allocator_frag = static_cast<float>(ms.allocator_active) / ms.allocator_allocated;
+    mh.allocator_frag_bytes = diff(ms.allocator_active, ms.allocator_allocated);
+    mh.allocator_rss = static_cast<float>(ms.allocator_resident) / ms.allocator_active;
+    mh.allocator_rss_bytes = diff(ms.allocator_resident, ms.allocator_active);
+    mh.rss_extra = static_cast<float>(ms.process_rss) / ms.allocator_resident;
+    mh.rss_extra_bytes = diff(ms.process_rss, ms.allocator_resident);
+
+    size_t mem_total = server.initial_memory_usage;
+    /* The backlog is one buffer of repl-backlog-size bytes; what waits for
+     * each replica sits in its output buffer. */
+    mh.repl_backlog = server.repl_backlog ? static_cast<size_t>(server.repl_backlog_size) : 0;
+    for (const client *c : server.slaves) mh.clients_slaves += getClientOutputBufferMemoryUsage(c);
+    for (const auto &c : server.clients)
+        if (getClientType(c.get()) != CLIENT_TYPE_SLAVE) mh.clients_normal += getClientMemoryUsage(c.get());
+    mh.aof_buffer = server.aof_state != AOF_OFF ? server.aof_buf.capacity() : 0;
+    mem_total += mh.repl_backlog + mh.clients_slaves + mh.clients_normal + mh.aof_buffer;
+
+    for (int j = 0; j < server.dbnum; j++) {
+        redisDb &db = server.db[j];
+        size_t keys = db.dict.size();
+        if (keys == 0) continue;
+        mh.total_keys += keys;
+        redisMemOverhead::dbOverhead dbo;
+        dbo.dbid = j;
+        dbo.overhead_ht_main =
+            keys * sizeof(keyspaceDict::entry) + db.dict.buckets() * sizeof(void *) + keys * sizeof(robj);
+        dbo.overhead_ht_expires =
+            db.expires.size() * sizeof(expiresDict::entry) + db.expires.buckets() * sizeof(void *);
+        mem_total += dbo.overhead_ht_main + dbo.overhead_ht_expires;
+        mh.db.push_back(dbo);
+    }
+    mh.overhead_total = mem_total;
+    mh.dataset = used - mem_total;
+    mh.peak_perc = static_cast<float>(used) * 100 / mh.peak_allocated;
+    size_t net_usage = used > mh.startup_allocated ? used - mh.startup_allocated : 1;
+    mh.dataset_perc = static_cast<float>(mh.dataset) * 100 / net_usage;
+    mh.bytes_per_key = mh.total_keys ? net_usage / mh.total_keys : 0;
+    return mh;
+}
+
+/* MEMORY STATS: Redis 7.0's map, less lua.caches and functions.caches. The
+ * cluster fields are Redis's for a server without cluster mode: 0. */
+void memoryStatsCommand(client *c) {
+    redisMemOverhead mh = getMemoryOverheadData();
+    const redisMallocStats &ms = mh.malloc_stats;
+    auto num = [c](const char *name, long long v) {
+        addReplyBulk(c, name);
+        addReplyLongLong(c, v);
+    };
+    auto ratio = [c](const char *name, float v) {
+        addReplyBulk(c, name);
+        addReplyDouble(c, v);
+    };
+    addReplyMapLen(c, 25 + static_cast<long long>(mh.db.size()));
+    num("peak.allocated", mh.peak_allocated);
+    num("total.allocated", mh.total_allocated);
+    num("startup.allocated", mh.startup_allocated);
+    num("replication.backlog", mh.repl_backlog);
+    num("clients.slaves", mh.clients_slaves);
+    num("clients.normal", mh.clients_normal);
+    num("cluster.links", 0);
+    num("aof.buffer", mh.aof_buffer);
+    for (const auto &dbo : mh.db) {
+        addReplyBulk(c, "db." + std::to_string(dbo.dbid));
+        addReplyMapLen(c, 3);
+        num("overhead.hashtable.main", dbo.overhead_ht_main);
+        num("overhead.hashtable.expires", dbo.overhead_ht_expires);
+        num("overhead.hashtable.slot-to-keys", 0);
+    }
+    num("overhead.total", mh.overhead_total);
+    num("keys.count", mh.total_keys);
+    num("keys.bytes-per-key", mh.bytes_per_key);
+    num("dataset.bytes", mh.dataset);
+    ratio("dataset.percentage", mh.dataset_perc);
+    ratio("peak.percentage", mh.peak_perc);
+    num("allocator.allocated", ms.allocator_allocated);
+    num("allocator.active", ms.allocator_active);
+    num("allocator.resident", ms.allocator_resident);
+    ratio("allocator-fragmentation.ratio", mh.allocator_frag);
+    num("allocator-fragmentation.bytes", mh.allocator_frag_bytes);
+    ratio("allocator-rss.ratio", mh.allocator_rss);
+    num("allocator-rss.bytes", mh.allocator_rss_bytes);
+    ratio("rss-overhead.ratio", mh.rss_extra);
+    num("rss-overhead.bytes", mh.rss_extra_bytes);
+    /* The total RSS overhead, fragmentation included, under its old name. */
+    ratio("fragmentation", mh.total_frag);
+    num("fragmentation.bytes", mh.total_frag_bytes);
+}
+
+/* getMemoryDoctorReport: Redis's checks and words, less the "many
+ * scripts" one (the script cache is out of this layer's sight). */
+static std::string getMemoryDoctorReport() {
+    redisMemOverhead mh = getMemoryOverheadData();
+    bool empty = false, big_peak = false, high_frag = false, high_alloc_frag = false, high_proc_rss = false,
+         high_alloc_rss = false, big_slave_buf = false, big_client_buf = false;
+    if (mh.total_allocated < 5 * 1024 * 1024) {
+        empty = true;
+    } else {
+        constexpr long long ten_mb = 10 << 20;
+        big_peak = static_cast<float>(mh.peak_allocated) / mh.total_allocated > 1.5;
+        high_frag = mh.total_frag > 1.4 && mh.total_frag_bytes > ten_mb;
+        high_alloc_frag = mh.allocator_frag > 1.1 && mh.allocator_frag_bytes > ten_mb;
+        high_alloc_rss = mh.allocator_rss > 1.1 && mh.allocator_rss_bytes > ten_mb;
+        high_proc_rss = mh.rss_extra > 1.1 && mh.rss_extra_bytes > ten_mb;
+        size_t numslaves = server.slaves.size();
+        size_t numclients = server.clients.size() - numslaves;
+        big_client_buf = numclients && mh.clients_normal / numclients > 1024 * 200;
+        big_slave_buf = numslaves > 0 && mh.clients_slaves > 1024 * 1024 * 10;
+    }
+    if (empty)
+        return "Hi Sam, this instance is empty or is using very little memory, "
+               "my issues detector can't be used in these conditions. "
+               "Please, leave for your mission on Earth and fill it with some data. "
+               "The new Sam and I will be back to our programming as soon as I "
+               "finished rebooting.\n";
+    if (!big_peak && !high_frag && !high_alloc_frag && !high_alloc_rss && !high_proc_rss && !big_slave_buf &&
+        !big_client_buf)
+        return "Hi Sam, I can't find any memory issue in your instance. "
+               "I can only account for what occurs on this base.\n";
+    std::string s = "Sam, I detected a few issues in this Redis instance memory implants:\n\n";
+    if (big_peak)
+        s += " * Peak memory: In the past this instance used more than 150% the memory that is currently using. "
+             "The allocator is normally not able to release memory after a peak, so you can expect to see a big "
+             "fragmentation ratio, however this is actually harmless and is only due to the memory peak, and if "
+             "the Redis instance Resident Set Size (RSS) is currently bigger than expected, the memory will be "
+             "used as soon as you fill the Redis instance with more data. If the memory peak was only occasional "
+             "and you want to try to reclaim memory, please try the MEMORY PURGE command, otherwise the only "
+             "other option is to shutdown and restart the instance.\n\n";
+    if (high_frag)
+        s += std::string(" * High total RSS: This instance has a memory fragmentation and RSS overhead greater than "
+                         "1.4 (this means that the Resident Set Size of the Redis process is much larger than the "
+                         "sum of the logical allocations Redis performed). This problem is usually due either to a "
+                         "large peak memory (check if there is a peak memory entry above in the report) or may "
+                         "result from a workload that causes the allocator to fragment memory a lot. If the problem "
+                         "is a large peak memory, then there is no issue. Otherwise, make sure you are using the "
+                         "Jemalloc allocator and not the default libc malloc. Note: The currently used allocator "
+                         "is \"") +
+             zmalloc_lib() + "\".\n\n";
+    if (high_alloc_frag)
+        s += " * High allocator fragmentation: This instance has an allocator external fragmentation greater than "
+             "1.1. This problem is usually due either to a large peak memory (check if there is a peak memory "
+             "entry above in the report) or may result from a workload that causes the allocator to fragment "
+             "memory a lot. You can try enabling 'activedefrag' config option.\n\n";
+    if (high_alloc_rss)
+        s += " * High allocator RSS overhead: This instance has an RSS memory overhead is greater than 1.1 (this "
+             "means that the Resident Set Size of the allocator is much larger than the sum what the allocator "
+             "actually holds). This problem is usually due to a large peak memory (check if there is a peak "
+             "memory entry above in the report), you can try the MEMORY PURGE command to reclaim it.\n\n";
+    if (high_proc_rss)
+        s += " * High process RSS overhead: This instance has non-allocator RSS memory overhead is greater than "
+             "1.1 (this means that the Resident Set Size of the Redis process is much larger than the RSS the "
+             "allocator holds). This problem may be due to Lua scripts or Modules.\n\n";
+    if (big_slave_buf)
+        s += " * Big replica buffers: The replica output buffers in this instance are greater than 10MB for each "
+             "replica (on average). This likely means that there is some replica instance that is struggling "
+             "receiving data, either because it is too slow or because of networking issues. As a result, data "
+             "piles on the master output buffers. Please try to identify what replica is not receiving data "
+             "correctly and why. You can use the INFO output in order to check the replicas delays and the "
+             "CLIENT LIST command to check the output buffers of each replica.\n\n";
+    if (big_client_buf)
+        s += " * Big client buffers: The clients output buffers in this instance are greater than 200K per client "
+             "(on average). This may result from different causes, like Pub/Sub clients subscribed to channels "
+             "bot not receiving data fast enough, so that data piles on the Redis instance output buffer, or "
+             "clients sending commands with large replies or very large sequences of commands in the same "
+             "pipeline. Please use the CLIENT LIST command in order to investigate the issue if it causes "
+             "problems in your instance, or to understand better why certain clients are using a big amount of "
+             "memory.\n\n";
+    return s + "I'm here to keep you safe, Sam. I want to help you.\n";
+}
+
+void memoryDoctorCommand(client *c) { addReplyVerbatim(c, getMemoryDoctorReport(), "txt"); }
+
+/* jemalloc's malloc_stats_print text, as Redis replies it. */
+void memoryMallocStatsCommand(client *c) {
+#if defined(USE_JEMALLOC)
+    std::string info;
+    malloc_stats_print([](void *out, const char *text) { static_cast<std::string *>(out)->append(text); }, &info,
+                       nullptr);
+    addReplyVerbatim(c, info, "txt");
+#else
+    addReplyBulk(c, "Stats not supported for the current allocator");
+#endif
+}
+
+void memoryPurgeCommand(client *c) {
+    if (jemalloc_purge() == 0) addReply(c, shared::ok);
+    else addReplyError(c, "Error purging dirty pages");
+}

@@ -247,6 +247,32 @@ constexpr size_t OBJ_COMPUTE_SIZE_DEF_SAMPLES = 5;
 size_t objectComputeSize(const robj *o, size_t samples = OBJ_COMPUTE_SIZE_DEF_SAMPLES);
 unsigned long long estimateObjectIdleTime(const robj *o); /* ms since last access */
 
+/* The allocator's figures (Redis's cron_malloc_stats). */
+struct redisMallocStats {
+    size_t zmalloc_used = 0;
+    size_t process_rss = 0;
+    size_t allocator_allocated = 0, allocator_active = 0, allocator_resident = 0;
+};
+
+/* Where the memory goes (Redis's struct redisMemOverhead), for MEMORY
+ * STATS and DOCTOR: the server's own structures, and the rest as the
+ * dataset. The *_bytes differences may be negative. */
+struct redisMemOverhead {
+    size_t peak_allocated = 0, total_allocated = 0, startup_allocated = 0;
+    size_t repl_backlog = 0, clients_slaves = 0, clients_normal = 0, aof_buffer = 0;
+    size_t overhead_total = 0, dataset = 0, total_keys = 0, bytes_per_key = 0;
+    float dataset_perc = 0, peak_perc = 0;
+    float total_frag = 0, allocator_frag = 0, allocator_rss = 0, rss_extra = 0;
+    long long total_frag_bytes = 0, allocator_frag_bytes = 0, allocator_rss_bytes = 0, rss_extra_bytes = 0;
+    struct dbOverhead {
+        int dbid = 0;
+        size_t overhead_ht_main = 0, overhead_ht_expires = 0;
+    };
+    std::vector<dbOverhead> db; /* the non-empty databases */
+    redisMallocStats malloc_stats;
+};
+redisMemOverhead getMemoryOverheadData();
+
 /* OBJECT and MEMORY (the command table is in commands.cpp). */
 void objectCommand(client *c);
 void memoryCommand(client *c);

@@ -167,6 +167,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     long long cronloops = 0;
     volatile sig_atomic_t shutdown_asap = 0; /* set by the signal handler */
     int shutdown_flags = 0;
+    bool active_expire_enabled = true; /* DEBUG SET-ACTIVE-EXPIRE: false stops the active expire cycle (tests) */
 
     /* Listening (the rest of networking's state is in redisServerNetworking). */
     int port = 6379;
@@ -387,6 +388,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     long long stat_expired_time_cap_reached_count = 0;
     long long stat_expire_cycle_time_used = 0;    /* µs spent in activeExpireCycle */
     size_t stat_peak_memory = 0;
+    size_t initial_memory_usage = 0;  /* used memory once initialized, before the data loads (startup.allocated) */
 
     /* Samples of the instantaneous_* figures (trackInstantaneousMetric). */
     static constexpr int STATS_METRIC_SAMPLES = 16;

@@ -609,6 +609,7 @@ int serverMain(int argc, char **argv) {
     serverLog(LL_NOTICE, "Server initialized");
     ACLUpdateDefaultUserPassword(server.requirepass);
     ACLLoadUsersAtStartup();
+    server.initial_memory_usage = zmalloc_used_memory();
     loadDataFromDisk();
     aofOpenIfNeededOnServerStart();
     if (server.maxmemory > 0 && server.maxmemory < 1024 * 1024)

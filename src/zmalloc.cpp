@@ -65,6 +65,27 @@ void set_jemalloc_bg_thread(bool enable) {
     mallctl("background_thread", nullptr, nullptr, &enable, sizeof(enable));
 }
 
+void zmalloc_get_allocator_info(size_t *allocated, size_t *active, size_t *resident) {
+    *allocated = *active = *resident = 0;
+    uint64_t epoch = 1;
+    size_t sz = sizeof(epoch);
+    mallctl("epoch", &epoch, &sz, &epoch, sz); /* the stats below are cached until the next epoch */
+    sz = sizeof(size_t);
+    mallctl("stats.resident", resident, &sz, nullptr, 0);
+    mallctl("stats.active", active, &sz, nullptr, 0);
+    mallctl("stats.allocated", allocated, &sz, nullptr, 0);
+}
+
+/* arena.<narenas>.purge is jemalloc's name for "every arena". */
+int jemalloc_purge() {
+    unsigned narenas = 0;
+    size_t sz = sizeof(narenas);
+    if (mallctl("arenas.narenas", &narenas, &sz, nullptr, 0) != 0) return -1;
+    char name[32];
+    snprintf(name, sizeof(name), "arena.%u.purge", narenas);
+    return mallctl(name, nullptr, nullptr, nullptr, 0) == 0 ? 0 : -1;
+}
+
 const char *zmalloc_lib() {
     static char name[64];
     const char *version = nullptr;
@@ -98,6 +119,13 @@ void zmalloc_register_thread() {}
 const char *zmalloc_lib() { return "libc"; }
 void set_jemalloc_bg_thread(bool) {}
 
+#endif
+
+#if !defined(USE_JEMALLOC)
+void zmalloc_get_allocator_info(size_t *allocated, size_t *active, size_t *resident) {
+    *allocated = *active = *resident = 0;
+}
+int jemalloc_purge() { return 0; }
 #endif
 
 size_t zmalloc_get_rss() {

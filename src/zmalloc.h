@@ -24,3 +24,9 @@ const char *zmalloc_lib();     /* "jemalloc-5.3.0", "libc" ... for INFO */
  * is idle (without it, purging happens only on later allocations). A no-op
  * without jemalloc. */
 void set_jemalloc_bg_thread(bool enable);
+/* jemalloc's own view (stats.allocated, stats.active, stats.resident,
+ * refreshed by an epoch bump): all 0 without jemalloc, as in Redis. */
+void zmalloc_get_allocator_info(size_t *allocated, size_t *active, size_t *resident);
+/* MEMORY PURGE: hands the dirty pages of every arena back to the kernel.
+ * 0 on success (always without jemalloc, where there is nothing to do). */
+int jemalloc_purge();

@@ -640,7 +640,7 @@ TEST_F(HashesIntrospection, DebugObjectShowsEncodingAndSerializedLength) {
 
 TEST_F(HashesIntrospection, DebugZiplistLogsTheFieldsAndValues) {
     call({"HSET", "h", "field", "-300"});
-    EXPECT_EQ(call({"DEBUG", "ZIPLIST", "h"}), OK);
+    EXPECT_EQ(call({"DEBUG", "ZIPLIST", "h"}), "+Ziplist structure printed on stdout\r\n");
     EXPECT_TRUE(srv.waitForLog("{total bytes 22} {num entries 2}"));
     EXPECT_TRUE(srv.waitForLog("[str] \"field\"}"));
     EXPECT_TRUE(srv.waitForLog("[int] -300}\n{end}"));
