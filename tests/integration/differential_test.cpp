@@ -626,6 +626,15 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         return a;
     },
     [](CommandGenerator &g) { return Args{"SUBSTR", g.key(), g.offset(), g.offset()}; },
+    /* resp3-types: replies RESP3 types as sets ("~"), read from an intset,
+     * whose order is the same in both servers; SRANDMEMBER's whole set
+     * stays an array */
+    [](CommandGenerator &g) { return Args{"SADD", "si", std::to_string(g.pick(20))}; },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kReads = {"SMEMBERS", "SUNION", "SDIFF", "SINTER"};
+        return Args{kReads[g.pick(kReads.size())], "si"};
+    },
+    [](CommandGenerator &) { return Args{"SRANDMEMBER", "si", "50"}; },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
