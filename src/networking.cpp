@@ -1260,7 +1260,7 @@ void helloCommand(client *c) {
     if (c->argv.size() >= 2) {
         long long ver = 0;
         if (!string2ll(c->argv[1], &ver)) return addReplyError(c, "Protocol version is not an integer or out of range");
-        if (ver < 2 || ver > 3) return addReplyError(c, "-NOPROTO unsupported protocol version");
+        if (ver != 2) return addReplyError(c, "-NOPROTO unsupported protocol version");
         j = 2;
     }
     for (; j < c->argv.size(); j++) {
@@ -1282,7 +1282,6 @@ void helloCommand(client *c) {
         return addReplyError(c, "-NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                                 "HELLO AUTH <user> <pass> option can be used to authenticate the client and select "
                                 "the RESP protocol version at the same time");
-    if (c->argv.size() >= 2) c->resp = c->argv[1] == "3" ? 3 : 2;
     addReplyMapLen(c, 7);
     addReplyBulk(c, "server");
     addReplyBulk(c, "redis");
