@@ -23,7 +23,8 @@
 #               EXTRA_ARGS="--maxmemory 8mb --maxmemory-policy allkeys-lru" BENCH_ARGS="-r 1000000 -d 64" \
 #               PIPELINES=16 bench/compare.sh set,get,lpush
 #   EXTRA_ARGS_CPPREDIS, EXTRA_ARGS_REDIS   options for one of them, after EXTRA_ARGS
-#   BENCH_ARGS  extra redis-benchmark arguments, shell-quoted
+#   BENCH_ARGS  extra redis-benchmark arguments, shell-quoted, given before the
+#               test (so options reach LRANGE_N too), e.g. RESP3: BENCH_ARGS="-3"
 #   AUTH_CPPREDIS, AUTH_REDIS   a server's password (bench/lib.sh), e.g. ACL's cost:
 #               EXTRA_ARGS_CPPREDIS="--requirepass pw --user alice on '>a' '~*' '+@all'" \
 #               AUTH_CPPREDIS=pw REDIS_BIN=build/cppredis-server bench/compare.sh set,get,lpush
@@ -95,7 +96,7 @@ compare_run() {  # ROUND VARIANT NAME
     fi
     before=$(cpu_ns "$pid")
     out=$("${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" "${auth[@]}" \
-        -c "$CLIENTS" -n "$n" -P "$P" --csv "${targs[@]}" "${BENCH[@]}")
+        -c "$CLIENTS" -n "$n" -P "$P" --csv "${BENCH[@]}" "${targs[@]}")
     after=$(cpu_ns "$pid")
     if [[ $(wc -l <<<"$out") != 2 ]]; then
         echo "redis-benchmark gave no single result for '$test' on $server:" >&2

@@ -924,7 +924,7 @@ void aclGetUser(client *c) {
     addReplyBulk(c, "flags");
     long long numflags = 0;
     for (auto [name, flag] : ACLUserFlags) numflags += (u->flags & flag) != 0;
-    addReplyArrayLen(c, numflags);
+    addReplySetLen(c, numflags);
     for (auto [name, flag] : ACLUserFlags)
         if (u->flags & flag) addReplyBulk(c, name);
     addReplyBulk(c, "passwords");

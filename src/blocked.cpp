@@ -188,7 +188,7 @@ void blockingPopGenericCommand(client *c, std::span<const std::string_view> keys
         if (checkType(c, o, type)) return;
         return pop(c, o, key, where, count);
     }
-    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReply(c, shared::null_array);
+    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReplyNullArray(c);
     blockForKeys(c, btype, keys, count, timeout, std::nullopt, {where, 0});
 }
 
@@ -536,7 +536,7 @@ static void blmoveGenericCommand(client *c, int wherefrom, int whereto, monotime
         argv[0] = twin;
         return rewriteClientCommandVector(c, argv);
     }
-    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReply(c, shared::null_bulk);
+    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING)) return addReplyNull(c);
     blockForKeys(c, BLOCKED_LIST, std::span(c->argv).subspan(1, 1), -1, timeout, c->argv[2], {wherefrom, whereto});
 }
 

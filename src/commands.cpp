@@ -14,6 +14,7 @@
  */
 #include "commands.h"
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 
@@ -744,21 +745,105 @@ static const std::pair<uint64_t, const char *> kCommandFlagNames[] = {
 static void addReplyCommandFlags(client *c, const redisCommand *cmd) {
     long n = 0;
     for (auto &[flag, name] : kCommandFlagNames) n += (cmd->flags & flag) != 0;
-    addReplyArrayLen(c, n);
+    addReplySetLen(c, n);
     for (auto &[flag, name] : kCommandFlagNames)
         if (cmd->flags & flag) addReplyStatus(c, name);
 }
 
 static void addReplyCommandCategories(client *c, const redisCommand *cmd) {
-    addReplyArrayLen(c, std::popcount(cmd->acl_categories));
+    addReplySetLen(c, std::popcount(cmd->acl_categories));
     for (size_t i = 0; i < std::size(ACL_CATEGORY_NAMES); i++)
         if (cmd->acl_categories & (1ULL << i)) addReplyStatus(c, std::string("@") + ACL_CATEGORY_NAMES[i]);
 }
 
 static void addReplyCommandTips(client *c, const redisCommand *cmd) {
-    addReplyArrayLen(c, static_cast<long long>(cmd->tips.size()));
+    addReplySetLen(c, static_cast<long long>(cmd->tips.size()));
     for (const char *tip : cmd->tips) addReplyBulk(c, tip);
 }
+
+/* The key specs (keyspecs.cpp) and docs (commanddocs.cpp) are kept as
+ * Redis's RESP2 bytes, where Redis writes some of their arrays as maps or
+ * sets. PreencodedReply replays those bytes through the typed writers,
+ * giving each value the type Redis gives the map entry it belongs to. */
+class PreencodedReply {
+public:
+    PreencodedReply(client *c, std::string_view resp) : c_(c), resp_(resp) {}
+
+    /* The key specs: a set of maps. */
+    void keySpecs() {
+        long n = arrayLen();
+        addReplySetLen(c_, n);
+        while (n--) map();
+    }
+    /* The docs' fields: `pairs` map entries. */
+    void pairs(long pairs) {
+        while (pairs--) {
+            std::string_view key = copyBulk();
+            value(key);
+        }
+    }
+
+private:
+    /* A value typed by the key it is stored under. */
+    void value(std::string_view key) {
+        if (key == "flags" || key == "doc_flags" || key == "history") {
+            long n = arrayLen();
+            addReplySetLen(c_, n);
+            while (n--) copyValue();
+        } else if (key == "begin_search" || key == "find_keys" || key == "spec") {
+            map();
+        } else if (key == "arguments") {
+            long n = arrayLen();
+            addReplyArrayLen(c_, n);
+            while (n--) map();
+        } else {
+            copyValue();
+        }
+    }
+    /* A RESP2 array of alternating keys and values, as a map. */
+    void map() {
+        long n = arrayLen();
+        addReplyMapLen(c_, n / 2);
+        pairs(n / 2);
+    }
+    std::string_view line() {
+        size_t end = resp_.find("\r\n", pos_);
+        std::string_view l = resp_.substr(pos_, end - pos_);
+        pos_ = end + 2;
+        return l;
+    }
+    static long number(std::string_view l) {
+        long n = 0;
+        std::from_chars(l.data() + 1, l.data() + l.size(), n);
+        return n;
+    }
+    long arrayLen() { return number(line()); }
+    /* Copies one bulk string, returning its payload. */
+    std::string_view copyBulk() {
+        size_t start = pos_;
+        long len = number(line());
+        std::string_view payload = resp_.substr(pos_, static_cast<size_t>(len));
+        pos_ += static_cast<size_t>(len) + 2;
+        addReplyProto(c_, resp_.data() + start, pos_ - start);
+        return payload;
+    }
+    /* Copies one value (an array with everything in it) as it is. */
+    void copyValue() {
+        size_t start = pos_;
+        skipValue();
+        addReplyProto(c_, resp_.data() + start, pos_ - start);
+    }
+    void skipValue() {
+        std::string_view l = line();
+        if (l[0] == '$') pos_ += static_cast<size_t>(number(l)) + 2;
+        else if (l[0] == '*')
+            for (long n = number(l); n > 0; n--) skipValue();
+    }
+
+    client *c_;
+    std::string_view resp_;
+    size_t pos_ = 0;
+};
 
 /* The 10-element COMMAND INFO entry of Redis 7. */
 static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
@@ -771,7 +856,9 @@ static void addReplyCommandInfo(client *c, const redisCommand *cmd) {
     addReplyLongLong(c, cmd->keystep);
     addReplyCommandCategories(c, cmd);
     addReplyCommandTips(c, cmd);
-    addReply(c, commandKeySpecs(cmd->fullname));
+    PreencodedReply(c, commandKeySpecs(cmd->fullname)).keySpecs();
+    /* No subcommands: an empty set, as Redis 7.0 writes it. */
+    if (cmd->subcommands.empty()) return addReplySetLen(c, 0);
     addReplyArrayLen(c, static_cast<long long>(cmd->subcommands.size()));
     for (const redisCommand &sub : cmd->subcommands) addReplyCommandInfo(c, &sub);
 }
@@ -784,7 +871,7 @@ static void addReplyCommandDocs(client *c, const redisCommand *cmd) {
     bool hasSubs = !cmd->subcommands.empty();
     addReplyMapLen(c, (docs ? docs->fields : 3) + hasSubs);
     if (docs) {
-        addReply(c, docs->resp);
+        PreencodedReply(c, docs->resp).pairs(docs->fields);
     } else {
         addReplyBulk(c, "summary");
         addReplyBulk(c, cmd->summary);
@@ -855,7 +942,7 @@ static const std::pair<int, const char *> kKeySpecFlagNames[] = {
 };
 
 static void addReplyFlagsForKeyArgs(client *c, int flags) {
-    addReplyArrayLen(c, std::popcount(static_cast<unsigned>(flags)));
+    addReplySetLen(c, std::popcount(static_cast<unsigned>(flags)));
     for (auto &[flag, name] : kKeySpecFlagNames)
         if (flags & flag) addReplyStatus(c, name);
 }

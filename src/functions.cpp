@@ -404,7 +404,7 @@ void functionListCommand(client *c) {
             addReplyBulk(c, "flags");
             long long count = 0;
             for (const scriptFlag &f : scripts_flags_def) count += (fi.f_flags & f.flag) != 0;
-            addReplyArrayLen(c, count); /* a set in RESP3 */
+            addReplySetLen(c, count);
             for (const scriptFlag &f : scripts_flags_def)
                 if (fi.f_flags & f.flag) addReplyStatus(c, f.name);
         }

@@ -134,13 +134,6 @@ static void addReplyDoubleDistance(client *c, double d) {
     addReplyBulk(c, {buf, static_cast<size_t>(len)});
 }
 
-/* A coordinate as Redis's addReplyHumanLongDouble prints it in RESP2. */
-static void addReplyHumanLongDouble(client *c, double d) {
-    char buf[MAX_LONG_DOUBLE_CHARS];
-    int len = ld2string(buf, sizeof(buf), d, LD_STR_HUMAN);
-    addReplyBulk(c, {buf, static_cast<size_t>(len)});
-}
-
 /* Whether the point of this score is within the shape; its coordinates
  * and distance to the center (meters) in xy and *distance. */
 static bool geoWithinShape(const GeoShape &shape, double score, double *xy, double *distance) {

@@ -149,7 +149,7 @@ void execCommand(client *c) {
         if (c->flags & CLIENT_DIRTY_EXEC)
             addReplyError(c, "-EXECABORT Transaction discarded because of previous errors.");
         else
-            addReply(c, shared::null_array);
+            addReplyNullArray(c);
         discardTransaction(c);
         return;
     }

@@ -319,6 +319,14 @@ void addReplyMapLen(client *c, long long len) {
     else addReplyLongLongWithPrefix(c, len, '%');
 }
 void addReplySetLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, c->resp == 2 ? '*' : '~'); }
+void addReplyPairsLen(client *c, long long len) { addReplyArrayLen(c, c->resp == 2 ? len * 2 : len); }
+void addReplyPairLen(client *c) {
+    if (c->resp != 2) addReplyArrayLen(c, 2);
+}
+void addReplyPairedMapLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, c->resp == 2 ? '*' : '%'); }
+void addReplyPairedMapEntry(client *c) {
+    if (c->resp == 2) addReplyArrayLen(c, 2);
+}
 void addReplyAttributeLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, '|'); }
 void addReplyPushLen(client *c, long long len) { addReplyLongLongWithPrefix(c, len, c->resp == 2 ? '*' : '>'); }
 
@@ -338,6 +346,17 @@ void addReplyBulkLongLong(client *c, long long v) {
 void addReplyDouble(client *c, double d) {
     char buf[128];
     int len = d2string(buf, sizeof(buf), d);
+    if (c->resp == 2) return addReplyBulk(c, std::string_view(buf, len));
+    addReplyProto(c, ",", 1);
+    addReplyProto(c, buf, len);
+    addReplyProto(c, "\r\n", 2);
+}
+
+/* A long double in its human form (%.17Lg, no exponent, trailing zeros
+ * trimmed): GEOPOS's coordinates. */
+void addReplyHumanLongDouble(client *c, long double d) {
+    char buf[MAX_LONG_DOUBLE_CHARS];
+    int len = ld2string(buf, sizeof(buf), d, LD_STR_HUMAN);
     if (c->resp == 2) return addReplyBulk(c, std::string_view(buf, len));
     addReplyProto(c, ",", 1);
     addReplyProto(c, buf, len);
@@ -459,9 +478,13 @@ void addReplyErrorObject(client *c, std::string_view proto) {
     afterErrorReply(c, proto.substr(0, proto.size() - 2), 0);
 }
 
-/* For replies chosen by the caller, which may be an error or not. */
+/* For replies chosen by the caller, which may be an error or not. A
+ * shared null (lookupKey*OrReply's "missing key" answer, spelled in RESP2)
+ * is typed for the client's protocol here, as Redis's shared.null[c->resp]. */
 void addReplyOrErrorObject(client *c, std::string_view proto) {
     if (!proto.empty() && proto[0] == '-') addReplyErrorObject(c, proto);
+    else if (proto == shared::null_bulk) addReplyNull(c);
+    else if (proto == shared::null_array) addReplyNullArray(c);
     else addReply(c, proto);
 }
 
@@ -538,6 +561,12 @@ void setDeferredMapLen(client *c, void *node, long length) {
 }
 void setDeferredSetLen(client *c, void *node, long length) {
     setDeferredAggregateLen(c, node, length, c->resp == 2 ? '*' : '~');
+}
+void setDeferredPairsLen(client *c, void *node, long length) {
+    setDeferredAggregateLen(c, node, c->resp == 2 ? length * 2 : length, '*');
+}
+void setDeferredPairedMapLen(client *c, void *node, long length) {
+    setDeferredAggregateLen(c, node, length, c->resp == 2 ? '*' : '%');
 }
 
 /* ========================================================================

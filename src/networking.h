@@ -553,11 +553,22 @@ void addReplyBulkLongLong(client *c, long long v);
 void addReplyLongLong(client *c, long long v);
 /* The typed writers: each picks the client's protocol (c->resp) itself. */
 void addReplyDouble(client *c, double d);      /* bulk in RESP2, "," in RESP3 */
+void addReplyHumanLongDouble(client *c, long double d); /* bulk in RESP2, "," in RESP3 */
 void addReplyBigNum(client *c, std::string_view digits); /* bulk in RESP2, "(" in RESP3 */
 void addReplyBool(client *c, bool b);          /* :1/:0 in RESP2, #t/#f in RESP3 */
 void addReplyArrayLen(client *c, long long len);
 void addReplyMapLen(client *c, long long len); /* pairs: 2*len elements in RESP2, "%" in RESP3 */
 void addReplySetLen(client *c, long long len); /* "*" in RESP2, "~" in RESP3 */
+/* An array of `len` pairs (ZRANGE WITHSCORES, HRANDFIELD WITHVALUES, as Redis
+ * 7.0): flat in RESP2 (2*len elements), in RESP3 `len` two-element arrays,
+ * each opened by addReplyPairLen (which writes nothing in RESP2). */
+void addReplyPairsLen(client *c, long long len);
+void addReplyPairLen(client *c);
+/* A map that RESP2 writes as an array of [key, value] arrays (XREAD's
+ * streams, as Redis 7.0): each entry opened by addReplyPairedMapEntry
+ * (which writes nothing in RESP3). */
+void addReplyPairedMapLen(client *c, long long len);
+void addReplyPairedMapEntry(client *c);
 void addReplyAttributeLen(client *c, long long len); /* RESP3 only ("|"): DEBUG PROTOCOL attrib */
 void addReplyPushLen(client *c, long long len); /* "*" in RESP2, ">" in RESP3 (pub/sub, invalidations) */
 void addReplyNull(client *c);        /* $-1 in RESP2, _ in RESP3 */
@@ -569,6 +580,8 @@ void *addReplyDeferredLen(client *c);
 void setDeferredArrayLen(client *c, void *node, long length);
 void setDeferredMapLen(client *c, void *node, long length);
 void setDeferredSetLen(client *c, void *node, long length);
+void setDeferredPairsLen(client *c, void *node, long length);
+void setDeferredPairedMapLen(client *c, void *node, long length);
 
 /* Shared replies, as Redis's `shared` object. */
 namespace shared {

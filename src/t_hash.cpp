@@ -378,11 +378,12 @@ void hexistsCommand(client *c) {
 /* HGETALL (flags OBJ_HASH_KEY | OBJ_HASH_VALUE: field, value, field,
  * value...), HKEYS and HVALS, in the encoding's order. */
 static void genericHgetallCommand(client *c, int flags) {
-    robj *o = lookupKeyReadOrReply(c, c->argv[1], shared::empty_array);
-    if (!o || checkType(c, o, OBJ_HASH)) return;
-    long long length = static_cast<long long>(hashTypeLength(o));
+    robj *o = lookupKeyRead(c->db, c->argv[1]);
+    if (checkType(c, o, OBJ_HASH)) return;
+    long long length = o ? static_cast<long long>(hashTypeLength(o)) : 0;
     if (flags == (OBJ_HASH_KEY | OBJ_HASH_VALUE)) addReplyMapLen(c, length);
     else addReplyArrayLen(c, length);
+    if (!o) return;
     for (hashTypeIterator hi(o); hashTypeNext(&hi);) {
         if (flags & OBJ_HASH_KEY) addReplyHashValue(c, hashTypeCurrent(&hi, OBJ_HASH_KEY));
         if (flags & OBJ_HASH_VALUE) addReplyHashValue(c, hashTypeCurrent(&hi, OBJ_HASH_VALUE));
@@ -455,7 +456,9 @@ constexpr unsigned long HRANDFIELD_SUB_STRATEGY_MUL = 3;
  * scratch memory whatever the count). */
 constexpr unsigned long HRANDFIELD_RANDOM_SAMPLE_LIMIT = 1000;
 
+/* A field, with its value as a pair (nested in RESP3) when asked. */
 static void addReplyHashPair(client *c, const hashTypeValue &field, const hashTypeValue &value, bool withvalues) {
+    if (withvalues) addReplyPairLen(c);
     addReplyHashValue(c, field);
     if (withvalues) addReplyHashValue(c, value);
 }
@@ -534,11 +537,14 @@ static void hrandfieldWithCountCommand(client *c, long l, bool withvalues) {
     bool uniq = l >= 0;
     unsigned long count = uniq ? static_cast<unsigned long>(l) : 0UL - static_cast<unsigned long>(l);
     if (count == 0) return addReply(c, shared::empty_array);
-    unsigned long perfield = withvalues ? 2 : 1;
+    auto addReplyPicksLen = [c, withvalues](unsigned long n) {
+        if (withvalues) addReplyPairsLen(c, static_cast<long long>(n));
+        else addReplyArrayLen(c, static_cast<long long>(n));
+    };
 
     /* Repetitions allowed (or a single field): independent draws. */
     if (!uniq || count == 1) {
-        addReplyArrayLen(c, static_cast<long long>(count * perfield));
+        addReplyPicksLen(count);
         if (o->encoding == OBJ_ENCODING_HT) {
             for (; count > 0; count--) {
                 auto [field, value] = hashTypeRandomElement(o);
@@ -553,7 +559,7 @@ static void hrandfieldWithCountCommand(client *c, long l, bool withvalues) {
         return;
     }
 
-    addReplyArrayLen(c, static_cast<long long>(std::min(count, size) * perfield));
+    addReplyPicksLen(std::min(count, size));
     if (count >= size) {
         for (hashTypeIterator hi(o); hashTypeNext(&hi);)
             addReplyHashPair(c, hashTypeCurrent(&hi, OBJ_HASH_KEY), hashTypeCurrent(&hi, OBJ_HASH_VALUE), withvalues);

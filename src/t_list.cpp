@@ -484,7 +484,7 @@ void lposCommand(client *c) {
     }
 
     robj *o = lookupKeyRead(c->db, c->argv[1]);
-    if (!o) return addReply(c, count != -1 ? shared::empty_array : shared::null_bulk);
+    if (!o) return count != -1 ? addReply(c, shared::empty_array) : addReplyNull(c);
     if (checkType(c, o, OBJ_LIST)) return;
 
     void *arraylenptr = count != -1 ? addReplyDeferredLen(c) : nullptr;
@@ -662,7 +662,7 @@ static void mpopGenericCommand(client *c, std::span<const std::string_view> keys
         listPopRangeAndReply(c, o, key, where, count);
         return propagateListPop(c, key, where, popped);
     }
-    addReply(c, shared::null_array);
+    addReplyNullArray(c);
 }
 
 void lmpopGenericCommand(client *c, size_t numkeys_idx, lmpopProc pop) {

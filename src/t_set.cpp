@@ -262,9 +262,10 @@ static robj *createSetInKeyspace(client *c, std::string_view key, std::string_vi
     return o;
 }
 
-/* Every member, as an array in the set's order. */
-static void addReplySetMembers(client *c, robj *set) {
-    addReplyArrayLen(c, static_cast<long long>(setTypeSize(set)));
+/* Every member in the set's order, under the header `addLen` writes: a
+ * set (RESP3's "~") for SPOP and SUNION/SDIFF, an array for SRANDMEMBER. */
+static void addReplySetMembers(client *c, robj *set, void (*addLen)(client *, long long) = addReplySetLen) {
+    addLen(c, static_cast<long long>(setTypeSize(set)));
     setTypeIterator si(set);
     setTypeValue v;
     while (setTypeNext(&si, &v)) addReplySetValue(c, v);
@@ -398,7 +399,7 @@ static void propagateSpopMember(client *c, std::string_view key, const setTypeVa
  * is propagated as its own SREM (in the MULTI of the unit), as Redis 7.0. */
 static void spopSomeMembers(client *c, std::string_view key, robj *set, unsigned long count) {
     unsigned long remaining = setTypeSize(set) - count;
-    addReplyArrayLen(c, static_cast<long long>(count));
+    addReplySetLen(c, static_cast<long long>(count));
     preventCommandPropagation(c);
     if (remaining * SPOP_MOVE_STRATEGY_MUL > count) {
         /* Few to pop: pop them at random. */
@@ -440,9 +441,10 @@ void spopCommand(client *c) {
     bool hascount = c->argv.size() == 3;
     long count = 1;
     if (hascount && !getPositiveLongFromObjectOrReply(c, c->argv[2], &count)) return;
-    robj *set = lookupKeyWriteOrReply(c, key, hascount ? shared::empty_array : shared::null_bulk);
-    if (!set || checkType(c, set, OBJ_SET)) return;
-    if (count == 0) return addReply(c, shared::empty_array);
+    robj *set = lookupKeyWrite(c->db, key);
+    if (!set) return hascount ? addReplySetLen(c, 0) : addReplyNull(c);
+    if (checkType(c, set, OBJ_SET)) return;
+    if (count == 0) return addReplySetLen(c, 0);
 
     unsigned long size = setTypeSize(set), popped = std::min(static_cast<unsigned long>(count), size);
     if (!hascount) {
@@ -506,7 +508,7 @@ static void srandmemberWithCountCommand(client *c) {
         addReplyArrayLen(c, static_cast<long long>(count));
         while (count--) addReplySetValue(c, setTypeRandomElement(set));
     } else if (count >= setTypeSize(set)) {
-        addReplySetMembers(c, set);
+        addReplySetMembers(c, set, addReplyArrayLen);
     } else {
         srandmemberDistinct(c, set, count);
     }
@@ -581,10 +583,10 @@ static void sinterGenericCommand(client *c, std::span<const std::string_view> ke
         if (!empty) setIntersect(c, sets, dstset.get(), false, 0);
         return setStoreResult(c, *dstkey, std::move(dstset), "sinterstore");
     }
-    if (empty) return addReply(c, cardinality_only ? shared::czero : shared::empty_array);
+    if (empty) return cardinality_only ? addReply(c, shared::czero) : addReplySetLen(c, 0);
     if (cardinality_only) return addReplyLongLong(c, static_cast<long long>(setIntersect(c, sets, nullptr, true, limit)));
     void *replylen = addReplyDeferredLen(c);
-    setDeferredArrayLen(c, replylen, static_cast<long>(setIntersect(c, sets, nullptr, false, 0)));
+    setDeferredSetLen(c, replylen, static_cast<long>(setIntersect(c, sets, nullptr, false, 0)));
 }
 
 void sinterCommand(client *c) { sinterGenericCommand(c, std::span(c->argv).subspan(1), std::nullopt, false, 0); }

@@ -682,14 +682,15 @@ static bool xreadCanServe(stream *s, streamCG *group, streamID *gt, bool *histor
     return s->length && streamGetEdgeID(s, false, true) > *gt;
 }
 
-/* Replies [key, entries] for one stream of XREAD/XREADGROUP: the entries
+/* Replies key => entries for one stream of XREAD/XREADGROUP (an entry of
+ * the streams' map, [key, entries] in RESP2): the entries
  * after `gt`, read as `consumername` of `group` for XREADGROUP (the
  * consumer created if new). */
 static void xreadServeStream(client *c, std::string_view key, stream *s, streamID gt, bool history, size_t count,
                              streamCG *group, std::string_view groupname, std::string_view consumername, bool noack) {
     streamID start = gt; /* the range is inclusive: start after gt */
     streamIncrID(&start);
-    addReplyArrayLen(c, 2);
+    addReplyPairedMapEntry(c);
     addReplyBulk(c, key);
     streamConsumer *consumer = nullptr;
     if (group) {
@@ -828,7 +829,7 @@ bool xreadGenericCommand(client *c, xreadBlockArgs *block) {
                          consumername, noack);
     }
     if (served) {
-        setDeferredArrayLen(c, arraylen_ptr, static_cast<long>(served));
+        setDeferredPairedMapLen(c, arraylen_ptr, static_cast<long>(served));
         return true;
     }
 
@@ -878,9 +879,9 @@ static bool serveStreamWaiter(client *receiver, stream *s, std::string_view key,
             if (noack) streamPropagateConsumerCreation(receiver, key, groupname, name);
         }
     }
-    /* One stream: [[key, entries]]. */
-    addReplyArrayLen(receiver, 1);
-    addReplyArrayLen(receiver, 2);
+    /* One stream: {key => entries} ([[key, entries]] in RESP2). */
+    addReplyPairedMapLen(receiver, 1);
+    addReplyPairedMapEntry(receiver);
     addReplyBulk(receiver, key);
     streamPropInfo spi{key, groupname};
     streamReplyWithRange(receiver, s, &start, nullptr, static_cast<size_t>(receiver->bpop.count), false, group,

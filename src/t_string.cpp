@@ -210,7 +210,7 @@ void setGenericCommand(client *c, int flags, std::string_view key, std::string_v
 
     bool found = lookupKeyWrite(c->db, key) != nullptr;
     if (((flags & OBJ_SET_NX) && found) || ((flags & OBJ_SET_XX) && !found)) {
-        if (!(flags & OBJ_SET_GET)) addReply(c, abort_reply);
+        if (!(flags & OBJ_SET_GET)) addReplyOrErrorObject(c, abort_reply);
         return;
     }
     int setkey_flags = ((flags & OBJ_KEEPTTL) ? SETKEY_KEEPTTL : 0) |

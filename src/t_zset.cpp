@@ -719,6 +719,20 @@ void zlexcountCommand(client *c) { zcountGenericCommand(c, zrangeType::LEX); }
 /* Where the elements found go (Redis 7's zrange_result_handler): to the
  * client as an array (its length deferred when not known in advance), or,
  * for ZRANGESTORE, into a new sorted set stored at dstkey at the end. */
+/* The header of `n` members, each with its score when asked: (member,
+ * score) pairs, which RESP3 nests (addReplyPairsLen). */
+static void addReplyScoredLen(client *c, long long n, bool withscores) {
+    if (withscores) addReplyPairsLen(c, n);
+    else addReplyArrayLen(c, n);
+}
+
+/* A member, with its score as a pair when asked. */
+static void addReplyScoredMember(client *c, std::string_view member, double score, bool withscores) {
+    if (withscores) addReplyPairLen(c);
+    addReplyBulk(c, member);
+    if (withscores) addReplyDouble(c, score);
+}
+
 class zrangeResultHandler {
 public:
     explicit zrangeResultHandler(client *c) : c_(c) {}
@@ -737,7 +751,7 @@ public:
         } else if (length < 0) {
             replylen_ = addReplyDeferredLen(c_);
         } else {
-            addReplyArrayLen(c_, length * (withscores_ ? 2 : 1));
+            addReplyScoredLen(c_, length, withscores_);
         }
     }
 
@@ -747,12 +761,12 @@ public:
             zsetAdd(dstobj_.get(), score, member, ZADD_IN_NONE, &flags, nullptr);
             return;
         }
-        addReplyBulk(c_, member);
-        if (withscores_) addReplyDouble(c_, score);
+        addReplyScoredMember(c_, member, score, withscores_);
     }
 
     void emitResult(const ziplistEntry &member, double score) {
         if (!store_) {
+            if (withscores_) addReplyPairLen(c_);
             addReplyListValue(c_, member);
             if (withscores_) addReplyDouble(c_, score);
             return;
@@ -763,7 +777,9 @@ public:
 
     void finalizeResultEmission(unsigned long result_count) {
         if (!store_) {
-            if (replylen_) setDeferredArrayLen(c_, replylen_, static_cast<long>(result_count * (withscores_ ? 2 : 1)));
+            if (!replylen_) return;
+            if (withscores_) setDeferredPairsLen(c_, replylen_, static_cast<long>(result_count));
+            else setDeferredArrayLen(c_, replylen_, static_cast<long>(result_count));
             return;
         }
         if (result_count) {
@@ -963,6 +979,9 @@ static void zsetPopAndReply(robj *zobj, client *c, int where) {
 void genericZpopCommand(client *c, std::span<const std::string_view> keys, int where, bool emitkey, long count,
                         bool use_nested_array, bool reply_nil_when_empty, bool *deleted) {
     if (deleted) *deleted = false;
+    /* ZPOPMIN/ZPOPMAX with a count reply pairs; the plain form, a flat
+     * [member, score]. */
+    bool pairs = !emitkey && count != -1;
     robj *zobj = nullptr;
     std::string_view key;
     for (std::string_view k : keys) {
@@ -972,12 +991,14 @@ void genericZpopCommand(client *c, std::span<const std::string_view> keys, int w
         key = k;
         break;
     }
-    if (!zobj) return addReply(c, reply_nil_when_empty ? shared::null_array : shared::empty_array);
+    if (!zobj) return reply_nil_when_empty ? addReplyNullArray(c) : addReply(c, shared::empty_array);
     if (count == 0) return addReply(c, shared::empty_array); /* ZPOPMIN key 0 */
     if (count == -1) count = 1;
 
     long rangelen = std::min(count, static_cast<long>(zsetLength(zobj)));
-    if (!emitkey) {
+    if (pairs) {
+        addReplyPairsLen(c, rangelen);
+    } else if (!emitkey) {
         addReplyArrayLen(c, rangelen * 2);
     } else if (!use_nested_array) {
         addReplyArrayLen(c, rangelen * 2 + 1);
@@ -989,6 +1010,7 @@ void genericZpopCommand(client *c, std::span<const std::string_view> keys, int w
     }
     for (long n = 0; n < rangelen; n++) {
         if (use_nested_array) addReplyArrayLen(c, 2);
+        else if (pairs) addReplyPairLen(c);
         zsetPopAndReply(zobj, c, where);
     }
     if (deleted) *deleted = zsetLength(zobj) == 0;
@@ -1107,6 +1129,7 @@ constexpr unsigned long ZRANDMEMBER_RANDOM_SAMPLE_LIMIT = 1000;
 constexpr unsigned long ZRANDMEMBER_SUB_STRATEGY_MUL = 3;
 
 static void zrandmemberReplyMember(client *c, const ziplist &zl, zlpos eptr, bool withscores) {
+    if (withscores) addReplyPairLen(c);
     addReplyListValue(c, zl.get(eptr));
     if (withscores) addReplyDouble(c, zzlGetScore(zl, zl.next(eptr)));
 }
@@ -1145,8 +1168,7 @@ static void zzlReplyRandomPairsUnique(client *c, const ziplist &zl, unsigned lon
 }
 
 static void zrandmemberReplyNode(client *c, const zskiplistNode *node, bool withscores) {
-    addReplyBulk(c, node->ele());
-    if (withscores) addReplyDouble(c, node->score);
+    addReplyScoredMember(c, node->ele(), node->score, withscores);
 }
 
 /* The four cases of Redis's zrandmemberWithCountCommand. */
@@ -1157,11 +1179,10 @@ static void zrandmemberWithCountCommand(client *c, long l, bool withscores) {
     bool uniq = l >= 0;
     unsigned long count = uniq ? static_cast<unsigned long>(l) : 0UL - static_cast<unsigned long>(l);
     if (count == 0) return addReply(c, shared::empty_array);
-    long mul = withscores ? 2 : 1;
 
     /* CASE 1: repetitions allowed (negative count): draw count times. */
     if (!uniq || count == 1) {
-        addReplyArrayLen(c, static_cast<long long>(count) * mul);
+        addReplyScoredLen(c, static_cast<long long>(count), withscores);
         if (zobj->encoding == OBJ_ENCODING_ZIPLIST) {
             for (unsigned long batch; count && !(c->flags & CLIENT_CLOSE_ASAP); count -= batch) {
                 batch = std::min(count, ZRANDMEMBER_RANDOM_SAMPLE_LIMIT);
@@ -1176,11 +1197,10 @@ static void zrandmemberWithCountCommand(client *c, long l, bool withscores) {
     }
 
     /* CASE 2: as many as there are, or more: the whole set. */
-    addReplyArrayLen(c, static_cast<long long>(std::min(count, size)) * mul);
+    addReplyScoredLen(c, static_cast<long long>(std::min(count, size)), withscores);
     if (count >= size) {
         zuiForEach(zsetopsrc{zobj}, [&](std::string_view member, double score) {
-            addReplyBulk(c, member);
-            if (withscores) addReplyDouble(c, score);
+            addReplyScoredMember(c, member, score, withscores);
             return true;
         });
         return;
@@ -1196,10 +1216,7 @@ static void zrandmemberWithCountCommand(client *c, long l, bool withscores) {
             return true;
         });
         for (; size > count; size--) d.unlink(d.fairRandomEntry()->key.view());
-        for (auto &de : d) {
-            addReplyBulk(c, de.key);
-            if (withscores) addReplyDouble(c, de.val);
-        }
+        for (auto &de : d) addReplyScoredMember(c, de.key, de.val, withscores);
         return;
     }
 
@@ -1364,11 +1381,9 @@ static bool zsetOpParseOptionsOrReply(client *c, size_t j, std::span<zsetopsrc> 
 /* The result as a reply: members in order, with their scores if asked. */
 static void zsetOpReply(client *c, robj *dstobj, bool withscores) {
     zskiplist &zsl = objectZset(dstobj).zsl;
-    addReplyArrayLen(c, static_cast<long long>(zsl.length) * (withscores ? 2 : 1));
-    for (zskiplistNode *n = zsl.header->level[0].forward; n; n = n->level[0].forward) {
-        addReplyBulk(c, n->ele());
-        if (withscores) addReplyDouble(c, n->score);
-    }
+    addReplyScoredLen(c, static_cast<long long>(zsl.length), withscores);
+    for (zskiplistNode *n = zsl.header->level[0].forward; n; n = n->level[0].forward)
+        addReplyScoredMember(c, n->ele(), n->score, withscores);
 }
 
 /* The result stored at dstkey (an empty one deletes dstkey); the event is

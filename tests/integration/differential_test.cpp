@@ -661,6 +661,15 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         return Args{"CLIENT", "CACHING", kArgs[g.pick(kArgs.size())]};
     },
     [](CommandGenerator &g) { return Args{"CLIENT", g.pick(2) ? "GETREDIR" : "TRACKINGINFO"}; },
+    /* resp3-types: replies RESP3 types as sets ("~"), read from an intset,
+     * whose order is the same in both servers; SRANDMEMBER's whole set
+     * stays an array */
+    [](CommandGenerator &g) { return Args{"SADD", "si", std::to_string(g.pick(20))}; },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kReads = {"SMEMBERS", "SUNION", "SDIFF", "SINTER"};
+        return Args{kReads[g.pick(kReads.size())], "si"};
+    },
+    [](CommandGenerator &) { return Args{"SRANDMEMBER", "si", "50"}; },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
@@ -690,11 +699,16 @@ std::string comparable(std::string raw) {
 }
 
 /* Runs `count` generated commands on both servers in pipelined batches and
- * stops at the first reply that differs, naming the command. */
-void runDifferential(uint64_t seed, int count) {
+ * stops at the first reply that differs, naming the command. `resp` is the
+ * protocol both connections speak (HELLO 3 first for RESP3). */
+void runDifferential(uint64_t seed, int count, int resp = 2) {
     itest::TestServer ours;
     itest::RedisReference ref;
     itest::RespConn a = ours.connect(), b = ref.connect();
+    if (resp == 3) {
+        ASSERT_EQ(a.call({"HELLO", "3"}).type, itest::Reply::Type::Map);
+        ASSERT_EQ(b.call({"HELLO", "3"}).type, itest::Reply::Type::Map);
+    }
     CommandGenerator gen(seed);
     constexpr int kBatch = 64;
     for (int done = 0; done < count; done += kBatch) {
@@ -709,7 +723,8 @@ void runDifferential(uint64_t seed, int count) {
         for (int i = 0; i < kBatch; i++) {
             itest::Reply ra = a.readReply(), rb = b.readReply();
             ASSERT_EQ(comparable(ra.raw), comparable(rb.raw))
-                << "seed " << seed << ", command #" << done + i << ": " << itest::describe(batch[i]);
+                << "RESP" << resp << ", seed " << seed << ", command #" << done + i << ": "
+                << itest::describe(batch[i]);
         }
     }
 }
@@ -719,6 +734,13 @@ class Differential : public ::testing::TestWithParam<uint64_t> {};
 TEST_P(Differential, StringListSetHashZsetStreamKeyspaceExpiryAndTransactionCommands) {
     REQUIRE_REDIS_REFERENCE();
     runDifferential(GetParam(), 4000);
+}
+
+/* The same stream over RESP3 connections on both sides: every reply typed
+ * as Redis 7.0 types it (nulls, doubles, sets, maps, score pairs). */
+TEST_P(Differential, SameCommandsOverResp3) {
+    REQUIRE_REDIS_REFERENCE();
+    runDifferential(GetParam(), 4000, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, Differential, ::testing::Values(1, 2, 3, 42, 2026));
