@@ -278,6 +278,8 @@ void unblockClient(client *c, const char *reason) {
     server.blocked_clients--;
     server.blocked_clients_by_type[c->btype]--;
     c->flags &= ~CLIENT_BLOCKED;
+    /* Done with its command (replied, or gone); a postponed one is yet to run. */
+    if (c->btype != BLOCKED_POSTPONE) resetClient(c);
     c->btype = BLOCKED_NONE;
     c->bpop.timeout = 0;
     queueClientForReprocessing(c);

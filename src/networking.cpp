@@ -645,9 +645,11 @@ static void resetRequest(client *c) {
 }
 
 /* Clears the state of the request just run, ready for the next one. The
- * reply of the command after CLIENT REPLY SKIP is the one skipped. */
+ * reply of the command after CLIENT REPLY SKIP is the one skipped: a
+ * blocked command's comes later, and unblockClient resets it again then. */
 void resetClient(client *c) {
     resetRequest(c);
+    if (c->flags & CLIENT_BLOCKED) return;
     c->flags &= ~CLIENT_REPLY_SKIP;
     if (c->flags & CLIENT_REPLY_SKIP_NEXT) {
         c->flags |= CLIENT_REPLY_SKIP;

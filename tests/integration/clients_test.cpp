@@ -70,6 +70,9 @@ TEST_P(ClientCommands, ReplyOffSkipOn) {
     c->cmd({"CLIENT", "REPLY", "SKIP"});
     c->cmd({"INCR", "a"});
     EXPECT_EQ(call({"GET", "a"}), "$1\r\n2\r\n");
+    c->cmd({"CLIENT", "REPLY", "SKIP"}); /* a blocked command's reply comes later: skipped too */
+    c->cmd({"BLPOP", "nolist", "0.05"});
+    EXPECT_EQ(call({"PING"}), "+PONG\r\n");
     EXPECT_EQ(call({"CLIENT", "REPLY", "MAYBE"}), "-ERR syntax error\r\n");
 }
 
