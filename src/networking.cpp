@@ -1231,8 +1231,13 @@ void clientKillCommand(client *c) {
     addReplyLongLong(c, static_cast<long long>(victims.size()));
 }
 
+/* Redis 7.0.15's text, word for word. */
 void clientHelpCommand(client *c) {
     static const char *const help[] = {
+        "CACHING (YES|NO)",
+        "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+        "GETREDIR",
+        "    Return the client ID we are redirecting to when tracking is enabled.",
         "GETNAME",
         "    Return the name of the current connection.",
         "ID",
@@ -1253,18 +1258,27 @@ void clientHelpCommand(client *c) {
         "      Kill connections authenticated by <username>.",
         "    * SKIPME (YES|NO)",
         "      Skip killing current connection (default: yes).",
-        "    * ID <client-id>",
-        "      Kill connections by client id.",
-        "    * MAXAGE <maxage>",
-        "      Kill connections older than the specified age.",
         "LIST [options ...]",
         "    Return information about client connections. Options:",
         "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
         "      Return clients of specified type.",
+        "UNPAUSE",
+        "    Stop the current client pause, resuming traffic.",
+        "PAUSE <timeout> [WRITE|ALL]",
+        "    Suspend all, or just write, clients for <timeout> milliseconds.",
+        "REPLY (ON|OFF|SKIP)",
+        "    Control the replies sent to the current connection.",
         "SETNAME <name>",
         "    Assign the name <name> to the current connection.",
         "UNBLOCK <clientid> [TIMEOUT|ERROR]",
         "    Unblock the specified blocked client.",
+        "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+        "         [OPTIN] [OPTOUT] [NOLOOP]",
+        "    Control server assisted client side caching.",
+        "TRACKINGINFO",
+        "    Report tracking status for the current connection.",
+        "NO-EVICT (ON|OFF)",
+        "    Protect current client connection from eviction.",
         nullptr};
     addReplyHelp(c, help);
 }

@@ -76,6 +76,19 @@ TEST_P(ClientCommands, ReplyOffSkipOn) {
     EXPECT_EQ(call({"CLIENT", "REPLY", "MAYBE"}), "-ERR syntax error\r\n");
 }
 
+/* CLIENT HELP: Redis 7.0.15's lines, PAUSE, REPLY and NO-EVICT among them. */
+TEST_P(ClientCommands, HelpAsRedis) {
+    Reply help = c->call({"CLIENT", "HELP"});
+    ASSERT_EQ(help.type, Reply::Type::Array);
+    std::vector<std::string> lines;
+    for (const Reply &r : help.elements) lines.push_back(r.str);
+    ASSERT_EQ(lines.size(), 48u);
+    EXPECT_EQ(lines[29], "UNPAUSE");
+    EXPECT_EQ(lines[31], "PAUSE <timeout> [WRITE|ALL]");
+    EXPECT_EQ(lines[33], "REPLY (ON|OFF|SKIP)");
+    EXPECT_EQ(lines[45], "    Protect current client connection from eviction.");
+}
+
 TEST_P(ClientCommands, NoEvictFlag) {
     EXPECT_EQ(call({"CLIENT", "NO-EVICT", "on"}), "+OK\r\n");
     EXPECT_EQ(clientField(parseClientList(c->call({"CLIENT", "INFO"}).str).at(0), "flags"), "e");
