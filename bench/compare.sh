@@ -31,6 +31,9 @@
 #   SUBSCRIBERS N clients subscribed to SUB_CHANNEL [bench] on each server for
 #               the whole run (build/bench/subscribers), for PUBLISH:
 #               SUBSCRIBERS=10 BENCH_ARGS="publish bench hello" bench/compare.sh
+#   MONITORS    N clients in MONITOR mode (redis-cli monitor, reading every
+#               line) on each server for the whole run: what MONITOR costs,
+#               MONITORS=1 bench/compare.sh set,get
 #   SETUP       a command (redis-cli arguments, shell-quoted) sent once to each
 #               server before the runs, e.g. to load the script EVALSHA runs:
 #               SETUP="script load \"return redis.call('incr', KEYS[1])\"" \
@@ -62,6 +65,10 @@ if [[ -n ${SETUP:-} ]]; then
     for name in cppredis redis; do
         redis-cli -p "${SERVER_PORT[$name]}" "${SETUP_CMD[@]}" >/dev/null
     done
+fi
+if [[ -n ${MONITORS:-} ]]; then
+    start_monitors cppredis "$MONITORS"
+    start_monitors redis "$MONITORS"
 fi
 if [[ -n ${SUBSCRIBERS:-} ]]; then
     start_subscribers cppredis "$SUBSCRIBERS" "$SUB_CHANNEL"
@@ -132,7 +139,7 @@ fi
 echo
 machine_line
 servers_lines
-echo "$ROUNDS rounds, -c $CLIENTS, BENCH_ARGS: ${BENCH_ARGS:-none}; raw runs: $RESULTS"
+echo "$ROUNDS rounds, -c $CLIENTS, BENCH_ARGS: ${BENCH_ARGS:-none}, MONITORS: ${MONITORS:-0}; raw runs: $RESULTS"
 echo
 python3 - "$RESULTS" <<'EOF'
 import csv, math, statistics, sys

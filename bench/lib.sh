@@ -18,6 +18,8 @@
 #                                   its line into RUNS[NAME]; $AWK_RUN_FIELDS reads them
 #   start_subscribers NAME N CHANNEL   N clients subscribed to CHANNEL on server NAME,
 #                                   draining (build/bench/subscribers), for PUBLISH runs
+#   start_monitors NAME N           N `redis-cli monitor` clients on server NAME, each
+#                                   reading (and discarding) every command's line
 #   new_results PREFIX SUFFIX       $RESULTS = bench/results/PREFIX<timestamp>SUFFIX
 #   workload_*                      the load bench/syscalls.sh and bench/profile.sh
 #                                   observe (WORKLOAD; see below)
@@ -309,6 +311,21 @@ start_subscribers() {  # NAME N CHANNEL
     done
     echo "subscribers for $name never got ready:" >&2
     cat "$out" >&2
+    exit 1
+}
+
+# They end with their server. Ready once the server lists N monitors (flags=O).
+start_monitors() {  # NAME N
+    local name=$1 port=${SERVER_PORT[$1]} auth
+    read -ra auth <<<"$(auth_args "$name")"
+    for _ in $(seq "$2"); do
+        "${CLIENT_CPU[@]}" redis-cli -h 127.0.0.1 -p "$port" "${auth[@]}" monitor >/dev/null 2>&1 &
+    done
+    for _ in $(seq 100); do
+        [[ $(redis-cli -h 127.0.0.1 -p "$port" "${auth[@]}" client list | grep -c ' flags=O ') == "$2" ]] && return
+        sleep 0.1
+    done
+    echo "monitors for $name never got attached" >&2
     exit 1
 }
 

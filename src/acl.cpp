@@ -841,12 +841,14 @@ bool ACLAuthenticateUser(client *c, std::string_view username, std::string_view 
     return false;
 }
 
-/* Networking's view of users (networking.h). */
+}  // namespace
+/* Networking's view of users (networking.h), and RESET's (acl.h). */
 void clientSetDefaultAuth(client *c) {
     c->user = DefaultUser;
     c->authenticated = !DefaultUser || ((DefaultUser->flags & USER_FLAG_NOPASS) &&
                                         !(DefaultUser->flags & USER_FLAG_DISABLED));
 }
+namespace {
 bool defaultUserIsNopass() { return !DefaultUser || (DefaultUser->flags & USER_FLAG_NOPASS); }
 const std::string &userName(const user *u) { return u->name; }
 [[maybe_unused]] const bool acl_hooks_registered = registerACLNetworkingHooks(
@@ -1364,6 +1366,7 @@ void ACLUpdateDefaultUserPassword(std::string_view password) {
 /* AUTH <password> | AUTH <username> <password> */
 void authCommand(client *c) {
     if (c->argv.size() > 3) return addReplyErrorObject(c, shared::syntaxerr);
+    redactClientCommandArgument(c, 1);
     std::string_view username = "default", password = c->argv[1];
     if (c->argv.size() == 2) {
         if (DefaultUser->flags & USER_FLAG_NOPASS)
@@ -1372,6 +1375,7 @@ void authCommand(client *c) {
     } else {
         username = c->argv[1];
         password = c->argv[2];
+        redactClientCommandArgument(c, 2);
     }
     if (ACLAuthenticateUser(c, username, password)) addReply(c, shared::ok);
     else addReplyError(c, "-WRONGPASS invalid username-password pair or user is disabled.");

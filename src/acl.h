@@ -119,5 +119,7 @@ const char *getAclErrorMessage(int acl_res);
 size_t ACLLogLength();
 
 /* AUTH and ACL (the command table is in commands.cpp). */
+/* The default user, authenticated if it needs no password (new clients, RESET). */
+void clientSetDefaultAuth(client *c);
 void authCommand(client *c);
 void aclCommand(client *c);

@@ -173,6 +173,7 @@ void blockClient(client *c, int btype) {
     server.blocked_clients++;
     server.blocked_clients_by_type[btype]++;
     addClientToTimeoutTable(c);
+    if (btype == BLOCKED_POSTPONE) server.postponed_clients.push_back(c);
 }
 
 /* `keys` and `target` are views into argv, which dies with the command: the
@@ -198,6 +199,7 @@ static const char *blockedTypeName(int btype) {
     case BLOCKED_ZSET: return "zset";
     case BLOCKED_STREAM: return "stream";
     case BLOCKED_WAIT: return "wait";
+    case BLOCKED_POSTPONE: return "postpone";
     default: return "?";
     }
 }
@@ -270,10 +272,14 @@ void unblockClient(client *c, const char *reason) {
         unblockClientWaitingData(c);
     else if (c->btype == BLOCKED_WAIT)
         server.clients_waiting_acks.remove(c);
+    else if (c->btype == BLOCKED_POSTPONE)
+        server.postponed_clients.remove(c);
     removeClientFromTimeoutTable(c);
     server.blocked_clients--;
     server.blocked_clients_by_type[c->btype]--;
     c->flags &= ~CLIENT_BLOCKED;
+    /* Done with its command (replied, or gone); a postponed one is yet to run. */
+    if (c->btype != BLOCKED_POSTPONE) resetClient(c);
     c->btype = BLOCKED_NONE;
     c->bpop.timeout = 0;
     queueClientForReprocessing(c);
@@ -483,6 +489,90 @@ void clientUnblockCommand(client *c) {
     unblockClient(target, unblock_error ? "CLIENT UNBLOCK ERROR" : "CLIENT UNBLOCK TIMEOUT");
     addReply(c, shared::cone);
 }
+
+/* ========================================================================
+ * CLIENT PAUSE (in Redis, networking.c's pauseClients and friends; here
+ * with the blocking path, which postponed clients wait on)
+ *
+ * processCommand blocks (BLOCKED_POSTPONE, no deadline) every client but
+ * a replica or a monitor whose command the pause holds: any command under
+ * ALL, a write or may-replicate one (a script that may write, an EXEC
+ * holding one) under WRITE. The request stays in its query buffer; when
+ * the pause ends or becomes less restrictive, every postponed client is
+ * unblocked and its request runs again from the start, through
+ * processCommand (so it may be postponed again). Deadlines of other
+ * blocked clients (BLPOP ... 1) keep running meanwhile.
+ * ====================================================================== */
+
+static long long client_pause_te = -1; /* the time event at the pause's end */
+
+/* Each postponed client goes back to processInputBuffer (in beforeSleep). */
+static void unblockPostponedClients() {
+    while (!server.postponed_clients.empty()) unblockClient(server.postponed_clients.front(), "pause ended");
+}
+
+/* The pause ends at its deadline; clients wait no longer than its new type makes them. */
+static void updateClientPauseTypeAndEndTime() {
+    int old_type = server.client_pause_type;
+    if (old_type != CLIENT_PAUSE_OFF && server.client_pause_end_time <= getMonotonicUs()) {
+        server.client_pause_type = CLIENT_PAUSE_OFF;
+        server.client_pause_end_time = 0;
+    }
+    if (server.client_pause_type < old_type) unblockPostponedClients();
+}
+
+static long long clientPauseEndProc(aeEventLoop *, long long, void *) {
+    client_pause_te = -1;
+    updateClientPauseTypeAndEndTime();
+    return AE_NOMORE;
+}
+
+/* A pause on a pause keeps the more restrictive type and the later end. */
+static void pauseClients(monotime end, int type) {
+    if (server.client_pause_type == CLIENT_PAUSE_OFF) {
+        server.client_pause_type = type;
+        server.client_pause_end_time = end;
+    } else {
+        server.client_pause_type = std::max(server.client_pause_type, type);
+        server.client_pause_end_time = std::max(server.client_pause_end_time, end);
+    }
+    updateClientPauseTypeAndEndTime();
+    if (client_pause_te != -1) aeDeleteTimeEvent(server.el.get(), client_pause_te);
+    client_pause_te = -1;
+    if (server.client_pause_type != CLIENT_PAUSE_OFF)
+        client_pause_te = aeCreateTimeEventAt(server.el.get(), server.client_pause_end_time, clientPauseEndProc,
+                                              nullptr, nullptr);
+}
+
+static void unpauseClients() {
+    server.client_pause_end_time = 0; /* due now */
+    updateClientPauseTypeAndEndTime();
+    if (client_pause_te != -1) aeDeleteTimeEvent(server.el.get(), client_pause_te);
+    client_pause_te = -1;
+}
+
+/* CLIENT PAUSE timeout [WRITE|ALL]: timeout in milliseconds. */
+void clientPauseCommand(client *c) {
+    if (c->argv.size() > 4) return addReplySubcommandSyntaxError(c);
+    int type = CLIENT_PAUSE_ALL;
+    if (c->argv.size() == 4) {
+        if (strEqualNoCase(c->argv[3], "write")) type = CLIENT_PAUSE_WRITE;
+        else if (!strEqualNoCase(c->argv[3], "all")) return addReplyError(c, "CLIENT PAUSE mode must be WRITE or ALL");
+    }
+    monotime end;
+    if (!getTimeoutFromObjectOrReply(c, c->argv[2], &end, UNIT_MILLISECONDS)) return;
+    pauseClients(end, type);
+    addReply(c, shared::ok);
+}
+
+void clientUnpauseCommand(client *c) {
+    unpauseClients();
+    addReply(c, shared::ok);
+}
+[[maybe_unused]] static const bool pause_proc_named = [] {
+    traceNameProc(reinterpret_cast<const void *>(clientPauseEndProc), "clientPauseEndProc");
+    return true;
+}();
 
 /* ========================================================================
  * The blocking commands: BLPOP, BRPOP, BLMPOP, BRPOPLPUSH, BLMOVE (in

@@ -160,8 +160,10 @@ void addClientToTimeoutTable(client *c);
 void removeClientFromTimeoutTable(client *c);
 void handleBlockedClientsTimeout();
 
-/* CLIENT UNBLOCK (the command table is in commands.cpp). */
+/* CLIENT UNBLOCK, CLIENT PAUSE, CLIENT UNPAUSE (the command table is in commands.cpp). */
 void clientUnblockCommand(client *c);
+void clientPauseCommand(client *c);
+void clientUnpauseCommand(client *c);
 
 /* The blocking commands (the command table is in commands.cpp). In Redis
  * they are in t_list.c and t_zset.c; here in blocked.cpp, so that the types

@@ -334,6 +334,9 @@ bool expireIfNeeded(redisDb *db, std::string_view key) {
      * is reported as such but stays (lookupKeyWrite deletes it for a write),
      * and the master's own commands see it as not expired. */
     if (!server.masterhost.empty()) return server.current_client != server.master;
+    /* CLIENT PAUSE keeps the dataset as it is: the key is reported expired
+     * but stays until the pause ends (or a failover's new master DELs it). */
+    if (checkClientPauseTimeoutAndReturnIfPaused()) return true;
     /* The key view may point into the entry being deleted: copy it. */
     sds copy(key);
     deleteExpiredKeyAndPropagate(db, copy.view());

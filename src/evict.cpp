@@ -88,7 +88,8 @@ long long evictionTimeProc(aeEventLoop *, long long, void *) {
 bool isSafeToPerformEvictions() {
     /* A replica follows its master's evictions (replica-ignore-maxmemory). */
     if (!server.masterhost.empty() && server.repl_slave_ignore_maxmemory) return false;
-    return !scriptIsTimedout() && !server.loading;
+    /* Nor while CLIENT PAUSE keeps the dataset as it is. */
+    return !scriptIsTimedout() && !server.loading && !checkClientPauseTimeoutAndReturnIfPaused();
 }
 
 /* The time one cycle may take: 0..500 µs linearly up to tenacity 10, then

@@ -231,6 +231,7 @@ static void updateAvgTtl(redisDb *db, const ExpireSample &s) {
 void activeExpireCycle() {
     static unsigned current_db = 0;     /* next database to look at */
     static bool timelimit_exit = false; /* the previous call hit the time limit */
+    if (checkClientPauseTimeoutAndReturnIfPaused()) return; /* the dataset stays as it is */
 
     int dbs_per_call = CRON_DBS_PER_CALL;
     if (dbs_per_call > server.dbnum || timelimit_exit) dbs_per_call = server.dbnum;

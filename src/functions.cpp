@@ -143,6 +143,8 @@ bool verifyDumpPayload(std::string_view p) {
 }
 
 void fcallCommandGeneric(client *c, bool ro) {
+    /* FCALL is CMD_SKIP_MONITOR: fed here, before the commands it runs. */
+    replicationFeedMonitors(c, c->db->id, c->argv);
     functionsLibCtx &ctx = currentCtx();
     auto it = ctx.functions.find(c->argv[1]);
     if (it == ctx.functions.end()) return addReplyError(c, "Function not found");

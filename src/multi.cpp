@@ -87,6 +87,8 @@ void execCommandAbort(client *c, std::string_view error) {
     std::string reply = "-EXECABORT Transaction discarded because of: ";
     reply.append(error);
     addReplyError(c, reply);
+    /* MONITOR saw MULTI: EXEC shows it the transaction is over. */
+    replicationFeedMonitors(c, c->db->id, c->argv);
 }
 
 static bool isWatchedKeyExpired(const client *c);

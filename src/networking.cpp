@@ -250,6 +250,8 @@ void putClientInPendingWriteQueue(client *c) {
  * keeps the stream in its buffers until the RDB is sent. */
 static inline bool prepareClientToWrite(client *c) {
     if (c->flags & CLIENT_CLOSE_ASAP) return false;
+    /* CLIENT REPLY OFF / SKIP silence replies, not push messages. */
+    if ((c->flags & (CLIENT_REPLY_OFF | CLIENT_REPLY_SKIP)) && !(c->flags & CLIENT_PUSHING)) return false;
     if ((c->flags & CLIENT_MASTER) && !(c->flags & CLIENT_MASTER_FORCE_REPLY)) return false;
     if (c->fd == -1) return true;
     if (c->replstate == 0 || (c->replstate == SLAVE_STATE_ONLINE && !c->repl_start_cmd_stream_on_ack))
@@ -697,20 +699,39 @@ int handleClientsWithPendingWrites(pendingWritesTally *tally) {
  * Parsing requests
  * ====================================================================== */
 
-/* Clears the state of the request just run, ready for the next one. */
-void resetClient(client *c) {
-    /* CLIENT CACHING concerns the next command or transaction only; any
-     * CLIENT subcommand keeps it (Redis's one clientCommand proc). */
-    if ((c->flags & CLIENT_TRACKING_CACHING) && !(c->flags & CLIENT_MULTI) &&
-        !(c->cmd && c->cmd->parent && c->cmd->parent->fullname == "client"))
-        c->flags &= ~CLIENT_TRACKING_CACHING;
+/* The parser's state for a new request. */
+static void resetRequest(client *c) {
     c->argv.clear();
+    c->original_argv.clear();
     c->argv_len_sum = 0;
     c->cmd = nullptr;
     c->req.reqtype = 0;
     c->req.multibulklen = 0;
     c->req.bulklen = -1;
     c->req.argspan.clear();
+}
+
+/* Clears the state of the request just run, ready for the next one. The
+ * reply of the command after CLIENT REPLY SKIP is the one skipped: a
+ * blocked command's comes later, and unblockClient resets it again then. */
+void resetClient(client *c) {
+    /* CLIENT CACHING concerns the next command or transaction only; any
+     * CLIENT subcommand keeps it (Redis's one clientCommand proc). */
+    if ((c->flags & CLIENT_TRACKING_CACHING) && !(c->flags & CLIENT_MULTI) &&
+        !(c->cmd && c->cmd->parent && c->cmd->parent->fullname == "client"))
+        c->flags &= ~CLIENT_TRACKING_CACHING;
+    resetRequest(c);
+    if (c->flags & CLIENT_BLOCKED) return;
+    c->flags &= ~CLIENT_REPLY_SKIP;
+    if (c->flags & CLIENT_REPLY_SKIP_NEXT) {
+        c->flags |= CLIENT_REPLY_SKIP;
+        c->flags &= ~CLIENT_REPLY_SKIP_NEXT;
+    }
+}
+
+void redactClientCommandArgument(client *c, size_t i) {
+    if (c->original_argv.empty()) c->original_argv = c->argv;
+    c->original_argv[i] = "(redacted)";
 }
 
 static void setProtocolError(client *c, const char *errstr) {
@@ -809,6 +830,13 @@ void processInputBuffer(client *c) {
             server.current_client = c;
             processCommandHook(c);
             server.current_client = nullptr;
+            /* Postponed (CLIENT PAUSE): the request stays in the buffer, to
+             * be parsed and run afresh once the client is unblocked. */
+            if ((c->flags & CLIENT_BLOCKED) && c->btype == BLOCKED_POSTPONE) {
+                c->req.pos = request_start;
+                resetRequest(c);
+                break;
+            }
         }
         if ((c->flags & CLIENT_MASTER) && masterStreamProcessedHook)
             masterStreamProcessedHook(c, std::string_view(c->querybuf.data() + request_start, c->req.pos - request_start));
@@ -898,15 +926,19 @@ static bool registerTraceNames() {
 
 static std::string clientFlagsString(const client *c) {
     std::string f;
-    if (c->flags & CLIENT_SLAVE) f += 'S';
+    if (c->flags & CLIENT_SLAVE) f += (c->flags & CLIENT_MONITOR) ? 'O' : 'S';
     if (c->flags & CLIENT_MASTER) f += 'M';
     if (c->flags & CLIENT_PUBSUB) f += 'P';
     if (c->flags & CLIENT_MULTI) f += 'x';
     if (c->flags & CLIENT_BLOCKED) f += 'b';
+    if (c->flags & CLIENT_TRACKING) f += 't';
+    if (c->flags & CLIENT_TRACKING_BROKEN_REDIR) f += 'R';
+    if (c->flags & CLIENT_TRACKING_BCAST) f += 'B';
     if (c->flags & CLIENT_DIRTY_CAS) f += 'd';
     if (c->flags & CLIENT_CLOSE_AFTER_REPLY) f += 'c';
     if (c->flags & CLIENT_UNBLOCKED) f += 'u';
     if (c->flags & CLIENT_CLOSE_ASAP) f += 'A';
+    if (c->flags & CLIENT_NO_EVICT) f += 'e';
     if (f.empty()) f = "N";
     return f;
 }
@@ -917,24 +949,23 @@ std::string catClientInfoString(const client *c) {
     std::string ev;
     if (events & AE_READABLE) ev += 'r';
     if (events & AE_WRITABLE) ev += 'w';
-    long long now = server.mstime;
     size_t obufmem = getClientOutputBufferMemoryUsage(c);
     std::string cmd = c->lastcmd ? c->lastcmd->fullname : "NULL";
     const char *username = c->user && aclHooks.userName ? aclHooks.userName(c->user).c_str() : "(superuser)";
+    long long redir = (c->flags & CLIENT_TRACKING) ? static_cast<long long>(c->client_tracking_redirection) : -1;
     snprintf(line, sizeof(line),
              "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
-             "ssub=0 multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
-             "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=%s redir=-1 resp=%d",
+             "ssub=%zu multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
+             "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=%s redir=%lld resp=%d",
              static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->fd,
              c->name.c_str(), static_cast<long long>(server.unixtime - c->ctime),
-             (now - c->lastinteraction) / 1000, clientFlagsString(c).c_str(), c->db ? dbIdHook(c->db) : 0,
-             c->pubsub_channels.size(), c->pubsub_patterns.size(), c->flags & CLIENT_MULTI ? static_cast<long long>(c->mstate.commands.size()) : -1LL, c->querybuf.size(),
-             c->querybuf.avail(), c->argv_len_sum,
-             c->mstate.argv_len_sums, c->buf_usable_size,
-             c->buf_peak, c->bufpos, c->reply.size(), obufmem,
-             getClientMemoryUsage(c),
-             ev.c_str(),
-             cmd.c_str(), username, c->resp);
+             static_cast<long long>(server.unixtime - c->lastinteraction / 1000), clientFlagsString(c).c_str(),
+             c->db ? dbIdHook(c->db) : 0, c->pubsub_channels.size(), c->pubsub_patterns.size(),
+             c->pubsub_shard_channels.size(),
+             c->flags & CLIENT_MULTI ? static_cast<long long>(c->mstate.commands.size()) : -1LL,
+             c->querybuf.size(), c->querybuf.avail(), c->argv_len_sum, c->mstate.argv_len_sums,
+             c->buf_usable_size, c->buf_peak, c->bufpos, c->reply.size(), obufmem,
+             getClientMemoryUsage(c), ev.c_str(), cmd.c_str(), username, redir, c->resp);
     return line;
 }
 
@@ -950,7 +981,8 @@ std::string getClientPeerId(client *c) { return c->addr; }
 
 int getClientType(const client *c) {
     if (c->flags & CLIENT_MASTER) return CLIENT_TYPE_MASTER;
-    if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
+    /* A MONITOR client is flagged a replica too, but is of the normal class. */
+    if ((c->flags & CLIENT_SLAVE) && !(c->flags & CLIENT_MONITOR)) return CLIENT_TYPE_SLAVE;
     return (c->flags & CLIENT_PUBSUB) ? CLIENT_TYPE_PUBSUB : CLIENT_TYPE_NORMAL;
 }
 
@@ -984,10 +1016,19 @@ size_t getClientOutputBufferMemoryUsage(const client *c) {
     return c->reply_bytes + c->reply.size() * node_overhead;
 }
 
-/* tot-mem: everything the client holds (MEMORY STATS sums it per type). */
+/* Redis's getClientMemoryUsage (CLIENT LIST tot-mem; MEMORY STATS sums it
+ * per type): what the client itself holds (its struct, query buffer, static
+ * reply buffer and reply list), its arguments, its transaction and WATCH
+ * state and its subscriptions' bookkeeping. */
 size_t getClientMemoryUsage(const client *c) {
-    return sizeof(client) + c->querybuf.capacity() + c->buf_usable_size + getClientOutputBufferMemoryUsage(c) +
-           c->mstate.argv_len_sums;
+    size_t mem = getClientOutputBufferMemoryUsage(c) + sizeof(client) + c->querybuf.capacity() + c->buf_usable_size;
+    mem += c->argv_len_sum + sizeof(c->argv[0]) * c->argv.size();
+    mem += c->mstate.argv_len_sums + c->watched_keys.size() * sizeof(watchedKey) +
+           c->mstate.commands.capacity() * sizeof(multiCmd);
+    mem += c->pubsub_patterns.size() * sizeof(sds);
+    for (const clientChannelsDict *d : {&c->pubsub_channels, &c->pubsub_shard_channels})
+        mem += d->size() * sizeof(clientChannelsDict::entry) + d->buckets() * sizeof(void *);
+    return mem;
 }
 
 bool checkClientOutputBufferLimits(client *c) {
@@ -1265,8 +1306,13 @@ void clientKillCommand(client *c) {
     addReplyLongLong(c, static_cast<long long>(victims.size()));
 }
 
+/* Redis 7.0.15's text, word for word. */
 void clientHelpCommand(client *c) {
     static const char *const help[] = {
+        "CACHING (YES|NO)",
+        "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+        "GETREDIR",
+        "    Return the client ID we are redirecting to when tracking is enabled.",
         "GETNAME",
         "    Return the name of the current connection.",
         "ID",
@@ -1287,18 +1333,27 @@ void clientHelpCommand(client *c) {
         "      Kill connections authenticated by <username>.",
         "    * SKIPME (YES|NO)",
         "      Skip killing current connection (default: yes).",
-        "    * ID <client-id>",
-        "      Kill connections by client id.",
-        "    * MAXAGE <maxage>",
-        "      Kill connections older than the specified age.",
         "LIST [options ...]",
         "    Return information about client connections. Options:",
         "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
         "      Return clients of specified type.",
+        "UNPAUSE",
+        "    Stop the current client pause, resuming traffic.",
+        "PAUSE <timeout> [WRITE|ALL]",
+        "    Suspend all, or just write, clients for <timeout> milliseconds.",
+        "REPLY (ON|OFF|SKIP)",
+        "    Control the replies sent to the current connection.",
         "SETNAME <name>",
         "    Assign the name <name> to the current connection.",
         "UNBLOCK <clientid> [TIMEOUT|ERROR]",
         "    Unblock the specified blocked client.",
+        "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+        "         [OPTIN] [OPTOUT] [NOLOOP]",
+        "    Control server assisted client side caching.",
+        "TRACKINGINFO",
+        "    Report tracking status for the current connection.",
+        "NO-EVICT (ON|OFF)",
+        "    Protect current client connection from eviction.",
         nullptr};
     addReplyHelp(c, help);
 }
@@ -1318,6 +1373,8 @@ void helloCommand(client *c) {
     for (; j < c->argv.size(); j++) {
         size_t more = c->argv.size() - j - 1;
         if (strEqualNoCase(c->argv[j], "auth") && more >= 2) {
+            redactClientCommandArgument(c, j + 1);
+            redactClientCommandArgument(c, j + 2);
             if (aclHooks.authenticateUser && !aclHooks.authenticateUser(c, c->argv[j + 1], c->argv[j + 2]))
                 return addReplyError(c, "-WRONGPASS invalid username-password pair or user is disabled.");
             j += 2;
@@ -1360,9 +1417,28 @@ std::string clientOutputBytes(const client *c) {
     return out;
 }
 
-/* CONTRACT STUBS (issue 20): the helper owning client commands replaces them. */
-void clientPauseCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void clientUnpauseCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void clientReplyCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void clientNoEvictCommand(client *c) { addReplyError(c, "not implemented yet"); }
-void resetCommand(client *c) { addReplyError(c, "not implemented yet"); }
+/* CLIENT REPLY ON|OFF|SKIP: OFF and SKIP themselves get no reply; SKIP
+ * silences the next command's (resetClient), unless all are off already. */
+void clientReplyCommand(client *c) {
+    std::string_view mode = c->argv[2];
+    if (strEqualNoCase(mode, "on")) {
+        c->flags &= ~(CLIENT_REPLY_SKIP | CLIENT_REPLY_OFF);
+        addReply(c, shared::ok);
+    } else if (strEqualNoCase(mode, "off")) {
+        c->flags |= CLIENT_REPLY_OFF;
+    } else if (strEqualNoCase(mode, "skip")) {
+        if (!(c->flags & CLIENT_REPLY_OFF)) c->flags |= CLIENT_REPLY_SKIP_NEXT;
+    } else {
+        addReplyErrorObject(c, shared::syntaxerr);
+    }
+}
+
+/* CLIENT NO-EVICT ON|OFF: the flag Redis's client eviction (maxmemory-clients)
+ * honours; cppredis has no client eviction, so only CLIENT LIST shows it. */
+void clientNoEvictCommand(client *c) {
+    std::string_view mode = c->argv[2];
+    if (strEqualNoCase(mode, "on")) c->flags |= CLIENT_NO_EVICT;
+    else if (strEqualNoCase(mode, "off")) c->flags &= ~CLIENT_NO_EVICT;
+    else return addReplyErrorObject(c, shared::syntaxerr);
+    addReply(c, shared::ok);
+}

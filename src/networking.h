@@ -229,7 +229,8 @@ constexpr int BLOCKED_NONE = 0,   /* not blocked */
               BLOCKED_MODULE = 3, /* a module's blocking command */
               BLOCKED_STREAM = 4, /* XREAD BLOCK, XREADGROUP BLOCK */
               BLOCKED_ZSET = 5,   /* BZPOPMIN, BZPOPMAX, BZMPOP */
-              BLOCKED_NUM = 6;
+              BLOCKED_POSTPONE = 6, /* CLIENT PAUSE: the command runs once the pause ends */
+              BLOCKED_NUM = 7;
 
 /* One key a client waits on (Redis's bkinfo): the key's entry in
  * db->blocking_keys, which owns the key's name (a copy: argv dies with the
@@ -310,6 +311,9 @@ struct client {
     RequestParser req;
     std::vector<std::string_view> argv; /* the command being run (into querybuf) */
     std::string argv_rewritten;       /* the bytes of argv once a command rewrote it for the AOF */
+    /* argv as the client sent it, kept once a command rewrote or redacted
+     * argv (Redis's original_argv): what MONITOR shows. Empty otherwise. */
+    std::vector<std::string_view> original_argv;
     size_t argv_len_sum = 0;
     redisCommand *cmd = nullptr, *lastcmd = nullptr;
 
@@ -512,6 +516,9 @@ bool clientHasPendingReplies(const client *c);
  * stream sent so. */
 void putClientInPendingWriteQueue(client *c);
 void resetClient(client *c);
+/* AUTH's and HELLO's passwords: argv[i] reads "(redacted)" in what the
+ * command shows of itself (MONITOR), as Redis 7.0's redactClientCommandArgument. */
+void redactClientCommandArgument(client *c, size_t i);
 std::string catClientInfoString(const client *c);
 /* Output buffer limits: the client's class, the reply list's memory, and
  * the check run after reply bytes go to the list (and from clientsCron). */
@@ -612,8 +619,5 @@ void clientKillCommand(client *c);
 void clientSetNameCommand(client *c);
 void clientGetNameCommand(client *c);
 void clientHelpCommand(client *c);
-void clientPauseCommand(client *c);
-void clientUnpauseCommand(client *c);
 void clientReplyCommand(client *c);
 void clientNoEvictCommand(client *c);
-void resetCommand(client *c);

@@ -686,7 +686,7 @@ void replconfCommand(client *c) {
  * ====================================================================== */
 
 static void replicationFreeSlave(client *c) {
-    if (!(c->flags & CLIENT_SLAVE)) return;
+    if (!(c->flags & CLIENT_SLAVE) || (c->flags & CLIENT_MONITOR)) return; /* a MONITOR is flagged a replica too */
     serverLog(LL_WARNING, "Connection with replica %s lost.", replicationGetSlaveName(c).c_str());
     server.slaves.remove(c);
     if (server.slaves.empty()) server.repl_no_slaves_since = server.unixtime;

@@ -247,6 +247,8 @@ uint64_t scriptFlagsToCmdFlags(uint64_t cmd_flags, uint64_t script_flags) {
     if (!(script_flags & SCRIPT_FLAG_NO_WRITES)) cmd_flags |= CMD_WRITE;
     if (!(script_flags & (SCRIPT_FLAG_ALLOW_OOM | SCRIPT_FLAG_NO_WRITES))) cmd_flags |= CMD_DENYOOM;
     if (script_flags & SCRIPT_FLAG_ALLOW_STALE) cmd_flags |= CMD_STALE;
+    /* Declared flags say whether it writes: "may" no longer applies (CLIENT PAUSE WRITE). */
+    cmd_flags &= ~CMD_MAY_REPLICATE;
     return cmd_flags;
 }
 
@@ -412,10 +414,18 @@ bool scriptInterrupt(scriptRunCtx *run_ctx) {
  * Commands
  * ====================================================================== */
 
-void evalCommand(client *c) { evalGenericCommand(c, false); }
-void evalRoCommand(client *c) { evalGenericCommand(c, false); }
-void evalShaCommand(client *c) { evalShaGenericCommand(c); }
-void evalShaRoCommand(client *c) { evalShaGenericCommand(c); }
+/* Each feeds MONITOR itself (the commands are CMD_SKIP_MONITOR), so that
+ * the script's own commands show after it. */
+void evalCommand(client *c) {
+    replicationFeedMonitors(c, c->db->id, c->argv);
+    evalGenericCommand(c, false);
+}
+void evalRoCommand(client *c) { evalCommand(c); }
+void evalShaCommand(client *c) {
+    replicationFeedMonitors(c, c->db->id, c->argv);
+    evalShaGenericCommand(c);
+}
+void evalShaRoCommand(client *c) { evalShaCommand(c); }
 
 /* SCRIPT LOAD script */
 void scriptLoadCommand(client *c) {

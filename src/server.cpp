@@ -183,6 +183,9 @@ void rewriteClientCommandVector(client *c, std::span<const std::string_view> arg
         p += arg.size();
     }
     c->argv.swap(views);
+    /* MONITOR shows what the client sent: the first argv, whose views (into
+     * the query buffer or MULTI's queue) live as long as the command. */
+    if (c->original_argv.empty()) c->original_argv.swap(views);
 }
 
 void rewriteClientCommandVector(client *c, std::initializer_list<std::string_view> argv) {
@@ -314,7 +317,10 @@ void call(client *c, int call_flags) {
     latencyAddSampleIfNeeded((real->flags & CMD_FAST) ? "fast-command" : "command", duration / 1000);
     slowlogPushCurrentCommand(c, real, duration);
     if (server.latency_tracking_enabled) updateCommandLatencyHistogram(real, duration * 1000);
-    if (!server.monitors.empty()) replicationFeedMonitors(c, c->db->id, c->argv);
+    /* Admin commands are too dangerous to be shown (Redis's words). */
+    if (!server.monitors.empty() && !(real->flags & (CMD_SKIP_MONITOR | CMD_ADMIN)))
+        replicationFeedMonitors(c, c->db->id, c->original_argv.empty() ? c->argv : c->original_argv);
+    c->original_argv.clear();
     /* A script's reads are its caller's (the current client): each
      * remembers the keys the script declared. EVAL_RO, EVALSHA_RO and
      * FCALL_RO (the read-only commands a script may not call) leave it to
@@ -514,11 +520,54 @@ void resetCommandTableStats() {
  * Commands: PING, ECHO, TIME
  * ====================================================================== */
 
+/* ========================================================================
+ * MONITOR (Redis's monitorCommand, and replication.c's
+ * replicationFeedMonitors): a monitor is flagged a replica too
+ * (CLIENT_SLAVE | CLIENT_MONITOR), so, as in Redis, it cannot touch the
+ * keyspace nor be paused, and MONITOR or SYNC again is ignored; its output
+ * is bounded by the normal class's client-output-buffer-limit (getClientType).
+ * ====================================================================== */
+
+/* One line per command: +<unix>.<usec> [<db> <addr>|lua] "arg" ..., built
+ * once for every monitor, into a buffer kept from one command to the next. */
+void replicationFeedMonitors(client *c, int dictid, std::span<const std::string_view> argv) {
+    if (server.monitors.empty() || server.loading) return;
+    static std::string line;
+    timeval tv;
+    gettimeofday(&tv, nullptr);
+    char head[64];
+    int n = snprintf(head, sizeof(head), "+%ld.%06ld [%d ", static_cast<long>(tv.tv_sec),
+                     static_cast<long>(tv.tv_usec), dictid);
+    line.assign(head, n);
+    line += (c->flags & CLIENT_SCRIPT) ? "lua" : getClientPeerId(c);
+    line += "] ";
+    for (size_t j = 0; j < argv.size(); j++) {
+        if (j) line += ' ';
+        catRepr(line, argv[j]);
+    }
+    line += "\r\n";
+    for (client *monitor : server.monitors) addReply(monitor, line);
+}
+
+void monitorCommand(client *c) {
+    /* A client that expects one reply per command (a script's, EXEC's) cannot monitor. */
+    if (c->flags & (CLIENT_MULTI | CLIENT_DENY_BLOCKING))
+        return addReplyError(c, "MONITOR isn't allowed for DENY BLOCKING client");
+    if (c->flags & CLIENT_SLAVE) return; /* a replica, or already monitoring: ignored */
+    c->flags |= CLIENT_SLAVE | CLIENT_MONITOR;
+    server.monitors.push_back(c);
+    addReply(c, shared::ok);
+}
+
+/* Leaves monitor mode (RESET, and a monitor being freed). */
+void unmonitorClient(client *c) {
+    if (!(c->flags & CLIENT_MONITOR)) return;
+    server.monitors.remove(c);
+    c->flags &= ~(CLIENT_MONITOR | CLIENT_SLAVE);
+}
+[[maybe_unused]] static const bool unmonitor_on_free_registered = registerFreeClientProc(unmonitorClient);
+
 /* A RESP2 subscriber gets the pong as a push-like array: ["pong", message]. */
-/* MONITOR (Redis's server.c and replication.c's replicationFeedMonitors).
- * CONTRACT STUBS (issue 20): the helper owning MONITOR replaces them. */
-void replicationFeedMonitors(client *, int, std::span<const std::string_view>) {}
-void monitorCommand(client *c) { addReplyError(c, "not implemented yet"); }
 
 void pingCommand(client *c) {
     if (c->argv.size() > 2) return addReplyErrorArity(c);

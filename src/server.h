@@ -123,6 +123,9 @@ constexpr int MAXMEMORY_VOLATILE_LRU = (0 << 8) | MAXMEMORY_FLAG_LRU,
               MAXMEMORY_ALLKEYS_LFU = (5 << 8) | MAXMEMORY_FLAG_LFU | MAXMEMORY_FLAG_ALLKEYS,
               MAXMEMORY_ALLKEYS_RANDOM = (6 << 8) | MAXMEMORY_FLAG_ALLKEYS, MAXMEMORY_NO_EVICTION = 7 << 8;
 
+/* CLIENT PAUSE's types, least restrictive first (Redis's pause_type). */
+constexpr int CLIENT_PAUSE_OFF = 0, CLIENT_PAUSE_WRITE = 1, CLIENT_PAUSE_ALL = 2;
+
 /* Replication (replication.h). The states of a replica's link to its
  * master, server.repl_state (Redis 7.0's REPL_STATE_*: the handshake is
  * one state per step, each waiting for the master's answer). */
@@ -183,6 +186,12 @@ struct redisServer : redisServerLog, redisServerNetworking {
     clientsTimeoutTable clients_timeout_table;         /* blocked clients with a deadline, earliest first */
     long long blocked_timeout_te = -1;                 /* time event armed at... */
     monotime blocked_timeout_te_when = 0;              /* ... this deadline (-1 id: none) */
+    /* CLIENT PAUSE (Redis's client_pause_type / _end_time, one purpose:
+     * the command): which commands wait, until when (getMonotonicUs), and
+     * the clients waiting (BLOCKED_POSTPONE), in the order they came. */
+    int client_pause_type = 0;                         /* CLIENT_PAUSE_* */
+    monotime client_pause_end_time = 0;
+    std::list<client *> postponed_clients;
 
     /* Process. */
     bool daemonize = false;
@@ -443,6 +452,12 @@ inline int propagationTargets() {
     if (server.repl_backlog && server.masterhost.empty()) targets |= PROPAGATE_REPL;
     return targets;
 }
+/* While CLIENT PAUSE lasts the dataset stays as it is: keys neither expire
+ * nor are evicted (Redis's checkClientPauseTimeoutAndReturnIfPaused; the
+ * pause's end itself is handled by blocked.cpp's timer). */
+inline bool checkClientPauseTimeoutAndReturnIfPaused() {
+    return server.client_pause_type != CLIENT_PAUSE_OFF && getMonotonicUs() < server.client_pause_end_time;
+}
 /* "q 0" — the request's first arguments, shortened, for trace events. */
 std::string traceCommandArgs(const client *c);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
@@ -540,6 +555,8 @@ void pingCommand(client *c);
 void monitorCommand(client *c);
 /* Sends the command `c` ran to every MONITOR client, in Redis's line format. */
 void replicationFeedMonitors(client *c, int dictid, std::span<const std::string_view> argv);
+/* RESET and freeClient: the client leaves server.monitors. */
+void unmonitorClient(client *c);
 void echoCommand(client *c);
 void timeCommand(client *c);
 void configGetCommand(client *c);

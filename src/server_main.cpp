@@ -123,21 +123,14 @@ static uint64_t getCommandFlags(client *c) {
     return c->cmd->flags;
 }
 
-/* A write, or an EXEC with a write among its queued commands. */
-static bool isWriteCommand(client *c) {
-    if (getCommandFlags(c) & CMD_WRITE) return true;
+/* The command has one of `flags` (cmd_flags: getCommandFlags's), or is an
+ * EXEC with a queued command that has: a write, a command that may grow
+ * memory, one that may replicate. */
+static bool commandHasFlags(const client *c, uint64_t cmd_flags, uint64_t flags) {
+    if (cmd_flags & flags) return true;
     if (c->cmd->proc != execCommand) return false;
     const auto &queued = c->mstate.commands;
-    return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_WRITE; });
-}
-
-/* A command that may grow memory (a script as its shebang says), or an
- * EXEC with one queued. */
-static bool isDenyOomCommand(client *c) {
-    if (getCommandFlags(c) & CMD_DENYOOM) return true;
-    if (c->cmd->proc != execCommand) return false;
-    const auto &queued = c->mstate.commands;
-    return std::any_of(queued.begin(), queued.end(), [](const multiCmd &mc) { return mc.cmd->flags & CMD_DENYOOM; });
+    return std::any_of(queued.begin(), queued.end(), [flags](const multiCmd &mc) { return mc.cmd->flags & flags; });
 }
 
 static bool isAllowedInPubsubContext(const redisCommand *cmd) {
@@ -171,6 +164,10 @@ static int processCommand(client *c) {
                          "configuration file, and then restart the server.");
         return C_OK;
     }
+    /* A script's flags are read from its shebang: once, here. */
+    const uint64_t cmd_flags = getCommandFlags(c);
+    const bool is_write_command = commandHasFlags(c, cmd_flags, CMD_WRITE);
+    const bool is_may_replicate_command = commandHasFlags(c, cmd_flags, CMD_WRITE | CMD_MAY_REPLICATE);
     if (authRequired(c) && !(c->cmd->flags & CMD_NO_AUTH)) {
         rejectCommand(c, "-NOAUTH Authentication required.");
         return C_OK;
@@ -189,7 +186,7 @@ static int processCommand(client *c) {
      * propagation the DELs would interleave with. */
     if (server.maxmemory && !scriptIsTimedout()) {
         bool out_of_memory = performEvictions() == EVICT_FAIL;
-        if (out_of_memory && (isDenyOomCommand(c) || ((c->flags & CLIENT_MULTI) && c->cmd->proc != execCommand &&
+        if (out_of_memory && (commandHasFlags(c, cmd_flags, CMD_DENYOOM) || ((c->flags & CLIENT_MULTI) && c->cmd->proc != execCommand &&
                                                      c->cmd->proc != discardCommand &&
                                                      c->cmd->proc != quitCommand))) {
             rejectCommand(c, std::string(kOomError));
@@ -205,7 +202,7 @@ static int processCommand(client *c) {
     /* A failed BGSAVE or AOF write: refuse what would change data that
      * cannot reach the disk (PING too, so monitoring notices). */
     if (const char *err = writeCommandsDeniedByDiskError();
-        err && (isWriteCommand(c) || c->cmd->proc == pingCommand)) {
+        err && (is_write_command || c->cmd->proc == pingCommand)) {
         rejectCommand(c, err);
         return C_OK;
     }
@@ -213,17 +210,12 @@ static int processCommand(client *c) {
      * read-only replica; a replica whose link is down and that must not
      * serve stale data. The master's own stream obeys none of these. */
     const bool obey_client = c->flags & CLIENT_MASTER;
-    if (!obey_client && !checkGoodReplicasStatus() && isWriteCommand(c)) {
+    if (!obey_client && !checkGoodReplicasStatus() && is_write_command) {
         rejectCommand(c, "-NOREPLICAS Not enough good replicas to write.");
         return C_OK;
     }
-    if (!server.masterhost.empty() && server.repl_slave_ro && !obey_client && isWriteCommand(c)) {
+    if (!server.masterhost.empty() && server.repl_slave_ro && !obey_client && is_write_command) {
         rejectCommand(c, "-READONLY You can't write against a read only replica.");
-        return C_OK;
-    }
-    /* A replica's connection carries REPLCONF ACKs, not keyspace access. */
-    if ((c->flags & CLIENT_SLAVE) && (c->cmd->flags & (CMD_WRITE | CMD_READONLY | CMD_MAY_REPLICATE))) {
-        rejectCommand(c, "-ERR Replica can't interact with the keyspace");
         return C_OK;
     }
     /* A RESP2 subscriber's connection carries pushed messages: only what
@@ -235,7 +227,7 @@ static int processCommand(client *c) {
         return C_OK;
     }
     if (!server.masterhost.empty() && server.repl_state != REPL_STATE_CONNECTED && !server.repl_serve_stale_data &&
-        !(getCommandFlags(c) & CMD_STALE)) {
+        !(cmd_flags & CMD_STALE)) {
         rejectCommand(c, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
         return C_OK;
     }
@@ -245,10 +237,27 @@ static int processCommand(client *c) {
         rejectCommand(c, std::string(scriptBusyError()));
         return C_OK;
     }
+    /* A replica's connection (or a monitor's) carries REPLCONF ACKs, not
+     * keyspace access: it could otherwise write through a pause. */
+    if ((c->flags & CLIENT_SLAVE) &&
+        (is_may_replicate_command || commandHasFlags(c, cmd_flags, CMD_READONLY))) {
+        rejectCommand(c, "-ERR Replica can't interact with the keyspace");
+        return C_OK;
+    }
+    /* CLIENT PAUSE: the command waits for the pause's end (blocked.cpp).
+     * Replicas are never paused. */
+    if (!(c->flags & CLIENT_SLAVE) &&
+        (server.client_pause_type == CLIENT_PAUSE_ALL ||
+         (server.client_pause_type == CLIENT_PAUSE_WRITE && is_may_replicate_command))) {
+        c->bpop.timeout = 0;
+        blockClient(c, BLOCKED_POSTPONE);
+        return C_OK;
+    }
     /* Inside MULTI everything but the commands that end or manage the
-     * transaction (and QUIT) waits in the queue for EXEC. */
+     * transaction (and QUIT, RESET) waits in the queue for EXEC. */
     if ((c->flags & CLIENT_MULTI) && c->cmd->proc != execCommand && c->cmd->proc != discardCommand &&
-        c->cmd->proc != multiCommand && c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
+        c->cmd->proc != multiCommand && c->cmd->proc != watchCommand && c->cmd->proc != quitCommand &&
+        c->cmd->proc != resetCommand) {
         queueMultiCommand(c);
         addReply(c, shared::queued);
         return C_OK;
@@ -261,6 +270,32 @@ static int processCommand(client *c) {
      * Nor beside a busy script: its pushes count once it has ended. */
     if (!server.ready_keys.empty() && !scriptIsTimedout()) handleClientsBlockedOnKeys();
     return C_OK;
+}
+
+/* ========================================================================
+ * RESET: the connection as it was when it was accepted (Redis's
+ * clearClientConnectionState)
+ * ====================================================================== */
+
+static void clearClientConnectionState(client *c) {
+    unmonitorClient(c);
+    if (c->flags & CLIENT_TRACKING) disableTracking(c);
+    selectDb(c, 0);
+    c->resp = 2;
+    clientSetDefaultAuth(c);
+    discardTransaction(c); /* and UNWATCH */
+    pubsubUnsubscribeAllChannels(c, false);
+    pubsubUnsubscribeAllPatterns(c, false);
+    pubsubUnsubscribeShardAllChannels(c, false);
+    c->name.clear();
+    c->flags &= ~(CLIENT_PUBSUB | CLIENT_REPLY_OFF | CLIENT_REPLY_SKIP_NEXT);
+}
+
+void resetCommand(client *c) {
+    if ((c->flags & CLIENT_MASTER) || ((c->flags & CLIENT_SLAVE) && !(c->flags & CLIENT_MONITOR)))
+        return addReplyError(c, "can only reset normal client connections");
+    clearClientConnectionState(c);
+    addReplyStatus(c, "RESET");
 }
 
 /* Networking runs each parsed request through here (networking.h). */

@@ -16,6 +16,10 @@ int serverMain(int argc, char **argv);
 /* Runs before the event loop sleeps (aeSetBeforeSleepProc). */
 void beforeSleep(aeEventLoop *el);
 
-/* SHUTDOWN and INFO (the command table is in commands.cpp). */
+/* SHUTDOWN, INFO and RESET (the command table is in commands.cpp). RESET
+ * is here, not in networking.cpp as in Redis, because it undoes the state
+ * of the mechanisms above networking (transactions, pub/sub, tracking,
+ * MONITOR, the ACL user). */
 void shutdownCommand(client *c);
 void infoCommand(client *c);
+void resetCommand(client *c);

@@ -670,6 +670,22 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         return Args{kReads[g.pick(kReads.size())], "si"};
     },
     [](CommandGenerator &) { return Args{"SRANDMEMBER", "si", "50"}; },
+    /* clients (issue 20): CLIENT NO-EVICT and CLIENT REPLY ON, and CLIENT
+     * PAUSE's errors (a pause of 0 ms ends at once). */
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kModes = {"on", "OFF", "x"};
+        static const std::vector<std::string> kTimeouts = {"0", "-1", "x", "0.5"};
+        static const std::vector<std::string> kPauses = {"WRITE", "all", "x"};
+        switch (g.pick(3)) {
+        case 0: return Args{"CLIENT", "NO-EVICT", kModes[g.pick(kModes.size())]};
+        case 1: return Args{"CLIENT", "REPLY", "ON"};
+        default: {
+            Args a{"CLIENT", "PAUSE", kTimeouts[g.pick(kTimeouts.size())]};
+            if (g.pick(2)) a.push_back(kPauses[g.pick(kPauses.size())]);
+            return a;
+        }
+        }
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
