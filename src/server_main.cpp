@@ -45,6 +45,7 @@
 #include "evict.h"
 #include "functions.h"
 #include "latency.h"
+#include "lazyfree.h"
 #include "multi.h"
 #include "pubsub.h"
 #include "rdb.h"
@@ -737,10 +738,8 @@ static void infoMemory(std::string &out) {
         .field("mem_fragmentation_ratio", std::string(frag))
         .field("mem_not_counted_for_evict", freeMemoryGetNotCountedMemory())
         .field("mem_allocator", zmalloc_lib())
-        /* No lazyfree thread: FLUSHALL ASYNC and UNLINK free before they
-         * reply (db.cpp), so nothing pends and nothing was freed lazily. */
-        .field("lazyfree_pending_objects", 0)
-        .field("lazyfreed_objects", 0);
+        .field("lazyfree_pending_objects", lazyfreeGetPendingObjectsCount())
+        .field("lazyfreed_objects", lazyfreeGetFreedObjectsCount());
 }
 
 static void infoStats(std::string &out) {
