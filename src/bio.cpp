@@ -1,6 +1,7 @@
-/* bio.cpp — the background I/O thread (Redis's bio.c); bio.h describes the
- * jobs and the invariants. Redis 2.6 ran one thread per job type; one FIFO
- * thread is enough here and keeps a close behind the fsyncs before it.
+/* bio.cpp — the background I/O threads (Redis's bio.c); bio.h describes the
+ * jobs and the invariants. Redis 7.0 runs one thread per job type; here the
+ * two AOF types share one FIFO thread, which keeps a close behind the fsyncs
+ * before it, and lazy freeing has the other.
  */
 #include "bio.h"
 
@@ -19,10 +20,15 @@
 
 namespace {
 
+/* Move-only: a lazy-free job owns what it frees. */
 struct bioJob {
     bioJobType type;
     int fd;
+    std::unique_ptr<bioLazyFreeJob> free_job;
 };
+
+/* Jobs of each type queued or running, whatever thread runs them. */
+std::atomic<unsigned long> pending[BIO_NUM_OPS] = {};
 
 class BioWorker {
 public:
@@ -41,42 +47,44 @@ public:
         thread_.join();
     }
 
-    void create(bioJobType type, int fd) {
+    void create(bioJob job) {
         {
             std::lock_guard lk(mu_);
             if (!thread_.joinable()) {
                 owner_ = getpid();
                 thread_ = std::thread([this] { run(); });
             }
-            jobs_.push_back({type, fd});
-            pending_[type]++;
+            pending[job.type]++;
+            jobs_.push_back(std::move(job));
         }
         cv_.notify_all();
     }
 
-    unsigned long pending(bioJobType type) const { return pending_[type].load(); }
-
 private:
     void run() {
-        zmalloc_register_thread(); /* it frees the job queue's blocks the main thread allocated */
+        /* It frees what the main thread allocated (the queue's blocks, lazily
+         * freed values): used_memory must see it. */
+        zmalloc_register_thread();
         std::unique_lock lk(mu_);
         for (;;) {
             cv_.wait(lk, [this] { return stop_ || !jobs_.empty(); });
             if (jobs_.empty()) return; /* stop, with nothing left to do */
-            bioJob job = jobs_.front();
+            bioJob job = std::move(jobs_.front());
             jobs_.pop_front();
             lk.unlock();
             process(job);
+            job.free_job.reset(); /* before pending drops: what it held is gone */
             lk.lock();
-            pending_[job.type]--;
+            pending[job.type]--;
         }
     }
 
-    static void process(const bioJob &job) {
-        if (job.type == BIO_CLOSE_FILE) {
-            close(job.fd);
-        } else {
-            aofBackgroundFsync(job.fd);
+    static void process(bioJob &job) {
+        switch (job.type) {
+        case BIO_CLOSE_FILE: close(job.fd); break;
+        case BIO_AOF_FSYNC: aofBackgroundFsync(job.fd); break;
+        case BIO_LAZY_FREE: job.free_job->free(); break;
+        case BIO_NUM_OPS: break;
         }
     }
 
@@ -98,15 +106,18 @@ private:
     std::mutex mu_;
     std::condition_variable cv_;
     std::deque<bioJob> jobs_;
-    std::atomic<unsigned long> pending_[BIO_NUM_OPS] = {};
     bool stop_ = false;
     pid_t owner_ = 0;
     std::thread thread_;
 };
 
-BioWorker worker;
+/* The AOF's thread and the lazy-free thread (bio.h). */
+BioWorker aof_worker, lazyfree_worker;
 
 }  // namespace
 
-void bioCreateJob(bioJobType type, int fd) { worker.create(type, fd); }
-unsigned long bioPendingJobsOfType(bioJobType type) { return worker.pending(type); }
+void bioCreateJob(bioJobType type, int fd) { aof_worker.create({type, fd, nullptr}); }
+void bioCreateLazyFreeJob(std::unique_ptr<bioLazyFreeJob> job) {
+    lazyfree_worker.create({BIO_LAZY_FREE, -1, std::move(job)});
+}
+unsigned long bioPendingJobsOfType(bioJobType type) { return pending[type].load(); }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "expire.h"
+#include "lazyfree.h"
 #include "notify.h"
 #include "server.h"
 #include "trace.h"
@@ -209,7 +210,8 @@ void dbOverwrite(redisDb *db, std::string_view key, ObjRef val) {
     /* An overwritten key keeps its access frequency: a hot key rewritten
      * is still hot. */
     if (server.maxmemory_policy & MAXMEMORY_FLAG_LFU) val->lru = de->val->lru;
-    de->val = std::move(val);
+    ObjRef old = std::exchange(de->val, std::move(val));
+    if (server.lazyfree_lazy_server_del) freeObjAsync(std::move(old));
 }
 
 /* SET's high-level write: add or overwrite, drop the TTL unless asked to
@@ -256,20 +258,27 @@ void removeElementsGenericCommand(client *c, unsigned type, bool (*remove)(robj 
     addReplyLongLong(c, removed);
 }
 
-bool dbDelete(redisDb *db, std::string_view key) {
-    if (server.blocked_clients_by_type[BLOCKED_STREAM]) {
-        if (auto *de = db->dict.find(key)) signalDeletedKeyAsReady(db, key, de->val.get());
+/* The value is taken out of its entry to be let go of lazily: a plain
+ * delete needs no lookup before the erase. */
+static bool dbGenericDelete(redisDb *db, std::string_view key, bool async) {
+    if (async || server.blocked_clients_by_type[BLOCKED_STREAM]) {
+        auto *de = db->dict.find(key);
+        if (!de) return false;
+        if (server.blocked_clients_by_type[BLOCKED_STREAM]) signalDeletedKeyAsReady(db, key, de->val.get());
+        if (async) freeObjAsync(std::move(de->val));
     }
     db->expires.erase(key); /* first: its key points into the dict entry */
     return db->dict.erase(key);
 }
 
+bool dbSyncDelete(redisDb *db, std::string_view key) { return dbGenericDelete(db, key, false); }
+bool dbAsyncDelete(redisDb *db, std::string_view key) { return dbGenericDelete(db, key, true); }
+bool dbDelete(redisDb *db, std::string_view key) { return dbGenericDelete(db, key, server.lazyfree_lazy_server_del); }
+
 bool dbExists(redisDb *db, std::string_view key) { return db->dict.find(key) != nullptr; }
 
-/* FLUSHDB / FLUSHALL: the dicts are cleared in place, before the reply,
- * whatever the flags. Redis frees an EMPTYDB_ASYNC flush in its lazyfree
- * thread; cppredis has none yet, so ASYNC is synchronous too (and INFO's
- * lazyfree_pending_objects and lazyfreed_objects stay 0). */
+/* FLUSHDB / FLUSHALL: the databases are empty when this returns; with
+ * EMPTYDB_ASYNC their old dicts are freed on the bio thread. */
 long long emptyData(int dbnum, int flags) {
     trackingInvalidateKeysOnFlush(flags & EMPTYDB_ASYNC);
     int start = dbnum == -1 ? 0 : dbnum, end = dbnum == -1 ? server.dbnum - 1 : dbnum;
@@ -277,8 +286,12 @@ long long emptyData(int dbnum, int flags) {
     for (int j = start; j <= end; j++) {
         redisDb &db = server.db[j];
         removed += static_cast<long long>(db.dict.size());
-        db.expires.clear();
-        db.dict.clear();
+        if (flags & EMPTYDB_ASYNC) {
+            emptyDbAsync(&db);
+        } else {
+            db.expires.clear();
+            db.dict.clear();
+        }
         db.avg_ttl = 0;
         db.expires_cursor = 0;
     }
@@ -319,12 +332,15 @@ bool keyIsExpired(redisDb *db, std::string_view key) {
 }
 
 void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key) {
-    dbDelete(db, key);
+    bool lazy = server.lazyfree_lazy_expire;
+    if (lazy) dbAsyncDelete(db, key);
+    else dbSyncDelete(db, key);
     notifyKeyspaceEvent(NOTIFY_EXPIRED, "expired", key, db->id);
     signalModifiedKey(nullptr, db, key);
-    /* The AOF learns of the expiry as a DEL: replayed later, the key must
-     * disappear at this point of the history, whatever the clock says. */
-    alsoPropagate(db->id, {"DEL", key});
+    /* The AOF learns of the expiry as a DEL (UNLINK when freed lazily, as
+     * Redis's propagateDeletion): replayed later, the key must disappear at
+     * this point of the history, whatever the clock says. */
+    alsoPropagate(db->id, {lazy ? "UNLINK" : "DEL", key});
     server.stat_expiredkeys++;
 }
 
@@ -377,11 +393,11 @@ static const char *getObjectTypeName(const robj *o) { return o ? strType(o->type
 
 /* DEL and UNLINK. A key whose time has passed counts as already gone: it
  * is deleted (and counted) as an expiry, not by this command. */
-static void delGenericCommand(client *c) {
+static void delGenericCommand(client *c, bool lazy) {
     long long numdel = 0;
     for (size_t j = 1; j < c->argv.size(); j++) {
         expireIfNeeded(c->db, c->argv[j]);
-        if (dbDelete(c->db, c->argv[j])) {
+        if (lazy ? dbAsyncDelete(c->db, c->argv[j]) : dbSyncDelete(c->db, c->argv[j])) {
             signalModifiedKey(c, c->db, c->argv[j]);
             notifyKeyspaceEvent(NOTIFY_GENERIC, "del", c->argv[j], c->db->id);
             server.dirty++;
@@ -391,11 +407,9 @@ static void delGenericCommand(client *c) {
     addReplyLongLong(c, numdel);
 }
 
-void delCommand(client *c) { delGenericCommand(c); }
+void delCommand(client *c) { delGenericCommand(c, server.lazyfree_lazy_user_del); }
 
-/* Redis hands big values to a lazyfree thread here; cppredis has none, so
- * UNLINK frees synchronously and is exactly DEL. */
-void unlinkCommand(client *c) { delGenericCommand(c); }
+void unlinkCommand(client *c) { delGenericCommand(c, true); }
 
 /* EXISTS a a counts 2: every argument is looked up. */
 void existsCommand(client *c) {
@@ -414,10 +428,11 @@ void selectCommand(client *c) {
 
 void dbsizeCommand(client *c) { addReplyLongLong(c, static_cast<long long>(c->db->dict.size())); }
 
-/* FLUSHDB/FLUSHALL [ASYNC|SYNC]. ASYNC is accepted, but with no lazyfree
- * thread the memory is released before the reply either way. */
+/* FLUSHDB/FLUSHALL [ASYNC|SYNC]; neither: lazyfree-lazy-user-flush decides. */
 static bool getFlushCommandFlags(client *c, int *flags) {
-    if (c->argv.size() == 1 || (c->argv.size() == 2 && strEqualNoCase(c->argv[1], "sync"))) {
+    if (c->argv.size() == 1) {
+        *flags = server.lazyfree_lazy_user_flush ? EMPTYDB_ASYNC : EMPTYDB_NO_FLAGS;
+    } else if (c->argv.size() == 2 && strEqualNoCase(c->argv[1], "sync")) {
         *flags = EMPTYDB_NO_FLAGS;
     } else if (c->argv.size() == 2 && strEqualNoCase(c->argv[1], "async")) {
         *flags = EMPTYDB_ASYNC;

@@ -81,7 +81,13 @@ void dbAdd(redisDb *db, std::string_view key, ObjRef val);
 void signalKeyAsReady(redisDb *db, std::string_view key);
 void dbOverwrite(redisDb *db, std::string_view key, ObjRef val);
 void setKey(client *c, redisDb *db, std::string_view key, ObjRef val, int flags);
+/* Removes the key; true if it existed. dbAsyncDelete lets go of the value
+ * lazily (lazyfree.h), dbDelete lazily under lazyfree-lazy-server-del (a
+ * delete the server decides: RENAME's overwrite, an emptied collection...),
+ * as does dbOverwrite with the old value. */
 bool dbDelete(redisDb *db, std::string_view key);
+bool dbSyncDelete(redisDb *db, std::string_view key);
+bool dbAsyncDelete(redisDb *db, std::string_view key);
 /* HDEL, SREM, ZREM key element [element ...]: removes each element from the
  * collection of `type` at argv[1] with the type's `remove`; the key leaves
  * the keyspace with its last element, and the elements after that one are

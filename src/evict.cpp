@@ -8,6 +8,9 @@
 #include <cmath>
 #include <vector>
 
+#include <unistd.h>
+
+#include "bio.h"
 #include "db.h"
 #include "notify.h"
 #include "scripting.h"
@@ -156,17 +159,20 @@ bool pickRandom(std::string_view *bestkey, int *bestdbid) {
     return false;
 }
 
-/* Deletes key as eviction does and returns the bytes that freed. */
+/* Deletes key as eviction does and returns the bytes that freed (under
+ * lazyfree-lazy-eviction, only what left before the bio thread's share). */
 long long evictKey(redisDb *db, std::string_view key) {
+    bool lazy = server.lazyfree_lazy_eviction;
     long long delta = static_cast<long long>(zmalloc_used_memory());
-    dbDelete(db, key);
+    if (lazy) dbAsyncDelete(db, key);
+    else dbSyncDelete(db, key);
     delta -= static_cast<long long>(zmalloc_used_memory());
     server.stat_evictedkeys++;
     signalModifiedKey(nullptr, db, key);
     notifyKeyspaceEvent(NOTIFY_EVICTED, "evicted", key, db->id);
     /* Outside any command each DEL is propagated on its own, no MULTI
      * around them, as Redis's propagate_no_multi. */
-    alsoPropagate(db->id, {"DEL", key});
+    alsoPropagate(db->id, {lazy ? "UNLINK" : "DEL", key});
     return delta;
 }
 
@@ -183,9 +189,8 @@ void updateEvictionExceededTime(int result) {
 }
 
 /* The evicting itself, once over the limit under a policy that evicts. */
-int evictUntilFreed(size_t mem_tofree) {
+int evictUntilFreed(size_t mem_tofree, monotime start) {
     unsigned long time_limit_us = evictionTimeLimitUs();
-    monotime start = getMonotonicUs();
     long long mem_freed = 0; /* may go negative: a DEL can grow the AOF buffer */
     int keys_freed = 0;
     bool use_pool = (server.maxmemory_policy & (MAXMEMORY_FLAG_LRU | MAXMEMORY_FLAG_LFU)) ||
@@ -197,12 +202,30 @@ int evictUntilFreed(size_t mem_tofree) {
             return EVICT_FAIL; /* nothing left to evict */
         mem_freed += evictKey(&server.db[bestdbid], bestkey);
         /* The clock is read every 16 keys only: it costs more than a key. */
-        if (++keys_freed % 16 == 0 && getMonotonicUs() - start > time_limit_us) {
-            startEvictionTimeProc();
-            break;
+        if (++keys_freed % 16 == 0) {
+            /* mem_freed misses what the bio thread frees meanwhile: the
+             * limit itself says when lazy evictions have done enough. */
+            if (server.lazyfree_lazy_eviction && getMaxmemoryState(nullptr, nullptr, nullptr) == C_OK) break;
+            if (getMonotonicUs() - start > time_limit_us) {
+                startEvictionTimeProc();
+                break;
+            }
         }
     }
     return eviction_proc_running ? EVICT_RUNNING : EVICT_OK;
+}
+
+/* Nothing left to evict, yet memory may be on its way back: the bio thread
+ * may still be freeing what was let go of lazily. Waits for it a short
+ * while, within the eviction's time budget, rather than fail a write the
+ * freeing would allow (Redis 7.0's cant_free). */
+int waitForLazyfree(monotime start) {
+    unsigned long time_limit_us = evictionTimeLimitUs();
+    while (bioPendingJobsOfType(BIO_LAZY_FREE) && getMonotonicUs() - start < time_limit_us) {
+        if (getMaxmemoryState(nullptr, nullptr, nullptr) == C_OK) return EVICT_OK;
+        usleep(static_cast<useconds_t>(std::min(time_limit_us, 1000UL)));
+    }
+    return EVICT_FAIL;
 }
 
 }  // namespace
@@ -241,9 +264,11 @@ int performEvictions() {
     if (!isSafeToPerformEvictions()) return EVICT_OK;
     size_t mem_tofree;
     int result;
+    monotime start = getMonotonicUs();
     if (getMaxmemoryState(nullptr, nullptr, &mem_tofree) == C_OK) result = EVICT_OK;
     else if (server.maxmemory_policy == MAXMEMORY_NO_EVICTION) result = EVICT_FAIL;
-    else result = evictUntilFreed(mem_tofree);
+    else result = evictUntilFreed(mem_tofree, start);
+    if (result == EVICT_FAIL) result = waitForLazyfree(start);
     updateEvictionExceededTime(result);
     return result;
 }

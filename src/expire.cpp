@@ -99,12 +99,15 @@ static void expireGenericCommand(client *c, long long basetime, ExpireUnit unit)
         return;
     }
     /* The AOF gets an absolute deadline (PEXPIREAT <unix ms>, the options
-     * kept), or the DEL it came to. While a file loads nothing is deleted
-     * (Redis's checkAlreadyExpired): the key expires once the server is up. */
+     * kept), or the DEL (UNLINK under lazyfree-lazy-expire) it came to.
+     * While a file loads nothing is deleted (Redis's checkAlreadyExpired):
+     * the key expires once the server is up. */
     if (when <= server.mstime && !server.loading) {
-        dbDelete(c->db, key);
+        bool lazy = server.lazyfree_lazy_expire;
+        if (lazy) dbAsyncDelete(c->db, key);
+        else dbSyncDelete(c->db, key);
         notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
-        rewriteClientCommandVector(c, {"DEL", key});
+        rewriteClientCommandVector(c, {lazy ? "UNLINK" : "DEL", key});
     } else {
         setExpire(c, c->db, key, when);
         notifyKeyspaceEvent(NOTIFY_GENERIC, "expire", key, c->db->id);

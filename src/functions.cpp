@@ -299,7 +299,11 @@ void functionDeleteCommand(client *c) {
     addReply(c, shared::ok);
 }
 
-/* FUNCTION FLUSH [ASYNC|SYNC]: both synchronous (no lazyfree thread yet). */
+/* FUNCTION FLUSH [ASYNC|SYNC]: both synchronous. Redis 7.0 frees a big
+ * library context on its lazyfree thread, but freeing a function here
+ * releases its reference in the engine's one Lua interpreter
+ * (luaEngineFreeFunction), which the main thread keeps running scripts
+ * on: that must happen on the main thread. */
 void functionFlushCommand(client *c) {
     if (c->argv.size() > 3) return addReplySubcommandSyntaxError(c);
     if (c->argv.size() == 3 && !strEqualNoCase(c->argv[2], "sync") && !strEqualNoCase(c->argv[2], "async"))

@@ -147,7 +147,7 @@ static size_t stringObjectComputeSize(const robj *o, size_t) {
  * zero until their files register them (before main, in any order: a
  * static array needs no initializer to run first). */
 static objectType object_types[OBJ_TYPE_MAX] = {
-    {freeStringObject, dupStringObject, stringObjectComputeSize, nullptr, false},
+    {freeStringObject, dupStringObject, stringObjectComputeSize, nullptr, false, nullptr},
 };
 
 bool registerObjectType(unsigned type, const objectType &row) {

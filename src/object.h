@@ -140,6 +140,11 @@ struct objectType {
     unsigned long (*scan)(robj *o, unsigned long cursor, long count, std::vector<sds> &items);
     /* The scan's items come in pairs: field and value, member and score. */
     bool scan_pairs;
+    /* The work freeing the value takes, in allocations or a number that
+     * grows with them (Redis's lazyfreeGetFreeEffort, lazyfree.h), for the
+     * encodings that are not one block (a ziplist, an intset: 1 either
+     * way). nullptr: always one block. */
+    size_t (*freeEffort)(const robj *o);
 };
 /* Every value the robj's 4-bit type field can hold. */
 constexpr unsigned OBJ_TYPE_MAX = 1u << 4;

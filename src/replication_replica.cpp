@@ -344,7 +344,7 @@ void replicationLoadReceivedRdb() {
     disconnectSlaves();
     freeReplicationBacklog();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Flushing old data");
-    emptyData(-1, EMPTYDB_NO_FLAGS);
+    emptyData(-1, server.repl_slave_lazy_flush ? EMPTYDB_ASYNC : EMPTYDB_NO_FLAGS);
     functionsLibCtxClearCurrent();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
     if (rdbLoad(rdb_filename, RDBFLAGS_NONE) != C_OK) {

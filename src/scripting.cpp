@@ -16,6 +16,7 @@
 #include "aof.h"
 #include "dict.h"
 #include "evict.h"
+#include "lazyfree.h"
 #include "rdb.h"
 #include "replication.h"
 #include "script_lua.h"
@@ -52,6 +53,15 @@ struct luaCtx {
 luaCtx lctx;
 scriptRunCtx *curr_run_ctx = nullptr;
 
+struct luaStateCloser {
+    void operator()(lua_State *lua) const { lua_close(lua); }
+};
+/* An interpreter and its cache, let go of together by SCRIPT FLUSH ASYNC. */
+struct luaScriptsRelease {
+    std::unique_ptr<lua_State, luaStateCloser> lua;
+    scriptsDict scripts;
+};
+
 /* A client for no connection: Redis keeps it out of the client list, so
  * CLIENT LIST, INFO's connected_clients and maxclients ignore it. Blocking
  * commands never block on it. */
@@ -70,11 +80,24 @@ void scriptingInit() {
     if (!lctx.script_client) lctx.script_client = createScriptClient();
 }
 
-/* SCRIPT FLUSH: a new interpreter, an empty cache. */
-void scriptingReset() {
-    lctx.scripts.clear();
-    if (lctx.lua) lua_close(lctx.lua);
-    lctx.lua = nullptr;
+/* SCRIPT FLUSH: a new interpreter, an empty cache. Asynchronously, a
+ * cache of more than LAZYFREE_THRESHOLD scripts is freed on the bio thread
+ * with its interpreter, which holds the compiled scripts (Redis 7.0 frees
+ * the cache there but closes its interpreter itself; here the old
+ * interpreter is unreachable once lctx lets go of it, nothing is shared
+ * between two Lua states, and its only __gc metamethods free cmsgpack's
+ * buffers, so it may close on any thread). */
+void scriptingReset(bool async) {
+    if (async && lctx.scripts.size() > LAZYFREE_THRESHOLD) {
+        size_t scripts = lctx.scripts.size();
+        luaScriptsRelease old{std::unique_ptr<lua_State, luaStateCloser>(std::exchange(lctx.lua, nullptr)),
+                              std::move(lctx.scripts)};
+        lazyfreeOwned(std::move(old), scripts);
+    } else {
+        lctx.scripts.clear();
+        if (lctx.lua) lua_close(lctx.lua);
+        lctx.lua = nullptr;
+    }
     scriptingInit();
 }
 
@@ -440,12 +463,13 @@ void scriptExistsCommand(client *c) {
     for (size_t j = 2; j < c->argv.size(); j++) addReplyLongLong(c, lctx.scripts.find(c->argv[j]) ? 1 : 0);
 }
 
-/* SCRIPT FLUSH [ASYNC|SYNC]: both synchronous (the interpreter is small). */
+/* SCRIPT FLUSH [ASYNC|SYNC]; neither: lazyfree-lazy-user-flush decides. */
 void scriptFlushCommand(client *c) {
     if (c->argv.size() > 3 ||
         (c->argv.size() == 3 && !strEqualNoCase(c->argv[2], "sync") && !strEqualNoCase(c->argv[2], "async")))
         return addReplyError(c, "SCRIPT FLUSH only support SYNC|ASYNC option");
-    scriptingReset();
+    bool async = c->argv.size() == 3 ? strEqualNoCase(c->argv[2], "async") : server.lazyfree_lazy_user_flush;
+    scriptingReset(async);
     addReply(c, shared::ok);
 }
 

@@ -231,7 +231,8 @@ static unsigned long hashTypeScan(robj *o, unsigned long cursor, long count, std
                                   .dup = hashTypeDup,
                                   .computeSize = hashObjectComputeSize,
                                   .scan = hashTypeScan,
-                                  .scan_pairs = true});
+                                  .scan_pairs = true,
+                                  .freeEffort = hashTypeLength});
 
 /* hashTypeRandomElement: a field and its value, at random; the hash must
  * not be empty. A hash table draws fairly among a sample of entries

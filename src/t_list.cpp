@@ -175,7 +175,8 @@ static size_t listObjectComputeSize(const robj *o, size_t samples) {
                                   .dup = listTypeDup,
                                   .computeSize = listObjectComputeSize,
                                   .scan = nullptr, /* no LSCAN */
-                                  .scan_pairs = false});
+                                  .scan_pairs = false,
+                                  .freeEffort = listTypeLength});
 
 /* ---- iterating --------------------------------------------------------- */
 

@@ -221,7 +221,8 @@ static unsigned long setTypeScan(robj *o, unsigned long cursor, long count, std:
                                  .dup = setTypeDup,
                                  .computeSize = setObjectComputeSize,
                                  .scan = setTypeScan,
-                                 .scan_pairs = false});
+                                 .scan_pairs = false,
+                                 .freeEffort = setTypeSize});
 
 /* ---- iterating --------------------------------------------------------- */
 

@@ -130,12 +130,29 @@ static size_t streamObjectComputeSize(const robj *o, size_t samples) {
     return size;
 }
 
+/* Lazy freeing's cost of a stream (Redis's estimate, in constant time):
+ * one allocation per tree node, and per group its own plus its pending
+ * entries, the first group's count standing for every group's. */
+static size_t streamFreeEffort(const robj *o) {
+    const stream &s = objectStream(o);
+    size_t effort = s.tree.numnodes;
+    if (s.cgroups && s.cgroups->numele) {
+        raxIterator ri;
+        raxStart(&ri, s.cgroups.get());
+        raxSeek(&ri, "^");
+        raxNext(&ri);
+        effort += s.cgroups->numele * (1 + static_cast<const streamCG *>(ri.data)->pel.numele);
+    }
+    return effort;
+}
+
 [[maybe_unused]] static const bool stream_type_registered =
     registerObjectType(OBJ_STREAM, {.free = freeStreamObject,
                                     .dup = streamDupObject,
                                     .computeSize = streamObjectComputeSize,
                                     .scan = nullptr, /* no XSCAN */
-                                    .scan_pairs = false});
+                                    .scan_pairs = false,
+                                    .freeEffort = streamFreeEffort});
 
 /* ---- IDs as arguments and replies ------------------------------------------ */
 

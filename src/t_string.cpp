@@ -275,9 +275,11 @@ void getexCommand(client *c) {
      * AOF gets what happened: DEL, PEXPIREAT <unix ms> or PERSIST. */
     char ms[LONG_STR_SIZE];
     if ((flags & (OBJ_EXAT | OBJ_PXAT)) && milliseconds <= server.mstime && !server.loading) {
-        dbDelete(c->db, key);
+        bool lazy = server.lazyfree_lazy_expire;
+        if (lazy) dbAsyncDelete(c->db, key);
+        else dbSyncDelete(c->db, key);
         notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
-        rewriteClientCommandVector(c, {"DEL", key});
+        rewriteClientCommandVector(c, {lazy ? "UNLINK" : "DEL", key});
     } else if (expire) {
         setExpire(c, c->db, key, milliseconds);
         notifyKeyspaceEvent(NOTIFY_GENERIC, "expire", key, c->db->id);
@@ -297,11 +299,12 @@ void getexCommand(client *c) {
 void getdelCommand(client *c) {
     if (!getGenericCommand(c)) return;
     std::string_view key = c->argv[1];
-    if (dbDelete(c->db, key)) {
+    bool lazy = server.lazyfree_lazy_user_del;
+    if (lazy ? dbAsyncDelete(c->db, key) : dbSyncDelete(c->db, key)) {
         signalModifiedKey(c, c->db, key);
         notifyKeyspaceEvent(NOTIFY_GENERIC, "del", key, c->db->id);
         server.dirty++;
-        rewriteClientCommandVector(c, {"DEL", key});
+        rewriteClientCommandVector(c, {lazy ? "UNLINK" : "DEL", key});
     }
 }
 

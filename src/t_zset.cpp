@@ -455,7 +455,8 @@ static unsigned long zsetScan(robj *o, unsigned long cursor, long count, std::ve
                                   .dup = zsetDup,
                                   .computeSize = zsetObjectComputeSize,
                                   .scan = zsetScan,
-                                  .scan_pairs = true});
+                                  .scan_pairs = true,
+                                  .freeEffort = zsetLength});
 
 /* ========================================================================
  * Shared by the commands

@@ -686,6 +686,13 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
         }
         }
     },
+    /* lazyfree: the lazy paths reply as the eager ones */
+    [](CommandGenerator &g) { return g.pick(30) ? Args{"PING"} : Args{"FLUSHDB", "ASYNC"}; },
+    [](CommandGenerator &g) {
+        static const std::vector<std::string> kOptions = {"lazyfree-lazy-server-del", "lazyfree-lazy-user-del",
+                                                          "lazyfree-lazy-expire", "lazyfree-lazy-user-flush"};
+        return Args{"CONFIG", "SET", kOptions[g.pick(kOptions.size())], g.pick(2) ? "yes" : "no"};
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
