@@ -890,6 +890,8 @@ void aclAddReplySelectorDescription(client *c, const aclSelector &s) {
 }
 
 void aclSetUser(client *c) {
+    /* The rules may hold passwords: none of them shows in the slow log. */
+    for (size_t j = 2; j < c->argv.size(); j++) redactClientCommandArgument(c, j);
     std::string_view username = c->argv[2];
     if (ACLStringHasSpaces(username)) return addReplyError(c, "Usernames can't contain spaces or null characters");
     std::string err =
@@ -1360,6 +1362,8 @@ void ACLUpdateDefaultUserPassword(std::string_view password) {
 /* AUTH <password> | AUTH <username> <password> */
 void authCommand(client *c) {
     if (c->argv.size() > 3) return addReplyErrorObject(c, shared::syntaxerr);
+    /* Neither the slow log nor MONITOR may show a password (nor a user name). */
+    for (size_t j = 1; j < c->argv.size(); j++) redactClientCommandArgument(c, j);
     std::string_view username = "default", password = c->argv[1];
     if (c->argv.size() == 2) {
         if (DefaultUser->flags & USER_FLAG_NOPASS)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "expire.h"
+#include "latency.h"
 #include "notify.h"
 #include "server.h"
 #include "trace.h"
@@ -317,7 +318,9 @@ bool keyIsExpired(redisDb *db, std::string_view key) {
 }
 
 void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key) {
+    long long expire_latency = latencyStartMonitor();
     dbDelete(db, key);
+    latencyAddSampleIfNeeded("expire-del", latencyEndMonitor(expire_latency));
     notifyKeyspaceEvent(NOTIFY_EXPIRED, "expired", key, db->id);
     signalModifiedKey(nullptr, db, key);
     /* The AOF learns of the expiry as a DEL: replayed later, the key must

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db.h"
+#include "latency.h"
 #include "notify.h"
 #include "scripting.h"
 #include "server.h"
@@ -158,7 +159,9 @@ bool pickRandom(std::string_view *bestkey, int *bestdbid) {
 /* Deletes key as eviction does and returns the bytes that freed. */
 long long evictKey(redisDb *db, std::string_view key) {
     long long delta = static_cast<long long>(zmalloc_used_memory());
+    long long eviction_latency = latencyStartMonitor();
     dbDelete(db, key);
+    latencyAddSampleIfNeeded("eviction-del", latencyEndMonitor(eviction_latency));
     delta -= static_cast<long long>(zmalloc_used_memory());
     server.stat_evictedkeys++;
     signalModifiedKey(nullptr, db, key);
@@ -242,7 +245,11 @@ int performEvictions() {
     int result;
     if (getMaxmemoryState(nullptr, nullptr, &mem_tofree) == C_OK) result = EVICT_OK;
     else if (server.maxmemory_policy == MAXMEMORY_NO_EVICTION) result = EVICT_FAIL;
-    else result = evictUntilFreed(mem_tofree);
+    else {
+        long long latency = latencyStartMonitor();
+        result = evictUntilFreed(mem_tofree);
+        latencyAddSampleIfNeeded("eviction-cycle", latencyEndMonitor(latency));
+    }
     updateEvictionExceededTime(result);
     return result;
 }

@@ -641,6 +641,34 @@ void resetClient(client *c) {
     c->req.argspan.clear();
 }
 
+void retainOriginalCommandVector(client *c) {
+    if (c->original_argv.empty()) c->original_argv = c->argv;
+}
+
+void redactClientCommandArgument(client *c, size_t i) {
+    retainOriginalCommandVector(c);
+    c->original_argv[i] = "(redacted)";
+}
+
+/* The views point into the request, which is reset while the client waits:
+ * the bytes move to the client (one buffer, kept for its next block). They
+ * never point into that buffer already: it is only used while blocked. */
+void keepOriginalArgvWhileBlocked(client *c) {
+    std::span<const std::string_view> argv = c->original_argv.empty() ? c->argv : c->original_argv;
+    std::string &bytes = c->original_argv_bytes;
+    bytes.clear();
+    for (std::string_view arg : argv) bytes.append(arg);
+    if (c->original_argv.empty()) c->original_argv.resize(argv.size()); /* argv is c->argv then */
+    size_t at = 0;
+    for (size_t j = 0; j < argv.size(); j++) {
+        size_t len = argv[j].size();
+        c->original_argv[j] = std::string_view(bytes.data() + at, len);
+        at += len;
+    }
+}
+
+void freeClientOriginalArgv(client *c) { c->original_argv.clear(); }
+
 static void setProtocolError(client *c, const char *errstr) {
     if (logging::server.verbosity <= LL_VERBOSE) {
         std::string snippet;
@@ -1237,6 +1265,8 @@ void helloCommand(client *c) {
     for (; j < c->argv.size(); j++) {
         size_t more = c->argv.size() - j - 1;
         if (strEqualNoCase(c->argv[j], "auth") && more >= 2) {
+            redactClientCommandArgument(c, j + 1);
+            redactClientCommandArgument(c, j + 2);
             if (aclHooks.authenticateUser && !aclHooks.authenticateUser(c, c->argv[j + 1], c->argv[j + 2]))
                 return addReplyError(c, "-WRONGPASS invalid username-password pair or user is disabled.");
             j += 2;
