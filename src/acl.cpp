@@ -896,6 +896,8 @@ void aclAddReplySelectorDescription(client *c, const aclSelector &s) {
 }
 
 void aclSetUser(client *c) {
+    /* The rules may hold passwords: none of them shows in the slow log. */
+    for (size_t j = 2; j < c->argv.size(); j++) redactClientCommandArgument(c, j);
     std::string_view username = c->argv[2];
     if (ACLStringHasSpaces(username)) return addReplyError(c, "Usernames can't contain spaces or null characters");
     std::string err =

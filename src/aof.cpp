@@ -32,6 +32,7 @@
 #include "bio.h"
 #include "childinfo.h"
 #include "functions.h"
+#include "latency.h"
 #include "multi.h"
 #include "rdb.h"
 #include "server.h"
@@ -143,7 +144,15 @@ const char *writeCommandsDeniedByDiskError() {
 void flushAppendOnlyFile() {
     if (server.aof_fd == -1) return;
     if (!server.aof_buf.empty()) {
+        bool sync_in_progress = server.aof_fsync == AOF_FSYNC_EVERYSEC && bioPendingJobsOfType(BIO_AOF_FSYNC);
+        long long latency = latencyStartMonitor();
         size_t nwritten = writeFully(server.aof_fd, server.aof_buf);
+        latency = latencyEndMonitor(latency);
+        /* A slow write is told apart by what competed with it for the disk. */
+        if (sync_in_progress) latencyAddSampleIfNeeded("aof-write-pending-fsync", latency);
+        else if (hasActiveChildProcess()) latencyAddSampleIfNeeded("aof-write-active-child", latency);
+        else latencyAddSampleIfNeeded("aof-write-alone", latency);
+        latencyAddSampleIfNeeded("aof-write", latency);
         if (nwritten != server.aof_buf.size()) return handleAofWriteError(nwritten);
         if (server.aof_last_write_status == C_ERR) {
             serverLog(LL_WARNING, "AOF write error looks solved, Redis can write again.");
@@ -162,11 +171,13 @@ void flushAppendOnlyFile() {
     if (server.aof_fsync_offset == server.aof_current_size && !fsync_failed) return;
     if (server.aof_no_fsync_on_rewrite && hasActiveChildProcess()) return;
     if (server.aof_fsync == AOF_FSYNC_ALWAYS) {
+        long long latency = latencyStartMonitor();
         if (fdatasync(server.aof_fd) == -1) {
             serverLog(LL_WARNING, "Can't persist AOF for fsync error when the AOF fsync policy is 'always': %s. "
                                   "Exiting...", strerror(errno));
             exit(1);
         }
+        latencyAddSampleIfNeeded("aof-fsync-always", latencyEndMonitor(latency));
         /* It covers whatever a failed background fsync left unsynced. */
         if (fsync_failed) server.aof_bio_fsync_status = C_OK;
         server.aof_fsync_offset = server.aof_current_size;
@@ -194,7 +205,10 @@ static int openAppendOnlyFile() {
 
 static long long fileSize(int fd) {
     struct stat sb;
-    return fstat(fd, &sb) == -1 ? 0 : static_cast<long long>(sb.st_size);
+    long long latency = latencyStartMonitor();
+    int rc = fstat(fd, &sb);
+    latencyAddSampleIfNeeded("aof-fstat", latencyEndMonitor(latency));
+    return rc == -1 ? 0 : static_cast<long long>(sb.st_size);
 }
 
 void aofOpenIfNeededOnServerStart() {
@@ -653,11 +667,13 @@ static bool installRewrittenAof() {
         serverLog(LL_WARNING, "Unable to open the temporary AOF produced by the child: %s", strerror(errno));
         return false;
     }
+    long long latency = latencyStartMonitor();
     if (writeFully(newfd, server.aof_rewrite_buf) != server.aof_rewrite_buf.size()) {
         serverLog(LL_WARNING, "Error trying to flush the parent diff to the rewritten AOF: %s", strerror(errno));
         close(newfd);
         return false;
     }
+    latencyAddSampleIfNeeded("aof-rewrite-diff-write", latencyEndMonitor(latency));
     serverLog(LL_NOTICE, "Residual parent diff successfully flushed to the rewritten AOF (%.2f MB)",
               static_cast<double>(server.aof_rewrite_buf.size()) / (1024 * 1024));
     /* The writes of the diff may already have been fsynced in the old
@@ -667,12 +683,14 @@ static bool installRewrittenAof() {
         close(newfd);
         return false;
     }
+    latency = latencyStartMonitor();
     if (rename(tmpfile.c_str(), server.aof_filename.c_str()) == -1) {
         serverLog(LL_WARNING, "Error trying to rename the temporary AOF file %s into %s: %s", tmpfile.c_str(),
                   server.aof_filename.c_str(), strerror(errno));
         close(newfd);
         return false;
     }
+    latencyAddSampleIfNeeded("aof-rename", latencyEndMonitor(latency));
     bool durable = fsyncFileDir(server.aof_filename.c_str()) == 0;
     if (!durable)
         serverLog(LL_WARNING, "Fail to fsync AOF directory %s: %s.", server.aof_filename.c_str(), strerror(errno));

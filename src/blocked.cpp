@@ -31,8 +31,10 @@
 #include <climits>
 #include <cmath>
 
+#include "latency.h"
 #include "replication.h"
 #include "server.h"
+#include "slowlog.h"
 #include "t_list.h"
 #include "t_stream.h"
 #include "t_zset.h"
@@ -259,6 +261,18 @@ static void unblockClientWaitingData(client *c) {
     c->bpop.xread_consumer.reset();
 }
 
+/* A served command's accounting, held back when it blocked (Redis 7.0's
+ * updateStatsOnUnblock): its time is call()'s plus the serving, the wait
+ * left out; only now does it enter the slow log and its histogram. */
+static void updateStatsOnUnblock(client *c, long long reply_us, bool had_errors) {
+    const long long total_cmd_duration = c->duration + reply_us;
+    c->lastcmd->microseconds += total_cmd_duration;
+    if (had_errors) c->lastcmd->failed_calls++;
+    if (server.latency_tracking_enabled) updateCommandLatencyHistogram(c->lastcmd, total_cmd_duration * 1000);
+    slowlogPushCurrentCommand(c, c->lastcmd, total_cmd_duration);
+    latencyAddSampleIfNeeded("command-unblocking", reply_us / 1000);
+}
+
 /* Every way out of CLIENT_BLOCKED ends here; the caller has replied (or,
  * from freeClient, there is nobody to reply to). */
 void unblockClient(client *c, const char *reason) {
@@ -282,6 +296,7 @@ void unblockClient(client *c, const char *reason) {
     if (c->btype != BLOCKED_POSTPONE) resetClient(c);
     c->btype = BLOCKED_NONE;
     c->bpop.timeout = 0;
+    freeClientOriginalArgv(c);
     queueClientForReprocessing(c);
 }
 
@@ -403,9 +418,13 @@ static void serveClientsBlockedOnKey(robj *o, const readyList &rl, int btype) {
         client *old_client = server.current_client;
         server.current_client = receiver;
         size_t reply_mark = traceOn(TRACE_BLOCK) ? receiver->bufpos : 0;
+        long long prev_error_replies = server.stat_total_error_replies;
+        monotime reply_start = getMonotonicUs();
         blockedServe served = serve(receiver, o, key);
         server.current_client = old_client;
         if (served == blockedServe::not_ready) continue;
+        updateStatsOnUnblock(receiver, static_cast<long long>(getMonotonicUs() - reply_start),
+                             server.stat_total_error_replies != prev_error_replies);
         if (traceOn(TRACE_BLOCK)) traceServed(rl, receiver, served, reply_mark);
         unblockClient(receiver, "served");
         if (served == blockedServe::served_emptied) break;
@@ -426,7 +445,9 @@ static void unblockDeletedStreamReadgroupClients(redisDb *db, std::string_view k
         client *receiver = *it++;
         last = it == waiters.end(); /* unblocking the last waiter frees `waiters` */
         if (receiver->btype != BLOCKED_STREAM || !receiver->bpop.xread_group) continue;
+        monotime reply_start = getMonotonicUs();
         addReplyError(receiver, "-UNBLOCKED the stream key no longer exists");
+        updateStatsOnUnblock(receiver, static_cast<long long>(getMonotonicUs() - reply_start), true);
         unblockClient(receiver, "stream deleted");
     }
 }

@@ -12,6 +12,7 @@
 
 #include "ae.h"
 #include "aof.h"
+#include "latency.h"
 #include "rdb.h"
 #include "server.h"
 #include "trace.h"
@@ -198,6 +199,9 @@ pid_t redisFork(int child_type) {
     keepChildInfoPipeEnd(0);
     child_started = traceNow();
     server.stat_fork_time = ustime() - start;
+    server.stat_fork_rate = static_cast<double>(zmalloc_used_memory()) * 1000000 /
+                            static_cast<double>(std::max(server.stat_fork_time, 1LL)) / (1024 * 1024 * 1024); /* GB/s */
+    latencyAddSampleIfNeeded("fork", server.stat_fork_time / 1000);
     server.stat_total_forks++;
     server.child_pid = pid;
     server.child_type = child_type;

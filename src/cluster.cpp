@@ -314,10 +314,13 @@ static bool parseMigrateOptions(client *c, migrateOptions &opt) {
         } else if (strEqualNoCase(arg, "auth") && moreargs >= 1) {
             opt.auth = true;
             opt.password = c->argv[++j];
+            redactClientCommandArgument(c, j);
         } else if (strEqualNoCase(arg, "auth2") && moreargs >= 2) {
             opt.username = c->argv[++j];
+            redactClientCommandArgument(c, j);
             opt.auth = true;
             opt.password = c->argv[++j];
+            redactClientCommandArgument(c, j);
         } else if (strEqualNoCase(arg, "keys")) {
             if (!c->argv[3].empty()) {
                 addReplyError(c, "When using MIGRATE KEYS option, the key argument must be set to the empty string");

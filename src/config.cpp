@@ -43,12 +43,16 @@ std::span<const standardConfig> configs;
  * progress (appendToEarlierLines). */
 std::vector<const standardConfig *> configs_loaded;
 
+}  // namespace
+
 const standardConfig *lookupConfig(std::string_view name) {
     for (const standardConfig &config : configs)
         if (strEqualNoCase(name, config.name) || (config.alias && strEqualNoCase(name, config.alias)))
             return &config;
     return nullptr;
 }
+
+namespace {
 
 /* ------------------------------------------------------------------------
  * Parsing and printing values, one pair of functions per type

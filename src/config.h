@@ -31,6 +31,7 @@ constexpr unsigned HIDDEN_CONFIG = 1u << 3;    /* for tests: CONFIG GET by its e
 /* In redis.conf and on the command line, each line after the first adds
  * to the value instead of replacing it (`save`, as Redis reads it). */
 constexpr unsigned APPEND_IN_FILE_CONFIG = 1u << 4;
+constexpr unsigned SENSITIVE_CONFIG = 1u << 5; /* a secret: CONFIG SET redacts its value (slow log) */
 
 enum class SetResult { Error, Changed, Unchanged };
 
@@ -70,6 +71,8 @@ struct standardConfig {
     std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
     bool (*apply)(const char **err) = nullptr;
 };
+
+const standardConfig *lookupConfig(std::string_view name); /* by name or alias, any case; nullptr if none */
 
 /* Directives of redis.conf that are not configs of the table, owned by a
  * layer above, which registers them from a static initializer: `user`

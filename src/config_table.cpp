@@ -359,7 +359,7 @@ const standardConfig static_configs[] = {
     /* The live trace (tracing.cpp) */
     {"trace-events", nullptr, 0, "", SpecialConfig{setTraceEvents, getTraceEvents}},
     /* ACL (acl.cpp) */
-    {"requirepass", nullptr, 0, "", StringConfig{&server.requirepass}, updateRequirePass},
+    {"requirepass", nullptr, SENSITIVE_CONFIG, "", StringConfig{&server.requirepass}, updateRequirePass},
     {"aclfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.acl_filename}},
     {"acllog-max-len", nullptr, 0, "128", NumericConfig{&server.acllog_max_len, 0, LONG_MAX}},
     {"acl-pubsub-default", nullptr, 0, "resetchannels", EnumConfig{&server.acl_pubsub_default, acl_pubsub_default_enum}},
@@ -385,8 +385,8 @@ const standardConfig static_configs[] = {
     {"lfu-log-factor", nullptr, 0, "10", NumericConfig{&server.lfu_log_factor, 0, INT_MAX}},
     {"lfu-decay-time", nullptr, 0, "1", NumericConfig{&server.lfu_decay_time, 0, INT_MAX}},
     /* Replication (replication.h); `replicaof` is a directive of its own (config.h) */
-    {"masterauth", nullptr, 0, "", StringConfig{&server.masterauth}},
-    {"masteruser", nullptr, 0, "", StringConfig{&server.masteruser}},
+    {"masterauth", nullptr, SENSITIVE_CONFIG, "", StringConfig{&server.masterauth}},
+    {"masteruser", nullptr, SENSITIVE_CONFIG, "", StringConfig{&server.masteruser}},
     {"repl-backlog-size", nullptr, 0, "1mb", NumericConfig{&server.repl_backlog_size, 1, LLONG_MAX, true},
      updateReplBacklogSize},
     {"repl-backlog-ttl", nullptr, 0, "3600", NumericConfig{&server.repl_backlog_time_limit, 0, LONG_MAX}},

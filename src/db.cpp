@@ -15,6 +15,7 @@
 
 #include "expire.h"
 #include "lazyfree.h"
+#include "latency.h"
 #include "notify.h"
 #include "server.h"
 #include "trace.h"
@@ -332,9 +333,10 @@ bool keyIsExpired(redisDb *db, std::string_view key) {
 }
 
 void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key) {
-    bool lazy = server.lazyfree_lazy_expire;
-    if (lazy) dbAsyncDelete(db, key);
+    long long expire_latency = latencyStartMonitor();
+    if (server.lazyfree_lazy_expire) dbAsyncDelete(db, key);
     else dbSyncDelete(db, key);
+    latencyAddSampleIfNeeded("expire-del", latencyEndMonitor(expire_latency));
     notifyKeyspaceEvent(NOTIFY_EXPIRED, "expired", key, db->id);
     signalModifiedKey(nullptr, db, key);
     /* The AOF learns of the expiry as a DEL (UNLINK when freed lazily, as

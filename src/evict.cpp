@@ -12,6 +12,7 @@
 
 #include "bio.h"
 #include "db.h"
+#include "latency.h"
 #include "notify.h"
 #include "scripting.h"
 #include "server.h"
@@ -164,8 +165,10 @@ bool pickRandom(std::string_view *bestkey, int *bestdbid) {
 long long evictKey(redisDb *db, std::string_view key) {
     bool lazy = server.lazyfree_lazy_eviction;
     long long delta = static_cast<long long>(zmalloc_used_memory());
+    long long eviction_latency = latencyStartMonitor();
     if (lazy) dbAsyncDelete(db, key);
     else dbSyncDelete(db, key);
+    latencyAddSampleIfNeeded("eviction-del", latencyEndMonitor(eviction_latency));
     delta -= static_cast<long long>(zmalloc_used_memory());
     server.stat_evictedkeys++;
     signalModifiedKey(nullptr, db, key);
@@ -267,7 +270,11 @@ int performEvictions() {
     monotime start = getMonotonicUs();
     if (getMaxmemoryState(nullptr, nullptr, &mem_tofree) == C_OK) result = EVICT_OK;
     else if (server.maxmemory_policy == MAXMEMORY_NO_EVICTION) result = EVICT_FAIL;
-    else result = evictUntilFreed(mem_tofree, start);
+    else {
+        long long latency = latencyStartMonitor();
+        result = evictUntilFreed(mem_tofree, start);
+        latencyAddSampleIfNeeded("eviction-cycle", latencyEndMonitor(latency));
+    }
     if (result == EVICT_FAIL) result = waitForLazyfree(start);
     updateEvictionExceededTime(result);
     return result;

@@ -21,6 +21,7 @@
 #include <climits>
 #include <string>
 
+#include "latency.h"
 #include "notify.h"
 #include "server.h"
 #include "trace.h"
@@ -291,6 +292,8 @@ void activeExpireCycle() {
             .num("timelimit_exit", timelimit_exit)
             .emit();
     }
+
+    latencyAddSampleIfNeeded("expire-cycle", (ustime() - start) / 1000);
 
     /* INFO expired_stale_perc: the share of sampled keys found already
      * expired, as a running average weighing this call 5%. */

@@ -702,7 +702,6 @@ int handleClientsWithPendingWrites(pendingWritesTally *tally) {
 /* The parser's state for a new request. */
 static void resetRequest(client *c) {
     c->argv.clear();
-    c->original_argv.clear();
     c->argv_len_sum = 0;
     c->cmd = nullptr;
     c->req.reqtype = 0;
@@ -729,10 +728,33 @@ void resetClient(client *c) {
     }
 }
 
-void redactClientCommandArgument(client *c, size_t i) {
+void retainOriginalCommandVector(client *c) {
     if (c->original_argv.empty()) c->original_argv = c->argv;
+}
+
+void redactClientCommandArgument(client *c, size_t i) {
+    retainOriginalCommandVector(c);
     c->original_argv[i] = "(redacted)";
 }
+
+/* The views point into the request, which is reset while the client waits:
+ * the bytes move to the client (one buffer, kept for its next block). They
+ * never point into that buffer already: it is only used while blocked. */
+void keepOriginalArgvWhileBlocked(client *c) {
+    std::span<const std::string_view> argv = c->original_argv.empty() ? c->argv : c->original_argv;
+    std::string &bytes = c->original_argv_bytes;
+    bytes.clear();
+    for (std::string_view arg : argv) bytes.append(arg);
+    if (c->original_argv.empty()) c->original_argv.resize(argv.size()); /* argv is c->argv then */
+    size_t at = 0;
+    for (size_t j = 0; j < argv.size(); j++) {
+        size_t len = argv[j].size();
+        c->original_argv[j] = std::string_view(bytes.data() + at, len);
+        at += len;
+    }
+}
+
+void freeClientOriginalArgv(client *c) { c->original_argv.clear(); }
 
 static void setProtocolError(client *c, const char *errstr) {
     if (logging::server.verbosity <= LL_VERBOSE) {

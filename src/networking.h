@@ -311,9 +311,14 @@ struct client {
     RequestParser req;
     std::vector<std::string_view> argv; /* the command being run (into querybuf) */
     std::string argv_rewritten;       /* the bytes of argv once a command rewrote it for the AOF */
-    /* argv as the client sent it, kept once a command rewrote or redacted
-     * argv (Redis's original_argv): what MONITOR shows. Empty otherwise. */
+    /* The arguments as the slow log shows them when they differ from argv
+     * (Redis's original_argv; empty otherwise): argv before a rewrite for
+     * propagation, or with a password redacted. Views into the request, or
+     * into original_argv_bytes while the client is blocked (the request is
+     * reset then, and the command logged when it is served). */
     std::vector<std::string_view> original_argv;
+    std::string original_argv_bytes;
+    long long duration = 0;           /* µs its last call() took (a served blocked command adds its reply's) */
     size_t argv_len_sum = 0;
     redisCommand *cmd = nullptr, *lastcmd = nullptr;
 
@@ -516,9 +521,13 @@ bool clientHasPendingReplies(const client *c);
  * stream sent so. */
 void putClientInPendingWriteQueue(client *c);
 void resetClient(client *c);
-/* AUTH's and HELLO's passwords: argv[i] reads "(redacted)" in what the
- * command shows of itself (MONITOR), as Redis 7.0's redactClientCommandArgument. */
+/* original_argv (slow log, MONITOR): kept before argv is rewritten, an
+ * argument replaced by "(redacted)" (AUTH's password...), copied out of the
+ * request when the client blocks, dropped after the command. */
+void retainOriginalCommandVector(client *c);
 void redactClientCommandArgument(client *c, size_t i);
+void keepOriginalArgvWhileBlocked(client *c);
+void freeClientOriginalArgv(client *c);
 std::string catClientInfoString(const client *c);
 /* Output buffer limits: the client's class, the reply list's memory, and
  * the check run after reply bytes go to the list (and from clientsCron). */

@@ -37,6 +37,7 @@
 #include "childinfo.h"
 #include "functions.h"
 #include "intset.h"
+#include "latency.h"
 #include "listpack.h"
 #include "replication.h"
 #include "rio.h"
@@ -1295,7 +1296,9 @@ static void backgroundSaveDoneHandlerDisk(int exitcode, int bysignal) {
         server.lastbgsave_status = C_ERR;
     } else {
         serverLog(LL_WARNING, "Background saving terminated by signal %d", bysignal);
+        long long latency = latencyStartMonitor();
         rdbRemoveTempFile(server.child_pid);
+        latencyAddSampleIfNeeded("rdb-unlink-temp-file", latencyEndMonitor(latency));
         if (bysignal != SIGUSR1) server.lastbgsave_status = C_ERR;
     }
 }

@@ -171,6 +171,7 @@ void forceCommandPropagation(client *c, int target) {
 
 void rewriteClientCommandVector(client *c, std::span<const std::string_view> argv) {
     if (!propagationTargets()) return;
+    retainOriginalCommandVector(c); /* the slow log shows what the client sent */
     /* Built aside first: the new arguments may be views of the old ones. */
     std::string bytes;
     for (std::string_view arg : argv) bytes.append(arg);
@@ -278,6 +279,13 @@ bool incrCommandStatsOnError(redisCommand *cmd, int flags) {
     return counted;
 }
 
+/* Redis's CMD_CALL_SLOWLOG and CMD_CALL_STATS: what replays the AOF (the
+ * AOF client's transactions, scripts while loading) stays out of the
+ * latency monitor, the slow log and the latency histograms. */
+static bool callIsObserved(const client *c) {
+    return c->id != CLIENT_ID_AOF && !(server.loading && (c->flags & CLIENT_SCRIPT));
+}
+
 void call(client *c, int call_flags) {
     const bool traced = traceOn(TRACE_CMD) && !(c->flags & CLIENT_TRACE_READER);
     const monotime trace_start = traced ? traceNow() : 0;
@@ -294,6 +302,7 @@ void call(client *c, int call_flags) {
     c->cmd->proc(c);
     server.execution_nesting--;
     long long duration = ustime() - start;
+    c->duration = duration;
     if (server.execution_nesting == 0) {
         server.ustime = start + duration;
         server.mstime = server.ustime / 1000;
@@ -313,14 +322,17 @@ void call(client *c, int call_flags) {
     real->calls++;
     /* What operators see of it: the latency monitor, the slow log, the
      * command's latency histogram, MONITOR, and the keys a client-side
-     * cache now holds. */
-    latencyAddSampleIfNeeded((real->flags & CMD_FAST) ? "fast-command" : "command", duration / 1000);
-    slowlogPushCurrentCommand(c, real, duration);
-    if (server.latency_tracking_enabled) updateCommandLatencyHistogram(real, duration * 1000);
+     * cache now holds. A blocked command enters the slow log and its
+     * histogram when it is served (updateStatsOnUnblock). */
+    const bool observed = callIsObserved(c), blocked = c->flags & CLIENT_BLOCKED;
+    if (observed) latencyAddSampleIfNeeded((real->flags & CMD_FAST) ? "fast-command" : "command", duration / 1000);
+    if (observed && !blocked) slowlogPushCurrentCommand(c, real, duration);
+    if (observed && !blocked && server.latency_tracking_enabled) updateCommandLatencyHistogram(real, duration * 1000);
     /* Admin commands are too dangerous to be shown (Redis's words). */
     if (!server.monitors.empty() && !(real->flags & (CMD_SKIP_MONITOR | CMD_ADMIN)))
         replicationFeedMonitors(c, c->db->id, c->original_argv.empty() ? c->argv : c->original_argv);
-    c->original_argv.clear();
+    if (blocked) keepOriginalArgvWhileBlocked(c);
+    else freeClientOriginalArgv(c);
     /* A script's reads are its caller's (the current client): each
      * remembers the keys the script declared. EVAL_RO, EVALSHA_RO and
      * FCALL_RO (the read-only commands a script may not call) leave it to
@@ -607,6 +619,11 @@ void configGetCommand(client *c) {
 void configSetCommand(client *c) {
     if (c->argv.size() % 2) return addReplyErrorObject(c, shared::syntaxerr);
     std::string err;
+    /* Every secret is redacted, even if the command then fails. */
+    for (size_t j = 2; j + 1 < c->argv.size(); j += 2) {
+        const standardConfig *config = lookupConfig(c->argv[j]);
+        if (config && (config->flags & SENSITIVE_CONFIG)) redactClientCommandArgument(c, j + 1);
+    }
     bool protected_allowed = allowProtectedAction(server.enable_protected_configs, c);
     if (!configSet(std::span(c->argv).subspan(2), err, protected_allowed)) return addReplyError(c, err);
     addReply(c, shared::ok);
@@ -616,6 +633,7 @@ void configResetStatCommand(client *c) {
     resetServerStats();
     resetCommandTableStats();
     resetErrorTableStats();
+    resetCommandLatencyHistograms();
     addReply(c, shared::ok);
 }
 

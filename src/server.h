@@ -206,6 +206,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     pid_t child_pid = -1;
     int child_type = CHILD_TYPE_NONE;
     long long stat_fork_time = 0;     /* µs the last fork() took */
+    double stat_fork_rate = 0;        /* GB of used memory per second the last fork() copied (LATENCY DOCTOR) */
     long long stat_total_forks = 0;
     /* What the child reports through the child-info pipe (childinfo.cpp),
      * and what it started from: INFO persistence's current_* and *_cow_size. */

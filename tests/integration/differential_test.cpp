@@ -693,6 +693,16 @@ const std::vector<CommandGenerator::Maker> CommandGenerator::kCommands = {
                                                           "lazyfree-lazy-expire", "lazyfree-lazy-user-flush"};
         return Args{"CONFIG", "SET", kOptions[g.pick(kOptions.size())], g.pick(2) ? "yes" : "no"};
     },
+    /* slowlog-latency: the answers that do not depend on how long commands
+     * took (the monitor is off, latency-monitor-threshold 0) */
+    [](CommandGenerator &g) {
+        static const std::vector<Args> kFixed = {
+            {"SLOWLOG", "HELP"},           {"SLOWLOG", "GET", "-2"},          {"SLOWLOG", "GET", "x"},
+            {"LATENCY", "HELP"},           {"LATENCY", "LATEST"},             {"LATENCY", "DOCTOR"},
+            {"LATENCY", "HISTORY", "command"}, {"LATENCY", "GRAPH", "command"}, {"LATENCY", "RESET", "command"},
+            {"LATENCY", "HISTOGRAM", "nosuch"}};
+        return kFixed[g.pick(kFixed.size())];
+    },
     /* the keys ACL would check: numkeys counts of every kind, STREAMS
      * keywords anywhere (a key or a group may be named "streams") */
     [](CommandGenerator &g) {
