@@ -333,8 +333,9 @@ bool keyIsExpired(redisDb *db, std::string_view key) {
 }
 
 void deleteExpiredKeyAndPropagate(redisDb *db, std::string_view key) {
+    bool lazy = server.lazyfree_lazy_expire;
     long long expire_latency = latencyStartMonitor();
-    if (server.lazyfree_lazy_expire) dbAsyncDelete(db, key);
+    if (lazy) dbAsyncDelete(db, key);
     else dbSyncDelete(db, key);
     latencyAddSampleIfNeeded("expire-del", latencyEndMonitor(expire_latency));
     notifyKeyspaceEvent(NOTIFY_EXPIRED, "expired", key, db->id);

@@ -171,7 +171,7 @@ unsigned adviceForEvent(std::string_view event, std::string &remark) {
         char buf[96];
         snprintf(buf, sizeof(buf), " Fork rate is %.2f GB/sec (%s).", server.stat_fork_rate, quality);
         remark = buf;
-        return server.stat_fork_rate < 25 ? ADVISE_BETTER_VM : 0;
+        return server.stat_fork_rate < 25 ? static_cast<unsigned>(ADVISE_BETTER_VM) : 0u;
     }
     if (is("command")) {
         unsigned a = ADVISE_SLOWLOG_INSPECT | ADVISE_LARGE_OBJECTS;

@@ -477,7 +477,7 @@ def lists(s):
     a.send("RPUSH", "l", "a", "b", "12")
     a.expect(3)
     a.send("DEBUG", "ZIPLIST", "l")
-    a.expect("OK")
+    a.expect("Ziplist structure printed on stdout")
     a.call("RPUSH", "l", "a value longer than sixty-four bytes, which no ziplist entry of a list may hold")
     if a.call("OBJECT", "ENCODING", "l") != "linkedlist":
         raise ScenarioError("l did not convert")

@@ -135,7 +135,9 @@ TEST_P(Latency, CommandEventsMonitored) {
     const size_t n = history.elements.size();
     for (int row = 2; row < 7; row++) EXPECT_EQ(lines[row].size(), n) << graph;
     EXPECT_EQ(lines[5].back(), '_') << graph; /* the newest, the lowest */
-    if (n == 2) EXPECT_EQ(lines[2].substr(0, 1) + lines[5].substr(0, 1), "#|") << graph; /* the highest */
+    if (n == 2) {
+        EXPECT_EQ(lines[2].substr(0, 1) + lines[5].substr(0, 1), "#|") << graph; /* the highest */
+    }
     EXPECT_EQ(lines[6], std::string(n, ' ')) << graph;
     EXPECT_EQ(lines.back().back(), 's') << graph;
     EXPECT_EQ(call({"LATENCY", "GRAPH", "nosuch"}), err("ERR No samples available for event 'nosuch'"));

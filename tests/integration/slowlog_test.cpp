@@ -49,7 +49,9 @@ protected:
             EXPECT_EQ(e.elements.size(), 6u) << e;
             if (e.elements.size() != 6) continue;
             EXPECT_EQ(e.elements[0].type, Reply::Type::Integer) << e;
-            if (prev_id != -1) EXPECT_EQ(e.elements[0].integer, prev_id - 1) << e;
+            if (prev_id != -1) {
+                EXPECT_EQ(e.elements[0].integer, prev_id - 1) << e;
+            }
             prev_id = e.elements[0].integer;
             EXPECT_GT(e.elements[1].integer, 1600000000) << e; /* unix time */
             EXPECT_GE(e.elements[2].integer, 0) << e;          /* µs */

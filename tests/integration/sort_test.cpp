@@ -50,7 +50,9 @@ protected:
 
 TEST_P(Sort, NumericAndAlphaOnAList) {
     call({"RPUSH", "l", "3", "1", "2", "10", "-5", "2.5", "1e1"});
-    if (cppredis()) EXPECT_EQ(encoding("l"), "ziplist");
+    if (cppredis()) {
+        EXPECT_EQ(encoding("l"), "ziplist");
+    }
     /* Equal numbers are ordered by their bytes, reversed too by DESC. */
     EXPECT_EQ(call({"SORT", "l"}), bulks({"-5", "1", "2", "2.5", "3", "10", "1e1"}));
     EXPECT_EQ(call({"SORT", "l", "DESC"}), bulks({"1e1", "10", "3", "2.5", "2", "1", "-5"}));

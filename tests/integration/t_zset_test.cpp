@@ -846,7 +846,7 @@ TEST_P(Zsets, CppredisIntrospection) {
     };
     call("ZADD z 1 a");
     EXPECT_EQ(serialized("z"), "17"); /* a 16-byte ziplist: header 10, "a" 3, score 1 as an integer 2, end 1 */
-    EXPECT_EQ(call("DEBUG ZIPLIST z"), OK);
+    EXPECT_EQ(call("DEBUG ZIPLIST z"), "+Ziplist structure printed on stdout\r\n");
     call("CONFIG SET zset-max-ziplist-entries 0");
     call("ZADD s 1 a 2.5 b inf c -0.0 d");
     EXPECT_EQ(serialized("s"), "19"); /* 1 + (2+2) + (2+4) + (2+1) + (2+3): -0 is saved as "-0" (rdb.cpp) */
