@@ -318,7 +318,7 @@ static bool parseMigrateOptions(client *c, migrateOptions &opt) {
         } else if (strEqualNoCase(arg, "auth2") && moreargs >= 2) {
             opt.username = c->argv[++j];
             redactClientCommandArgument(c, j);
-            opt.auth = true;
+            opt.auth2 = true;
             opt.password = c->argv[++j];
             redactClientCommandArgument(c, j);
         } else if (strEqualNoCase(arg, "keys")) {
@@ -404,11 +404,11 @@ void migrateCommand(client *c) {
      * the one reported; a key leaves once its own RESTORE succeeded, even
      * after another key's failed. */
     std::string auth_reply, select_reply, reply, error;
-    if ((opt.auth && !conn.syncReadLine(auth_reply, timeout)) || !conn.syncReadLine(select_reply, timeout)) {
+    if (((opt.auth || opt.auth2) && !conn.syncReadLine(auth_reply, timeout)) || !conn.syncReadLine(select_reply, timeout)) {
         addReplyError(c, "-IOERR error or timeout reading to target instance");
         return;
     }
-    if (opt.auth && auth_reply[0] == '-') error = auth_reply;
+    if ((opt.auth || opt.auth2) && auth_reply[0] == '-') error = auth_reply;
     else if (select_reply[0] == '-') error = select_reply;
     bool batch_failed = !error.empty(); /* then no RESTORE counts */
     std::vector<std::string_view> del_argv = {"DEL"};

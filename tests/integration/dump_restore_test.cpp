@@ -466,6 +466,13 @@ TEST_F(Migrate, AuthBothWays) {
     ASSERT_EQ(r.call({"FLUSHALL"}).raw, OK);
     ASSERT_EQ(o.call({"FLUSHALL"}).raw, OK);
     migrateBetween(ref, ours, {"AUTH2", "default", "secret"});
+    /* AUTH2 sends the user name too: only "mig" has the password mpw. */
+    ASSERT_EQ(r.call({"FLUSHALL"}).raw, OK);
+    ASSERT_EQ(o.call({"FLUSHALL"}).raw, OK);
+    ASSERT_EQ(r.call({"ACL", "SETUSER", "mig", "on", ">mpw", "~*", "+@all"}).raw, OK);
+    migrateBetween(ours, ref, {"AUTH2", "mig", "mpw"});
+    ASSERT_EQ(r.call({"FLUSHALL"}).raw, OK);
+    ASSERT_EQ(o.call({"FLUSHALL"}).raw, OK);
     /* A wrong password: the target's error, and the key stays. */
     ASSERT_EQ(o.call({"SET", "k", "v"}).raw, OK);
     EXPECT_EQ(o.call({"MIGRATE", "127.0.0.1", port(ref), "k", "0", "5000", "AUTH", "wrong"}).raw,
