@@ -215,12 +215,12 @@ static void debugProtocol(client *c) {
         addReplyBulk(c, "Some real reply following the attribute");
     } else if (strEqualNoCase(name, "push")) {
         if (c->resp < 3) return addReplyError(c, "RESP2 is not supported by this command");
-        uint64_t old_flags = c->flags;
-        c->flags |= CLIENT_PUSHING;
-        addReplyPushLen(c, 2);
-        addReplyBulk(c, "server-cpu-usage");
-        addReplyLongLong(c, 42);
-        if (!(old_flags & CLIENT_PUSHING)) c->flags &= ~CLIENT_PUSHING;
+        {
+            clientPushingScope pushing(c);
+            addReplyPushLen(c, 2);
+            addReplyBulk(c, "server-cpu-usage");
+            addReplyLongLong(c, 42);
+        }
         /* A push is not the command's reply: a client waiting for the
          * reply skips the push and reads this. */
         addReplyBulk(c, "Some real reply following the push reply");

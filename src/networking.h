@@ -599,6 +599,26 @@ void setDeferredSetLen(client *c, void *node, long length);
 void setDeferredPairsLen(client *c, void *node, long length);
 void setDeferredPairedMapLen(client *c, void *node, long length);
 
+/* What is written to a client while one lives is a push (pub/sub messages,
+ * invalidations), not the reply of its command: CLIENT_PUSHING, as Redis's
+ * addReplyPubsub* and tracking mark it, lets CLIENT REPLY OFF silence
+ * replies and not pushes. Nests: an inner scope leaves the flag set. */
+class clientPushingScope {
+public:
+    explicit clientPushingScope(client *c) : c_(c), was_pushing_(c->flags & CLIENT_PUSHING) {
+        c->flags |= CLIENT_PUSHING;
+    }
+    ~clientPushingScope() {
+        if (!was_pushing_) c_->flags &= ~CLIENT_PUSHING;
+    }
+    clientPushingScope(const clientPushingScope &) = delete;
+    clientPushingScope &operator=(const clientPushingScope &) = delete;
+
+private:
+    client *c_;
+    bool was_pushing_;
+};
+
 /* Shared replies, as Redis's `shared` object. */
 namespace shared {
 inline constexpr std::string_view ok = "+OK\r\n";

@@ -52,24 +52,13 @@ const pubsubtype pubSubShardType{true, &client::pubsub_shard_channels, clientSha
                                  &server.pubsub_shard_channels, kSsubscribeBulk, kSunsubscribeBulk, kSmessageBulk};
 
 /* Starts a push of `len` elements: an array in RESP2, a push frame (">")
- * in RESP3. CLIENT_PUSHING is set for the lifetime of the object, as
- * Redis's addReplyPubsub* do, so that the reply writers can tell a push from
- * the reply to a command (CLIENT REPLY OFF silences replies, not pushes). */
+ * in RESP3, marked as a push for the object's lifetime. */
 class PushWriter {
 public:
-    PushWriter(client *c, long long len) : c_(c), was_pushing_(c->flags & CLIENT_PUSHING) {
-        c_->flags |= CLIENT_PUSHING;
-        addReplyPushLen(c_, len);
-    }
-    ~PushWriter() {
-        if (!was_pushing_) c_->flags &= ~CLIENT_PUSHING;
-    }
-    PushWriter(const PushWriter &) = delete;
-    PushWriter &operator=(const PushWriter &) = delete;
+    PushWriter(client *c, long long len) : pushing_(c) { addReplyPushLen(c, len); }
 
 private:
-    client *c_;
-    bool was_pushing_;
+    clientPushingScope pushing_;
 };
 
 /* [kind, name, subscriptions left]; the name is nil for an unsubscribe

@@ -53,22 +53,6 @@ client *lookupClientByID(uint64_t id) {
  * (Redis's shared.null[resp]). */
 std::string_view nullProto(const client *c) { return c->resp == 2 ? "$-1\r\n" : "_\r\n"; }
 
-/* Marks what is written to a client while it lives as a push, not the
- * reply of the client's command (CLIENT_PUSHING), as Redis marks it. */
-class pushingScope {
-public:
-    explicit pushingScope(client *c) : c_(c), was_pushing_(c->flags & CLIENT_PUSHING) { c->flags |= CLIENT_PUSHING; }
-    ~pushingScope() {
-        if (!was_pushing_) c_->flags &= ~CLIENT_PUSHING;
-    }
-    pushingScope(const pushingScope &) = delete;
-    pushingScope &operator=(const pushingScope &) = delete;
-
-private:
-    client *c_;
-    bool was_pushing_;
-};
-
 /* Writes an invalidation for tracking client c: `payload` is one key name,
  * or with `proto` the RESP of the whole value (BCAST's array of keys, a
  * flush's null). It goes to c's REDIRECT client if it has one: that one
@@ -84,7 +68,7 @@ void sendTrackingMessage(client *c, std::string_view payload, bool proto) {
         if (!receiver) {
             c->flags |= CLIENT_TRACKING_BROKEN_REDIR;
             if (c->resp > 2) {
-                pushingScope pushing(c);
+                clientPushingScope pushing(c);
                 addReplyPushLen(c, 2);
                 addReplyBulk(c, "tracking-redir-broken");
                 addReplyLongLong(c, static_cast<long long>(c->client_tracking_redirection));
@@ -94,7 +78,7 @@ void sendTrackingMessage(client *c, std::string_view payload, bool proto) {
     }
     bool as_pubsub = receiver->resp == 2;
     if (as_pubsub && !(redirected && (receiver->flags & CLIENT_PUBSUB))) return;
-    pushingScope pushing(receiver);
+    clientPushingScope pushing(receiver);
     if (as_pubsub) {
         addReplyPushLen(receiver, 3); /* "*3": a RESP2 pub/sub message */
         addReplyBulk(receiver, "message");
