@@ -157,6 +157,23 @@ TEST_P(Service, AutoPicksSystemdFromAnAbstractNotifySocket) {
     EXPECT_EQ(notify.receiveQueued(), Messages{"STOPPING=1\n"});
 }
 
+/* A replica is ready read-only at once, then says when the sync made it a
+ * full copy of its master. */
+TEST_P(Service, SystemdHearsAReplicaSyncFinish) {
+    auto master = start({"--save", "", "--repl-diskless-sync-delay", "0"});
+    TempDir dir;
+    NotifySocket notify(dir.file("notify.sock"));
+    auto replica = start({"--supervised", "systemd", "--save", "", "--dir", dir.path(), "--replicaof", "127.0.0.1",
+                          std::to_string(master->port())},
+                         {notify.env()});
+    EXPECT_EQ(notify.receiveUntilReady(),
+              (Messages{"STATUS=Redis is loading...\n",
+                        "STATUS=Ready to accept connections in read-only mode. Waiting for MASTER <-> REPLICA sync\n",
+                        "READY=1\n"}));
+    EXPECT_EQ(notify.receive(),
+              "STATUS=MASTER <-> REPLICA sync: Finished with success. Ready to accept connections in read-write mode.\n");
+}
+
 /* Asked for systemd with no NOTIFY_SOCKET: said in the log, and the server
  * runs unsupervised. */
 TEST_P(Service, SystemdWithoutNotifySocketRunsUnsupervised) {
