@@ -3,6 +3,9 @@
  * beforeSleep), the checks every command gets before it runs
  * (processCommand), shutdown (SHUTDOWN and the signals) and INFO.
  *
+ * Start-up also tells a supervisor (upstart, systemd) when the server is
+ * ready, and shutdown tells systemd it is stopping.
+ *
  * Redis keeps all of this in server.c. Here it is the top layer
  * (tools/check_layers.sh) because each piece calls into the mechanisms
  * above the server: serverCron reaps children and runs the AOF's and the
@@ -333,8 +336,9 @@ static int rdbSaveOnShutdown(int flags) {
  * fails) here at once, as in a Redis without replicas. */
 static int prepareForShutdown(int flags) {
     serverLog(LL_WARNING, "User requested shutdown...");
-    /* systemd hears it even if the shutdown then fails (a save that cannot
-     * be written): Redis tells it so too. */
+    /* First, before the final save that may take long: from here systemd
+     * waits up to the unit's TimeoutStopSec. Sent even if the shutdown then
+     * fails, as Redis sends it. */
     if (server.supervised_mode == SUPERVISED_SYSTEMD) redisCommunicateSystemd("STOPPING=1\n");
     if (server.child_type == CHILD_TYPE_RDB) {
         serverLog(LL_WARNING, "There is a child saving an .rdb. Killing it!");
@@ -635,7 +639,9 @@ static bool redisSupervisedSystemd() {
 
 /* `supervised auto` picks upstart from $UPSTART_JOB, else systemd from
  * $NOTIFY_SOCKET. True if a supervisor was found, whose kind
- * server.supervised_mode then holds. */
+ * server.supervised_mode then holds (CONFIG GET supervised shows it). If
+ * none was, the mode stays as configured: `supervised systemd` without a
+ * socket still tries each later message and logs its failure, as Redis. */
 static bool redisIsSupervised(int mode) {
     if (mode == SUPERVISED_AUTODETECT) {
         if (getenv("UPSTART_JOB")) {

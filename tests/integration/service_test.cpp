@@ -153,6 +153,8 @@ TEST_P(Service, AutoPicksSystemdFromAnAbstractNotifySocket) {
     EXPECT_EQ(notify.receiveUntilReady(), kStartMessages);
     RespConn c = srv->connect();
     EXPECT_EQ(infoField(c, "server", "process_supervised"), "systemd");
+    EXPECT_EQ(c.call({"CONFIG", "GET", "supervised"}).raw, "*2\r\n$10\r\nsupervised\r\n$7\r\nsystemd\r\n")
+        << "the mode found replaces auto";
     EXPECT_EQ(srv->stop(), 0);
     EXPECT_EQ(notify.receiveQueued(), Messages{"STOPPING=1\n"});
 }
