@@ -506,9 +506,8 @@ static int sdNotify(const char *state) {
     addr.sun_family = AF_UNIX;
     const size_t len = strlen(name);
     const bool abstract = name[0] == '@';
-    /* A path needs room for its NUL; an abstract name's NUL replaces '@'. */
-    if ((!abstract && name[0] != '/') || len < 2 || len + (abstract ? 0 : 1) > sizeof(addr.sun_path))
-        return -EINVAL;
+    /* As sd_notify: room for a NUL after the name, even an abstract one's. */
+    if ((!abstract && name[0] != '/') || len < 2 || len >= sizeof(addr.sun_path)) return -EINVAL;
     memcpy(addr.sun_path, name, len);
     if (abstract) addr.sun_path[0] = '\0';
     const auto addrlen = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + len + (abstract ? 0 : 1));
