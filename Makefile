@@ -3,6 +3,9 @@
 #   make run        build, then start it with ./redis.conf
 #   make test       check the layer rule, build and run every GoogleTest suite, then again under ASan+UBSan
 #                   (first installing BullMQ from npm for the client end-to-end test, tests/clients)
+#                   run and test first install the Debian packages they lack (tools/install_deps.sh:
+#                   as root; as another user it prints the sudo apt-get line and stops)
+#   make install    copy the server to $(PREFIX)/bin/cppredis-server (PREFIX=/usr/local); make uninstall
 #   make check-layers   only the layer rule of src/ (tools/check_layers.sh)
 #   make bench      build and run the Google Benchmark micro-benchmarks
 #   make fuzz       build the libFuzzer targets (clang, ASan+UBSan) into build/fuzz; tests/fuzz/run.sh runs them
@@ -87,8 +90,25 @@ $(LIB): $(LIB_OBJ)
 $(SERVER): $(BUILD)/obj/main.o $(LIB)
 	$(CXX) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
-run: $(SERVER)
+# The packages a target needs, installed first if missing (a no-op when
+# none is): `make run` the build's, `make test` the tests' too.
+.PHONY: deps-build deps-test
+deps-build deps-test: deps-%:
+	@tools/install_deps.sh $*
+
+run: deps-build
+	@$(MAKE) --no-print-directory $(SERVER)
 	./$(SERVER) ./redis.conf
+
+# Only the server, named so that nothing of Debian's redis-server,
+# redis-tools or redis-sentinel packages (/usr/bin/redis-*) is shadowed.
+PREFIX ?= /usr/local
+.PHONY: install uninstall
+install: $(SERVER)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(SERVER) $(DESTDIR)$(PREFIX)/bin/cppredis-server
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/cppredis-server
 
 # --- tests --------------------------------------------------------------
 # The tests' own code is compiled without optimization (TEST_OPT, after
@@ -179,7 +199,7 @@ $(CLIENTS_NPM): tests/clients/package-lock.json
 	@cd tests/clients && npm ci --silent --no-audit --no-fund >/dev/null 2>&1 \
 	  && echo "tests/clients: BullMQ installed" || echo "tests/clients: npm ci failed, BullMQ's test will skip"
 
-test: check-layers $(CLIENTS_NPM)
+test: deps-test check-layers $(CLIENTS_NPM)
 	$(MAKE) -j$(JOBS) DEBUG=-g1 test-release
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) -j$(JOBS) DEBUG=-g1 test-asan
 	@echo "all test suites passed (release and ASan+UBSan)"
