@@ -410,6 +410,10 @@ const standardConfig static_configs[] = {
      updateGoodSlaves},
     /* Scripting (scripting.cpp) */
     {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
+    /* Unix socket (anet.cpp, networking.cpp) */
+    {"unixsocket", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.unixsocket}},
+    {"unixsocketperm", nullptr, IMMUTABLE_CONFIG, "0",
+     NumericConfig{.field = &server.unixsocketperm, .lower = 0, .upper = 0777, .octal = true}},
 };
 
 }  // namespace

@@ -177,6 +177,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"slave-announce-port", "0"}, {"min-replicas-to-write", "0"}, {"min-slaves-to-write", "0"},
         {"min-replicas-max-lag", "10"}, {"min-slaves-max-lag", "10"},
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
+        {"unixsocket", ""}, {"unixsocketperm", "0"},
     };
     EXPECT_EQ(configGet(all), expected);
 }
