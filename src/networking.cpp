@@ -184,13 +184,19 @@ static constexpr std::string_view protected_mode_err =
     "authentication password for the default user. NOTE: You only need to do one of the above things in "
     "order for the server to start accepting connections from the outside.\r\n";
 
-/* A peer of 127.0.0.1 or ::1 exactly (addr is "127.0.0.1:port" or
- * "[::1]:port"), or any client of the unix socket. */
-bool islocalClient(const client *c) {
-    if (c->flags & CLIENT_UNIX_SOCKET) return true;
+std::string clientPeerIp(const client *c) {
+    if (c->flags & CLIENT_UNIX_SOCKET) return "/unixsocket";
     std::string_view ip(c->addr);
     ip = ip.substr(0, ip.rfind(':'));
-    return ip == "127.0.0.1" || ip == "[::1]";
+    if (ip.size() >= 2 && ip.front() == '[') ip = ip.substr(1, ip.size() - 2);
+    return std::string(ip);
+}
+
+/* A peer of 127.0.0.1 or ::1 exactly, or any client of the unix socket. */
+bool islocalClient(const client *c) {
+    if (c->flags & CLIENT_UNIX_SOCKET) return true;
+    std::string ip = clientPeerIp(c);
+    return ip == "127.0.0.1" || ip == "::1";
 }
 
 /* Protected mode, as Redis 7.0: while the default user has no password

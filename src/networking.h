@@ -508,6 +508,9 @@ void acceptUnixHandler(aeEventLoop *el, int fd, void *privdata, int mask);
 /* From the loopback interface or the unix socket (protected mode,
  * enable-debug-command local...). */
 bool islocalClient(const client *c);
+/* The peer's IP as Redis's connPeerToString gives it: no port, no IPv6
+ * brackets, "/unixsocket" for a client of the unix socket ("" for none). */
+std::string clientPeerIp(const client *c);
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void processInputBuffer(client *c);

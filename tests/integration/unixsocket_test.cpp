@@ -114,6 +114,17 @@ TEST_P(UnixSocket, MonitorAndSlowlogShowThePath) {
     EXPECT_EQ(entries.elements[0].elements[4].str, addr);
 }
 
+/* A replica on the socket (here a client sending SYNC) has no IP: INFO
+ * replication names it "/unixsocket", as Redis's connPeerToString does. */
+TEST_P(UnixSocket, AReplicaOnTheSocketIsNamedUnixsocket) {
+    auto srv = start(false);
+    RespConn replica = connectUnix();
+    replica.cmd({"SYNC"});
+    RespConn u = connectUnix();
+    ASSERT_TRUE(pollUntil([&] { return infoField(u, "replication", "connected_slaves") == "1"; }));
+    EXPECT_EQ(infoField(u, "replication", "slave0").substr(0, 19), "ip=/unixsocket,port") << info(u).fields["slave0"];
+}
+
 /* Protected mode (on, no password) refuses a TCP peer that is not
  * 127.0.0.1 but serves the unix socket's clients, which are local for
  * enable-debug-command / enable-protected-configs local too. */
