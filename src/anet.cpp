@@ -2,6 +2,8 @@
  *
  * Listening sockets are non-blocking with SO_REUSEADDR; IPv6 sockets are
  * IPV6_V6ONLY so "127.0.0.1 ::1" can both be bound on one port, as Redis does.
+ * A unix socket listens at a path of the file system: the file stays after
+ * its socket is closed, so whoever listens there removes it when done.
  */
 #include "anet.h"
 
@@ -13,6 +15,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static int anetSetError(std::string &err, const char *what) {
@@ -94,6 +98,38 @@ int anetTcpServer(std::string &err, int port, const std::string &addr, int backl
     return s == -1 ? ANET_ERR : s;
 }
 
+int anetUnixServer(std::string &err, const std::string &path, mode_t perm, int backlog) {
+    sockaddr_un sa{};
+    if (path.size() > sizeof(sa.sun_path) - 1) {
+        err = "unix socket path too long (" + std::to_string(path.size()) + "), must be under " +
+              std::to_string(sizeof(sa.sun_path));
+        return ANET_ERR;
+    }
+    sa.sun_family = AF_UNIX;
+    path.copy(sa.sun_path, path.size());
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (s == -1) return anetSetError(err, "creating socket");
+    /* The mode is set before listen(), so no client connects through a
+     * file more open than configured. (Redis ignores a failed chmod; here
+     * it fails the listener: a socket left open to everyone is worse than none.) */
+    if (bind(s, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) == -1) {
+        anetSetError(err, "bind");
+        close(s);
+        return ANET_ERR;
+    }
+    /* Past bind() the file is ours: a failure removes it. */
+    auto fail = [&](const char *what) {
+        if (what) anetSetError(err, what);
+        unlink(sa.sun_path);
+        close(s);
+        return ANET_ERR;
+    };
+    if (perm && chmod(sa.sun_path, perm) == -1) return fail("chmod");
+    if (listen(s, backlog) == -1) return fail("listen");
+    if (anetNonBlock(err, s) == ANET_ERR) return fail(nullptr);
+    return s;
+}
+
 int anetTcpNonBlockConnect(std::string &err, const std::string &host, int port) {
     addrinfo *res = anetResolveTcp(err, host.c_str(), port, AF_UNSPEC, 0);
     if (!res) return ANET_ERR;
@@ -130,16 +166,26 @@ static std::string anetFormatAddr(const sockaddr_storage &sa, int *port) {
     return ip;
 }
 
+/* accept(), retried when a signal interrupts it. */
+static int anetGenericAccept(std::string &err, int serversock, sockaddr *sa, socklen_t *len) {
+    int fd;
+    do {
+        fd = accept(serversock, sa, len);
+    } while (fd == -1 && errno == EINTR);
+    if (fd == -1) return anetSetError(err, "accept");
+    return fd;
+}
+
 int anetTcpAccept(std::string &err, int serversock, std::string &ip, int &port) {
     sockaddr_storage sa{};
     socklen_t salen = sizeof(sa);
-    int fd;
-    do {
-        fd = accept(serversock, reinterpret_cast<sockaddr *>(&sa), &salen);
-    } while (fd == -1 && errno == EINTR);
-    if (fd == -1) return anetSetError(err, "accept");
-    ip = anetFormatAddr(sa, &port);
+    int fd = anetGenericAccept(err, serversock, reinterpret_cast<sockaddr *>(&sa), &salen);
+    if (fd != ANET_ERR) ip = anetFormatAddr(sa, &port);
     return fd;
+}
+
+int anetUnixAccept(std::string &err, int serversock) {
+    return anetGenericAccept(err, serversock, nullptr, nullptr);
 }
 
 std::string anetFdToString(int fd, bool remote) {

@@ -178,7 +178,7 @@ pid_t redisFork(int child_type) {
     if (pid == 0) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGINT, SIG_DFL);
-        for (int fd : server.ipfd) close(fd);
+        closeListeningSockets(false);
         /* If the parent dies, the child's next report fails and it exits. */
         keepChildInfoPipeEnd(1);
         return 0;

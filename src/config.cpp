@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -72,6 +73,13 @@ SetResult setScalar(const BoolConfig &c, std::string_view arg, std::string &err)
     return SetResult::Error;
 }
 
+/* A value of c as CONFIG GET prints it (memory as plain bytes). */
+std::string formatNumeric(const NumericConfig &c, long long value) {
+    char buf[LONG_STR_SIZE];
+    if (c.octal) return std::string(buf, snprintf(buf, sizeof(buf), "%llo", static_cast<unsigned long long>(value)));
+    return std::string(buf, ll2string(buf, sizeof(buf), value));
+}
+
 /* Bounds are checked as signed numbers: for the fields we have this gives
  * Redis's answers, since a memory value above LLONG_MAX wraps negative and
  * every lower bound is >= 0. */
@@ -84,12 +92,23 @@ SetResult setScalarNumeric(const NumericConfig &c, std::string_view arg, std::st
             err = "argument must be a memory value";
             return SetResult::Error;
         }
+    } else if (c.octal) {
+        /* strtoll as Redis calls it: "" reads as 0, a sign is accepted. */
+        std::string text(arg);
+        char *end;
+        errno = 0;
+        value = strtoll(text.c_str(), &end, 8);
+        if (errno != 0 || *end != '\0') {
+            err = "argument couldn't be parsed as an octal number";
+            return SetResult::Error;
+        }
     } else if (!string2ll(arg, &value)) {
         err = "argument couldn't be parsed into an integer";
         return SetResult::Error;
     }
     if (value < c.lower || value > c.upper) {
-        err = "argument must be between " + std::to_string(c.lower) + " and " + std::to_string(c.upper) + " inclusive";
+        err = "argument must be between " + formatNumeric(c, c.lower) + " and " + formatNumeric(c, c.upper) +
+              " inclusive";
         return SetResult::Error;
     }
     return std::visit(
@@ -119,9 +138,7 @@ SetResult setScalar(const StringConfig &c, std::string_view arg, std::string &) 
 std::string getValue(const BoolConfig &c) { return *c.field ? "yes" : "no"; }
 
 std::string getValue(const NumericConfig &c) {
-    char buf[LONG_STR_SIZE];
-    long long value = std::visit([](auto *field) { return static_cast<long long>(*field); }, c.field);
-    return std::string(buf, ll2string(buf, sizeof(buf), value));
+    return formatNumeric(c, std::visit([](auto *field) { return static_cast<long long>(*field); }, c.field));
 }
 
 std::string getValue(const EnumConfig &c) {
@@ -399,6 +416,7 @@ long long parseDefault(const NumericConfig &c, const char *default_value) {
     bool bad = false;
     long long value = 0;
     if (c.memory) value = static_cast<long long>(memtoull(default_value, &bad));
+    else if (c.octal) value = strtoll(default_value, nullptr, 8);
     else string2ll(default_value, &value);
     return value;
 }
@@ -417,6 +435,8 @@ void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const
 void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const NumericConfig &c) {
     long long value = std::visit([](auto *field) { return static_cast<long long>(*field); }, c.field);
     long long default_value = parseDefault(c, config.default_value);
+    if (c.octal) return state.rewriteLine(config.name, std::string(config.name) + " " + formatNumeric(c, value),
+                                          value != default_value);
     if (!c.memory) return rewriteConfigNumericalOption(state, config.name, value, default_value);
     state.rewriteLine(config.name, std::string(config.name) + " " + rewriteConfigFormatMemory(value),
                       value != default_value);

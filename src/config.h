@@ -47,6 +47,7 @@ struct NumericConfig {
     std::variant<int *, unsigned int *, long long *> field;
     long long lower, upper;
     bool memory = false; /* accepts units: "512mb" */
+    bool octal = false;  /* read and written in base 8 (a file mode: unixsocketperm) */
 };
 struct EnumConfig {
     int *field;

@@ -426,6 +426,10 @@ const standardConfig static_configs[] = {
     {"syslog-enabled", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&server.syslog_enabled}},
     {"syslog-ident", nullptr, IMMUTABLE_CONFIG, "redis", StringConfig{&server.syslog_ident}},
     {"syslog-facility", nullptr, IMMUTABLE_CONFIG, "local0", EnumConfig{&server.syslog_facility, syslog_facility_enum}},
+    /* Unix socket (anet.cpp, networking.cpp) */
+    {"unixsocket", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.unixsocket}},
+    {"unixsocketperm", nullptr, IMMUTABLE_CONFIG, "0",
+     NumericConfig{.field = &server.unixsocketperm, .lower = 0, .upper = 0777, .octal = true}},
 };
 
 }  // namespace

@@ -184,15 +184,31 @@ static constexpr std::string_view protected_mode_err =
     "authentication password for the default user. NOTE: You only need to do one of the above things in "
     "order for the server to start accepting connections from the outside.\r\n";
 
-/* Protected mode, as Redis 7.0: while the default user has no password
- * a client is served only from 127.0.0.1 or ::1 exactly (Redis's
- * islocalClient), whatever `bind` says. */
-static bool protectedModeRefuses(std::string_view peer_ip) {
-    bool nopass = !aclHooks.defaultUserIsNopass || aclHooks.defaultUserIsNopass();
-    return server.protected_mode && nopass && peer_ip != "127.0.0.1" && peer_ip != "::1";
+std::string clientPeerIp(const client *c) {
+    if (c->flags & CLIENT_UNIX_SOCKET) return "/unixsocket";
+    std::string_view ip(c->addr);
+    ip = ip.substr(0, ip.rfind(':'));
+    if (ip.size() >= 2 && ip.front() == '[') ip = ip.substr(1, ip.size() - 2);
+    return std::string(ip);
 }
 
-static void acceptCommonHandler(int fd, const std::string &ip, int port) {
+/* A peer of 127.0.0.1 or ::1 exactly, or any client of the unix socket. */
+bool islocalClient(const client *c) {
+    if (c->flags & CLIENT_UNIX_SOCKET) return true;
+    std::string ip = clientPeerIp(c);
+    return ip == "127.0.0.1" || ip == "::1";
+}
+
+/* Protected mode, as Redis 7.0: while the default user has no password
+ * a client is served only if local, whatever `bind` says. */
+static bool protectedModeRefuses(const client *c) {
+    bool nopass = !aclHooks.defaultUserIsNopass || aclHooks.defaultUserIsNopass();
+    return server.protected_mode && nopass && !islocalClient(c);
+}
+
+/* A client for the accepted socket fd, flagged `flags` (CLIENT_UNIX_SOCKET
+ * or 0), unless maxclients or protected mode turn it away. */
+static void acceptCommonHandler(int fd, uint64_t flags) {
     if (server.clients.size() >= server.maxclients) {
         static constexpr std::string_view err = "-ERR max number of clients reached\r\n";
         /* Best effort: the socket is new, so the write almost always fits. */
@@ -208,7 +224,11 @@ static void acceptCommonHandler(int fd, const std::string &ip, int port) {
                   strerror(errno), fd);
         return;
     }
-    if (protectedModeRefuses(ip)) {
+    c->flags |= flags;
+    /* A unix socket's peer has no address: Redis shows the socket's path
+     * for both ends (genClientAddrString). */
+    if (flags & CLIENT_UNIX_SOCKET) c->addr = c->laddr = server.unixsocket + ":0";
+    if (protectedModeRefuses(c)) {
         ssize_t ignored = write(fd, protected_mode_err.data(), protected_mode_err.size());
         (void)ignored;
         server.stat_rejected_conn++;
@@ -216,7 +236,6 @@ static void acceptCommonHandler(int fd, const std::string &ip, int port) {
         return;
     }
     server.stat_numconnections++;
-    serverLog(LL_VERBOSE, "Accepted %s:%d", ip.c_str(), port);
 }
 
 void acceptTcpHandler(aeEventLoop *, int fd, void *, int) {
@@ -229,7 +248,22 @@ void acceptTcpHandler(aeEventLoop *, int fd, void *, int) {
                 serverLog(LL_WARNING, "Accepting client connection: %s", err.c_str());
             return;
         }
-        acceptCommonHandler(cfd, ip, port);
+        serverLog(LL_VERBOSE, "Accepted %s:%d", ip.c_str(), port);
+        acceptCommonHandler(cfd, 0);
+    }
+}
+
+void acceptUnixHandler(aeEventLoop *, int fd, void *, int) {
+    for (int max = MAX_ACCEPTS_PER_CALL; max--;) {
+        std::string err;
+        int cfd = anetUnixAccept(err, fd);
+        if (cfd == ANET_ERR) {
+            if (errno != EWOULDBLOCK && errno != EAGAIN)
+                serverLog(LL_WARNING, "Accepting client connection: %s", err.c_str());
+            return;
+        }
+        serverLog(LL_VERBOSE, "Accepted connection to %s", server.unixsocket.c_str());
+        acceptCommonHandler(cfd, CLIENT_UNIX_SOCKET);
     }
 }
 
@@ -935,6 +969,7 @@ static uint64_t traceClientOfFd(int fd, bool *trace_reader) {
 
 static bool registerTraceNames() {
     traceNameProc(reinterpret_cast<const void *>(acceptTcpHandler), "acceptTcpHandler");
+    traceNameProc(reinterpret_cast<const void *>(acceptUnixHandler), "acceptUnixHandler");
     traceNameProc(reinterpret_cast<const void *>(readQueryFromClient), "readQueryFromClient");
     traceNameProc(reinterpret_cast<const void *>(sendReplyToClient), "sendReplyToClient");
     traceSetFdOwner(traceClientOfFd);
@@ -960,6 +995,7 @@ static std::string clientFlagsString(const client *c) {
     if (c->flags & CLIENT_CLOSE_AFTER_REPLY) f += 'c';
     if (c->flags & CLIENT_UNBLOCKED) f += 'u';
     if (c->flags & CLIENT_CLOSE_ASAP) f += 'A';
+    if (c->flags & CLIENT_UNIX_SOCKET) f += 'U';
     if (c->flags & CLIENT_NO_EVICT) f += 'e';
     if (f.empty()) f = "N";
     return f;

@@ -68,6 +68,7 @@ constexpr uint64_t CLIENT_CLOSE_AFTER_REPLY = 1ULL << 6; /* close once the reply
 constexpr uint64_t CLIENT_UNBLOCKED = 1ULL << 7;          /* unblocked, queued in server.unblocked_clients */
 constexpr uint64_t CLIENT_SCRIPT = 1ULL << 8;             /* the client scripts run their commands on */
 constexpr uint64_t CLIENT_CLOSE_ASAP = 1ULL << 10;       /* close in beforeSleep */
+constexpr uint64_t CLIENT_UNIX_SOCKET = 1ULL << 11;      /* connected through `unixsocket` */
 constexpr uint64_t CLIENT_DIRTY_EXEC = 1ULL << 12;
 constexpr uint64_t CLIENT_MASTER_FORCE_REPLY = 1ULL << 13; /* the master gets this reply (REPLCONF ACK) */       /* a command failed to queue: EXEC aborts */
 constexpr uint64_t CLIENT_PRE_PSYNC = 1ULL << 16;         /* a replica that spoke the old SYNC */
@@ -416,6 +417,8 @@ struct redisServerNetworking {
     int maxidletime = 0;              /* `timeout`, seconds; 0 = never */
     int tcpkeepalive = 300;
     bool protected_mode = true;
+    std::string unixsocket;           /* `unixsocket`: a path to listen at too, "" for none */
+    unsigned int unixsocketperm = 0;  /* `unixsocketperm`: its file's mode, 0 for the umask's */
     long long client_max_querybuf_len = 1024LL * 1024 * 1024;
     long long proto_max_bulk_len = 512LL * 1024 * 1024;
     clientBufferLimitsConfig client_obuf_limits[CLIENT_TYPE_OBUF_COUNT];
@@ -501,6 +504,13 @@ void freeClient(client *c);
 void freeClientAsync(client *c);
 void freeClientsInAsyncFreeQueue();
 void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+void acceptUnixHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+/* From the loopback interface or the unix socket (protected mode,
+ * enable-debug-command local...). */
+bool islocalClient(const client *c);
+/* The peer's IP as Redis's connPeerToString gives it: no port, no IPv6
+ * brackets, "/unixsocket" for a client of the unix socket ("" for none). */
+std::string clientPeerIp(const client *c);
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void processInputBuffer(client *c);

@@ -54,11 +54,7 @@
 /* "ip:port" as the replica announced itself (REPLCONF ip-address /
  * listening-port), for the log (Redis's replicationGetSlaveName). */
 static std::string replicationGetSlaveName(const client *c) {
-    std::string ip = c->slave_addr;
-    if (ip.empty()) {
-        size_t colon = c->addr.rfind(':');
-        ip = colon == std::string::npos ? c->addr : c->addr.substr(0, colon);
-    }
+    std::string ip = c->slave_addr.empty() ? clientPeerIp(c) : c->slave_addr;
     if (ip.empty()) return "client id #" + std::to_string(c->id);
     if (c->slave_listening_port) {
         if (ip.find(':') != std::string::npos) return "[" + ip + "]:" + std::to_string(c->slave_listening_port);

@@ -741,8 +741,7 @@ const char *replstateToString(int replstate) {
 
 /* A replica's address as it announced it, or its connection's peer. */
 std::string slaveAddr(const client *slave) {
-    if (!slave->slave_addr.empty()) return slave->slave_addr;
-    return slave->addr.substr(0, slave->addr.rfind(':'));
+    return slave->slave_addr.empty() ? clientPeerIp(slave) : slave->slave_addr;
 }
 
 [[maybe_unused]] const bool replica_hooks_registered =

@@ -88,11 +88,11 @@ redisCommand *lookupCommand(std::span<const std::string_view> argv) {
     return lookupIn(base->subcommands_dict, argv[1]);
 }
 
-/* enable-debug-command "local" admits loopback connections only. */
+/* enable-debug-command "local" admits loopback and unix socket connections only. */
 bool allowProtectedAction(int config, const client *c) {
     if (config == PROTECTED_ACTION_ALLOWED_YES) return true;
     if (config != PROTECTED_ACTION_ALLOWED_LOCAL) return false;
-    return c->addr.starts_with("127.") || c->addr.starts_with("[::1]") || c->fd == -1;
+    return islocalClient(c) || c->fd == -1;
 }
 
 /* ========================================================================
@@ -423,6 +423,18 @@ static void closeSocketListeners(std::vector<int> &fds) {
     fds.clear();
 }
 
+void closeListeningSockets(bool unlink_unix_socket) {
+    for (int fd : server.ipfd) close(fd);
+    server.ipfd.clear();
+    if (server.sofd != -1) close(server.sofd);
+    server.sofd = -1;
+    if (unlink_unix_socket && !server.unixsocket.empty()) {
+        serverLog(LL_NOTICE, "Removing the unix socket file.");
+        if (unlink(server.unixsocket.c_str()) != 0)
+            serverLog(LL_WARNING, "Error removing the unix socket file: %s", strerror(errno));
+    }
+}
+
 /* Binds every `bind` address on `port` into `fds`; no address means no TCP
  * socket at all. An address written "-addr" is skipped when the system does
  * not have it (e.g. no IPv6). On C_ERR nothing stays open. */
@@ -583,7 +595,7 @@ void resetCommandTableStats() {
  * is bounded by the normal class's client-output-buffer-limit (getClientType).
  * ====================================================================== */
 
-/* One line per command: +<unix>.<usec> [<db> <addr>|lua] "arg" ..., built
+/* One line per command: +<unix>.<usec> [<db> <addr>|lua|unix:<path>] "arg" ..., built
  * once for every monitor, into a buffer kept from one command to the next. */
 void replicationFeedMonitors(client *c, int dictid, std::span<const std::string_view> argv) {
     if (server.monitors.empty() || server.loading) return;
@@ -594,7 +606,9 @@ void replicationFeedMonitors(client *c, int dictid, std::span<const std::string_
     int n = snprintf(head, sizeof(head), "+%ld.%06ld [%d ", static_cast<long>(tv.tv_sec),
                      static_cast<long>(tv.tv_usec), dictid);
     line.assign(head, n);
-    line += (c->flags & CLIENT_SCRIPT) ? "lua" : getClientPeerId(c);
+    if (c->flags & CLIENT_SCRIPT) line += "lua";
+    else if (c->flags & CLIENT_UNIX_SOCKET) line += "unix:" + server.unixsocket;
+    else line += getClientPeerId(c);
     line += "] ";
     for (size_t j = 0; j < argv.size(); j++) {
         if (j) line += ' ';

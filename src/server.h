@@ -179,6 +179,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     int tcp_backlog = 511;
     std::vector<std::string> bindaddr{"127.0.0.1", "-::1"};
     std::vector<int> ipfd;            /* listening sockets */
+    int sofd = -1;                    /* the listener at `unixsocket` (networking.h) */
 
     /* Blocking operations (blocked.cpp). */
     unsigned int blocked_clients = 0;                  /* CLIENT_BLOCKED clients */
@@ -530,6 +531,10 @@ int changeBindAddr();
 void adjustOpenFilesLimit();
 int listenToPort(int port, std::vector<int> &fds);
 int createSocketAcceptHandler(const std::vector<int> &fds);
+/* Closes the TCP listeners and the unix socket's (Redis's
+ * closeListeningSockets); at shutdown (unlink_unix_socket) also removes the
+ * socket's file, which a forked child, closing its copies, must leave. */
+void closeListeningSockets(bool unlink_unix_socket);
 
 /* Tells systemd `state` ("READY=1\n", "STATUS=...\n") by sd_notify's
  * protocol: one datagram to the unix socket named by $NOTIFY_SOCKET.

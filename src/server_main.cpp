@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "acl.h"
+#include "anet.h"
 #include "aof.h"
 #include "blocked.h"
 #include "childinfo.h"
@@ -348,8 +349,7 @@ static int prepareForShutdown(int flags) {
         serverLog(LL_WARNING, "Errors trying to shut down the server. Check the logs for more information.");
         return C_ERR;
     }
-    for (int fd : server.ipfd) close(fd);
-    server.ipfd.clear();
+    closeListeningSockets(true);
     /* Only our own file: unlinking a path we never wrote (its creation failed,
      * or another process wrote it since) would remove someone else's. */
     if (server.pidfile_written) {
@@ -526,8 +526,20 @@ static void initServer() {
         serverLog(LL_WARNING, "Failed listening on port %u (tcp), aborting.", server.port);
         exit(1);
     }
-    /* No unix socket yet: without TCP nobody could ever connect. */
-    if (server.ipfd.empty()) {
+    /* Whatever is at the path goes, as in Redis: a socket file a server
+     * killed before its shutdown left behind would make bind() fail. */
+    if (!server.unixsocket.empty()) {
+        unlink(server.unixsocket.c_str());
+        std::string err;
+        server.sofd = anetUnixServer(err, server.unixsocket, static_cast<mode_t>(server.unixsocketperm),
+                                     server.tcp_backlog);
+        if (server.sofd == ANET_ERR) {
+            serverLog(LL_WARNING, "Failed opening Unix socket: %s", err.c_str());
+            exit(1);
+        }
+        fcntl(server.sofd, F_SETFD, FD_CLOEXEC);
+    }
+    if (server.ipfd.empty() && server.sofd == -1) {
         serverLog(LL_WARNING, "Configured to not listen anywhere, exiting.");
         exit(1);
     }
@@ -548,6 +560,11 @@ static void initServer() {
     }
     if (createSocketAcceptHandler(server.ipfd) != C_OK) {
         serverLog(LL_WARNING, "Unrecoverable error creating server.ipfd file event.");
+        exit(1);
+    }
+    if (server.sofd != -1 &&
+        aeCreateFileEvent(server.el.get(), server.sofd, AE_READABLE, acceptUnixHandler, nullptr) == AE_ERR) {
+        serverLog(LL_WARNING, "Unrecoverable error creating server.sofd file event.");
         exit(1);
     }
     aeSetBeforeSleepProc(server.el.get(), beforeSleep);
@@ -720,7 +737,9 @@ int serverMain(int argc, char **argv) {
                   "WARNING: You specified a maxmemory value that is less than 1MB (current value is %lld bytes). Are "
                   "you sure this is what you really want?",
                   server.maxmemory);
-    serverLog(LL_NOTICE, "Ready to accept connections tcp");
+    if (!server.ipfd.empty()) serverLog(LL_NOTICE, "Ready to accept connections");
+    if (server.sofd != -1)
+        serverLog(LL_NOTICE, "The server is now ready to accept connections at %s", server.unixsocket.c_str());
     if (server.supervised_mode == SUPERVISED_SYSTEMD) {
         redisCommunicateSystemd(server.masterhost.empty() ? "STATUS=Ready to accept connections\n"
                                                           : "STATUS=Ready to accept connections in read-only mode. "

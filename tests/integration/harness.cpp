@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,6 +155,19 @@ bool waitFd(int fd, short events, Ms timeout) {
     }
 }
 
+/* connect() on the non-blocking socket fd, waiting up to `timeout` for it
+ * to complete; throws with `where` in the message if it fails. */
+void connectWithin(int fd, const sockaddr *addr, socklen_t len, const std::string &where, Ms timeout) {
+    if (::connect(fd, addr, len) == 0) return;
+    if (errno != EINPROGRESS) throw HarnessError(errnoText(where.c_str()));
+    if (!waitFd(fd, POLLOUT, timeout))
+        throw HarnessError(where + ": timed out after " + std::to_string(timeout.count()) + " ms");
+    int err = 0;
+    socklen_t errlen = sizeof err;
+    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &errlen);
+    if (err) throw HarnessError(where + ": " + std::strerror(err));
+}
+
 }  // namespace
 
 const char *cppredisServerBin() {
@@ -281,16 +295,20 @@ RespConn::RespConn(const LoopbackRoute &route, int port, Ms timeout) : timeout_(
     a.sin_family = AF_INET;
     if (::inet_pton(AF_INET, route.to.c_str(), &a.sin_addr) != 1) throw HarnessError("bad address " + route.to);
     a.sin_port = htons(static_cast<uint16_t>(port));
-    const std::string where = "connect to " + route.to + ":" + std::to_string(port);
-    if (::connect(s.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) < 0) {
-        if (errno != EINPROGRESS) throw HarnessError(errnoText(where.c_str()));
-        if (!waitFd(s.get(), POLLOUT, timeout_))
-            throw HarnessError(where + ": timed out after " + std::to_string(timeout_.count()) + " ms");
-        int err = 0;
-        socklen_t len = sizeof err;
-        ::getsockopt(s.get(), SOL_SOCKET, SO_ERROR, &err, &len);
-        if (err) throw HarnessError(where + ": " + std::strerror(err));
-    }
+    connectWithin(s.get(), reinterpret_cast<sockaddr *>(&a), sizeof a,
+                  "connect to " + route.to + ":" + std::to_string(port), timeout_);
+    fd_ = s.release();
+}
+
+RespConn::RespConn(const UnixSocketPath &socket, Ms timeout) : timeout_(timeout) {
+    prepareProcess();
+    UniqueFd s(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    if (s.get() < 0) throw HarnessError(errnoText("socket"));
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    if (socket.path.size() >= sizeof a.sun_path) throw HarnessError("unix socket path too long: " + socket.path);
+    socket.path.copy(a.sun_path, socket.path.size());
+    connectWithin(s.get(), reinterpret_cast<sockaddr *>(&a), sizeof a, "connect to " + socket.path, timeout_);
     fd_ = s.release();
 }
 

@@ -130,10 +130,16 @@ struct LoopbackRoute {
     std::string to = "127.0.0.1";
 };
 
+/* A server's unix socket (its --unixsocket) to connect to instead of TCP. */
+struct UnixSocketPath {
+    std::string path;
+};
+
 class RespConn {
 public:
     explicit RespConn(int port, Ms timeout = kDefaultTimeout);
     RespConn(const LoopbackRoute &route, int port, Ms timeout = kDefaultTimeout);
+    explicit RespConn(const UnixSocketPath &socket, Ms timeout = kDefaultTimeout);
     ~RespConn();
     RespConn(RespConn &&other) noexcept;
     RespConn &operator=(RespConn &&other) noexcept;

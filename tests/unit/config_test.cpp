@@ -182,6 +182,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"min-replicas-max-lag", "10"}, {"min-slaves-max-lag", "10"},
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
         {"supervised", "no"}, {"syslog-enabled", "no"}, {"syslog-ident", "redis"}, {"syslog-facility", "local0"},
+        {"unixsocket", ""}, {"unixsocketperm", "0"},
     };
     EXPECT_EQ(configGet(all), expected);
 }
@@ -227,6 +228,16 @@ TEST_F(ConfigTest, LoadsAFile) {
     EXPECT_EQ(server.proto_max_bulk_len, 1024 * 1024);
     EXPECT_EQ(server.client_max_querybuf_len, 2000000);
     EXPECT_EQ(server.logfile, "");
+}
+
+/* unixsocketperm is a file mode: read, printed and rewritten in octal. */
+TEST_F(ConfigTest, UnixsocketpermIsOctal) {
+    loadServerConfig(nullptr, "unixsocket /tmp/r.sock\nunixsocketperm 0755");
+    EXPECT_EQ(server.unixsocket, "/tmp/r.sock");
+    EXPECT_EQ(server.unixsocketperm, 0755u);
+    std::vector<std::string_view> name = {"unixsocketperm"};
+    EXPECT_EQ(configGet(name), (std::vector<std::pair<std::string, std::string>>{{"unixsocketperm", "755"}}));
+    EXPECT_NE(rewriteConfigContent("").find("\nunixsocketperm 755\n"), std::string::npos);
 }
 
 TEST_F(ConfigTest, LastValueWins) {
@@ -314,6 +325,8 @@ TEST_F(ConfigDeathTest, EachErrorNamesFileLineDirectiveAndReason) {
         {"port \"7000", "Unbalanced quotes in configuration line"},
         {"port \"7000\"x", "Unbalanced quotes in configuration line"},
         {"bind 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17", "Too many bind addresses specified."},
+        {"unixsocketperm 800", "argument couldn't be parsed as an octal number"},
+        {"unixsocketperm 1000", "argument must be between 0 and 777 inclusive"},
     };
     for (const Case &c : cases) {
         std::string file = dir_.write("bad.conf", "# first\nport 7000\n  " + c.line + "  \nport 7001\n");
