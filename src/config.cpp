@@ -38,10 +38,15 @@ namespace {
 
 /* The table (config_table.cpp), handed over by initConfigValues. */
 std::span<const standardConfig> configs;
+std::span<const refusedConfig> refused_configs;
 
 /* The APPEND_IN_FILE_CONFIG configs already set by a line of the load in
  * progress (appendToEarlierLines). */
 std::vector<const standardConfig *> configs_loaded;
+
+/* One line per accepted-without-effect directive loaded, for the log
+ * (logConfigWarnings: the log file is open by then). */
+std::vector<std::string> no_effect_warnings;
 
 }  // namespace
 
@@ -222,7 +227,11 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
         if ((config->flags & MULTI_ARG_CONFIG) && args.size() == 1 && !args[0].empty())
             splitArgs(std::string(args[0]), args);
         if (config->flags & APPEND_IN_FILE_CONFIG) appendToEarlierLines(*config, args);
-        return setConfig(*config, args, err) != SetResult::Error;
+        if (setConfig(*config, args, err) == SetResult::Error) return false;
+        if (config->no_effect)
+            no_effect_warnings.push_back("WARNING: '" + std::string(config->name) +
+                                         "' is accepted without effect: " + config->no_effect);
+        return true;
     }
     if (const configDirective *d = lookupDirective(argv[0]); d && argv.size() >= 2) return d->load(argv, err);
     if (strEqualNoCase(argv[0], "include") && argv.size() == 2) {
@@ -230,6 +239,12 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
         return true;
     }
     err = "Bad directive or wrong number of arguments";
+    /* Redis's own directives that cppredis refuses say so, and why. */
+    for (const refusedConfig &refused : refused_configs)
+        if (stringmatchlen(refused.pattern, argv[0], true)) {
+            err += "\n'" + argv[0] + "' is a Redis 7.0 directive that cppredis does not implement: " + refused.reason;
+            break;
+        }
     return false;
 }
 
@@ -499,16 +514,23 @@ constexpr specialConfigRewrite special_rewrites[] = {
     {"hz", rewriteConfigHzOption},
 };
 
-/* Any other special config (dbfilename...) is a string to Redis. */
+/* Any other special config is a string to Redis (dbfilename...), or if it
+ * takes several words, its words unquoted (oom-score-adj-values 0 200 800,
+ * shutdown-on-sigint now force). */
 void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const SpecialConfig &) {
     for (const specialConfigRewrite &special : special_rewrites)
         if (special.name == config.name) return special.rewrite(state, config);
-    rewriteConfigStringOption(state, config.name, getConfigValue(config), config.default_value);
+    std::string value = getConfigValue(config);
+    if (!(config.flags & MULTI_ARG_CONFIG) || value.empty())
+        return rewriteConfigStringOption(state, config.name, value, config.default_value);
+    state.rewriteLine(config.name, std::string(config.name) + " " + value, value != config.default_value);
 }
 
 /* A registered directive's lines are always written (`user`, `replicaof`):
- * none means the directive must go from the file. */
+ * none means the directive must go from the file. Without a rewrite
+ * function its lines stay as they are (`rename-command`, as in Redis). */
 void rewriteConfigDirective(rewriteConfigState &state, const configDirective &d) {
+    if (!d.rewrite) return;
     for (std::string &line : d.rewrite()) state.rewriteLine(d.name, std::move(line), true);
     state.markAsProcessed(d.name);
 }
@@ -585,8 +607,9 @@ bool registerConfigDirective(const configDirective &directive) {
     return true;
 }
 
-void initConfigValues(std::span<const standardConfig> table) {
+void initConfigValues(std::span<const standardConfig> table, std::span<const refusedConfig> refused) {
     configs = table;
+    refused_configs = refused;
     for (const standardConfig &config : configs) {
         std::string err;
         setConfigFromString(config, config.default_value, err);
@@ -595,6 +618,7 @@ void initConfigValues(std::span<const standardConfig> table) {
 
 void loadServerConfig(const char *filename, const std::string &options) {
     configs_loaded.clear();
+    no_effect_warnings.clear();
     if (filename) loadConfigFile(filename);
     loadConfigFromString(options, "the command line");
     /* The log can't be opened later without failing silently: check now. */
@@ -602,6 +626,11 @@ void loadServerConfig(const char *filename, const std::string &options) {
         std::unique_ptr<FILE, int (*)(FILE *)> fp(fopen(logging::server.logfile.c_str(), "a"), fclose);
         if (!fp) fatalConfigError("", 0, "", std::string("Can't open the log file: ") + strerror(errno));
     }
+}
+
+void logConfigWarnings() {
+    for (const std::string &warning : no_effect_warnings) serverLog(LL_WARNING, "%s", warning.c_str());
+    no_effect_warnings.clear();
 }
 
 void parseCommandLine(int argc, char **argv, std::string &configfile, std::string &options) {
@@ -707,6 +736,8 @@ bool configSet(std::span<const std::string_view> argv, std::string &err, bool pr
             restore(i);
             return failed(config.name, reason);
         }
+        if (res == SetResult::Changed && config.no_effect)
+            serverLog(LL_WARNING, "WARNING: '%s' is accepted without effect: %s", config.name, config.no_effect);
         bool known = std::any_of(hooks.begin(), hooks.end(), [&config](const auto &h) { return h.first == config.apply; });
         if (res == SetResult::Changed && config.apply && !known) hooks.emplace_back(config.apply, &config);
     }

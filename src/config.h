@@ -70,6 +70,17 @@ struct standardConfig {
     const char *default_value; /* as written in redis.conf */
     std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
     bool (*apply)(const char **err) = nullptr;
+    /* Set for a directive cppredis accepts without effect (README's list):
+     * why. Loading it from redis.conf or the command line logs this. */
+    const char *no_effect = nullptr;
+};
+
+/* A directive of Redis 7.0 that cppredis refuses (README's list): a glob
+ * pattern over names and why. The loader's error names the directive and
+ * gives the reason; CONFIG GET/SET know them no more than any unknown name. */
+struct refusedConfig {
+    const char *pattern;
+    const char *reason;
 };
 
 const standardConfig *lookupConfig(std::string_view name); /* by name or alias, any case; nullptr if none */
@@ -84,17 +95,22 @@ struct configDirective {
     const char *name;
     const char *alias; /* nullptr if none */
     bool (*load)(std::span<const std::string> argv, std::string &err);
-    std::vector<std::string> (*rewrite)();
+    std::vector<std::string> (*rewrite)(); /* nullptr: its lines stay as they are (rename-command) */
 };
 bool registerConfigDirective(const configDirective &directive);
 
 /* Takes `table` as the configs and sets every one to its default, as
- * Redis's initConfigValues(). */
-void initConfigValues(std::span<const standardConfig> table);
+ * Redis's initConfigValues(); `refused` names Redis's directives cppredis
+ * refuses, for the loader's message. */
+void initConfigValues(std::span<const standardConfig> table, std::span<const refusedConfig> refused = {});
 
 /* Loads `filename` (if not null), then `options`: directives, one per line,
  * that override the file (see parseCommandLine). Exits on any error. */
 void loadServerConfig(const char *filename, const std::string &options);
+
+/* Logs a warning for each directive loadServerConfig accepted without
+ * effect (once the log is where the configuration says). */
+void logConfigWarnings();
 
 /* redis-server's command line: an optional config file first, then
  * "--name value..." options turned into "name value..." lines for

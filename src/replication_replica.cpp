@@ -767,6 +767,7 @@ void replicationSetMaster(const std::string &ip, int port) {
         replicationCacheMasterUsingMyself();
     }
     server.repl_state = REPL_STATE_CONNECT;
+    if (was_master) setOOMScoreAdj(-1); /* a replica's oom-score-adj-values now */
     serverLog(LL_NOTICE, "Connecting to MASTER %s:%d", server.masterhost.c_str(), server.masterport);
     connectWithMaster();
 }
@@ -787,6 +788,7 @@ void replicationUnsetMaster() {
      * last had replicas. */
     server.repl_no_slaves_since = server.unixtime;
     server.repl_down_since = 0;
+    setOOMScoreAdj(-1); /* a master's oom-score-adj-values now */
     if (server.aof_enabled && server.aof_state == AOF_OFF && startAppendOnly() != C_OK)
         serverLog(LL_WARNING, "Failed enabling the AOF after the promotion to master");
 }
