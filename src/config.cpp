@@ -44,6 +44,13 @@ std::span<const refusedConfig> refused_configs;
  * progress (appendToEarlierLines). */
 std::vector<const standardConfig *> configs_loaded;
 
+/* Redis 7.0's reading_config_file: true while a load runs, false from the
+ * end of an `include` on, so that every later line of an
+ * APPEND_IN_FILE_CONFIG replaces the value instead of adding to it (its
+ * precedence, which we keep: `save` lines after an include, or on the
+ * command line after a file with an include, replace the points). */
+bool reading_config_file = false;
+
 /* One line per accepted-without-effect directive loaded, for the log
  * (logConfigWarnings: the log file is open by then). */
 std::vector<std::string> no_effect_warnings;
@@ -194,8 +201,8 @@ void loadConfigFile(const std::string &path);
  * Redis. */
 void appendToEarlierLines(const standardConfig &config, std::vector<std::string> &args) {
     bool first = std::find(configs_loaded.begin(), configs_loaded.end(), &config) == configs_loaded.end();
-    if (first) {
-        configs_loaded.push_back(&config);
+    if (first || !reading_config_file) {
+        if (first) configs_loaded.push_back(&config);
         return;
     }
     if (args.size() == 1 && args[0].empty()) return;
@@ -235,7 +242,9 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
     }
     if (const configDirective *d = lookupDirective(argv[0]); d && argv.size() >= 2) return d->load(argv, err);
     if (strEqualNoCase(argv[0], "include") && argv.size() == 2) {
+        reading_config_file = true;
         loadConfigFile(argv[1]);
+        reading_config_file = false;
         return true;
     }
     err = "Bad directive or wrong number of arguments";
@@ -401,12 +410,12 @@ std::string quoted(const std::string &name, std::string_view value) {
 
 /* A string empty by default and now is what Redis calls unset (NULL:
  * requirepass, masterauth, pidfile...): it gets no line at all, and loses
- * the ones it had, so that the next start leaves it unset too. (Redis keeps
- * a `logfile ""` or `aclfile ""` line, theirs being "" rather than NULL;
- * dropping it starts the server the same.) */
+ * the ones it had, so that the next start leaves it unset too; unless its
+ * "" is a value (EMPTY_IS_VALUE_CONFIG: a `logfile ""` line stays, as in
+ * Redis). */
 void rewriteConfigStringOption(rewriteConfigState &state, const std::string &name, const std::string &value,
-                               std::string_view default_value) {
-    if (value.empty() && default_value.empty()) return state.markAsProcessed(name);
+                               std::string_view default_value, bool empty_is_value = false) {
+    if (value.empty() && default_value.empty() && !empty_is_value) return state.markAsProcessed(name);
     state.rewriteLine(name, quoted(name, value), value != default_value);
 }
 
@@ -443,7 +452,7 @@ void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const
 }
 
 void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const StringConfig &c) {
-    rewriteConfigStringOption(state, config.name, *c.field, config.default_value);
+    rewriteConfigStringOption(state, config.name, *c.field, config.default_value, config.flags & EMPTY_IS_VALUE_CONFIG);
 }
 
 /* The special configs are written as Redis writes each of them (its own
@@ -459,11 +468,12 @@ void rewriteConfigSaveOption(rewriteConfigState &state, const standardConfig &co
     state.markAsProcessed(config.name);
 }
 
-/* The default addresses get no line (and lose the old ones). */
+/* The default addresses get no line of their own, but keep the file's:
+ * Redis's default ("* -::*") is not cppredis's, so Debian's `bind
+ * 127.0.0.1 -::1` is not a default to Redis and stays, as here. */
 void rewriteConfigBindOption(rewriteConfigState &state, const standardConfig &config) {
     std::string value = getConfigValue(config);
-    if (value == config.default_value) return state.markAsProcessed(config.name);
-    state.rewriteLine(config.name, "bind " + (value.empty() ? std::string("\"\"") : value), true);
+    state.rewriteLine(config.name, "bind " + (value.empty() ? std::string("\"\"") : value), value != config.default_value);
 }
 
 /* Always written, as an absolute path. */
@@ -619,6 +629,7 @@ void initConfigValues(std::span<const standardConfig> table, std::span<const ref
 void loadServerConfig(const char *filename, const std::string &options) {
     configs_loaded.clear();
     no_effect_warnings.clear();
+    reading_config_file = true;
     if (filename) loadConfigFile(filename);
     loadConfigFromString(options, "the command line");
     /* The log can't be opened later without failing silently: check now. */

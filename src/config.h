@@ -32,6 +32,9 @@ constexpr unsigned HIDDEN_CONFIG = 1u << 3;    /* for tests: CONFIG GET by its e
  * to the value instead of replacing it (`save`, as Redis reads it). */
 constexpr unsigned APPEND_IN_FILE_CONFIG = 1u << 4;
 constexpr unsigned SENSITIVE_CONFIG = 1u << 5; /* a secret: CONFIG SET redacts its value (slow log) */
+/* A string whose "" is a value, not "unset" (Redis's ALLOW_EMPTY_STRING:
+ * logfile, aclfile): CONFIG REWRITE keeps its `name ""` line. */
+constexpr unsigned EMPTY_IS_VALUE_CONFIG = 1u << 6;
 
 enum class SetResult { Error, Changed, Unchanged };
 

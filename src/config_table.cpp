@@ -495,7 +495,7 @@ const standardConfig static_configs[] = {
     {"daemonize", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&server.daemonize}},
     {"pidfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.pidfile}},
     {"loglevel", nullptr, 0, "notice", EnumConfig{&server.verbosity, loglevel_enum}},
-    {"logfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.logfile}},
+    {"logfile", nullptr, IMMUTABLE_CONFIG | EMPTY_IS_VALUE_CONFIG, "", StringConfig{&server.logfile}},
     {"databases", nullptr, IMMUTABLE_CONFIG, "16", NumericConfig{&server.dbnum, 1, INT_MAX}},
     {"maxclients", nullptr, 0, "10000", NumericConfig{&server.maxclients, 1, UINT_MAX}, updateMaxclients},
     {"hz", nullptr, 0, "10", SpecialConfig{setHz, getHz}},
@@ -506,11 +506,11 @@ const standardConfig static_configs[] = {
      NumericConfig{&server.client_max_querybuf_len, 1024 * 1024, LONG_MAX, true}},
     {"list-max-ziplist-entries", nullptr, 0, "512", NumericConfig{&server.list_max_ziplist_entries, 0, LONG_MAX}},
     {"list-max-ziplist-value", nullptr, 0, "64", NumericConfig{&server.list_max_ziplist_value, 0, LONG_MAX}},
-    {"hash-max-ziplist-entries", "hash-max-listpack-entries", 0, "512", NumericConfig{&server.hash_max_ziplist_entries, 0, LONG_MAX}},
-    {"hash-max-ziplist-value", "hash-max-listpack-value", 0, "64", NumericConfig{&server.hash_max_ziplist_value, 0, LONG_MAX}},
+    {"hash-max-listpack-entries", "hash-max-ziplist-entries", 0, "512", NumericConfig{&server.hash_max_ziplist_entries, 0, LONG_MAX}},
+    {"hash-max-listpack-value", "hash-max-ziplist-value", 0, "64", NumericConfig{&server.hash_max_ziplist_value, 0, LONG_MAX}},
     {"set-max-intset-entries", nullptr, 0, "512", NumericConfig{&server.set_max_intset_entries, 0, LONG_MAX}},
-    {"zset-max-ziplist-entries", "zset-max-listpack-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
-    {"zset-max-ziplist-value", "zset-max-listpack-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
+    {"zset-max-listpack-entries", "zset-max-ziplist-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
+    {"zset-max-listpack-value", "zset-max-ziplist-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
     {"hll-sparse-max-bytes", nullptr, 0, "3000", NumericConfig{&server.hll_sparse_max_bytes, 0, LONG_MAX, true}},
     {"stream-node-max-bytes", nullptr, 0, "4096", NumericConfig{&server.stream_node_max_bytes, 0, LONG_MAX, true}},
     {"stream-node-max-entries", nullptr, 0, "100", NumericConfig{&server.stream_node_max_entries, 0, LLONG_MAX}},
@@ -542,7 +542,7 @@ const standardConfig static_configs[] = {
     {"trace-events", nullptr, 0, "", SpecialConfig{setTraceEvents, getTraceEvents}},
     /* ACL (acl.cpp) */
     {"requirepass", nullptr, SENSITIVE_CONFIG, "", StringConfig{&server.requirepass}, updateRequirePass},
-    {"aclfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.acl_filename}},
+    {"aclfile", nullptr, IMMUTABLE_CONFIG | EMPTY_IS_VALUE_CONFIG, "", StringConfig{&server.acl_filename}},
     {"acllog-max-len", nullptr, 0, "128", NumericConfig{&server.acllog_max_len, 0, LONG_MAX}},
     {"acl-pubsub-default", nullptr, 0, "resetchannels", EnumConfig{&server.acl_pubsub_default, acl_pubsub_default_enum}},
     /* Operating it: slow log, latency monitor and tracking, lazy freeing, client-side caching */
@@ -636,7 +636,7 @@ const standardConfig static_configs[] = {
     {"aof-use-rdb-preamble", nullptr, 0, "yes", BoolConfig{&aof_use_rdb_preamble}, nullptr, AOF_ONE_FILE},
     {"sanitize-dump-payload", nullptr, 0, "no", EnumConfig{&sanitize_dump_payload, sanitize_dump_payload_enum}, nullptr,
      "RESTORE and replication always validate a payload in full, as 'yes' does"},
-    {"ignore-warnings", nullptr, 0, "", StringConfig{&ignore_warnings}, nullptr,
+    {"ignore-warnings", nullptr, EMPTY_IS_VALUE_CONFIG, "", StringConfig{&ignore_warnings}, nullptr,
      "cppredis makes no start-up check this silences (ARM64-COW-BUG)"},
 };
 
