@@ -705,6 +705,7 @@ std::vector<std::pair<std::string, std::string>> configGet(std::span<const std::
 bool configSet(std::span<const std::string_view> argv, std::string &err, bool protected_allowed) {
     struct Change {
         const standardConfig *config;
+        std::string_view name; /* its name or alias, whichever was given: Redis's errors name it */
         std::string_view value;
         std::string old_value;
     };
@@ -726,7 +727,8 @@ bool configSet(std::span<const std::string_view> argv, std::string &err, bool pr
             return failed(argv[i], "can't set protected config");
         if (std::any_of(changes.begin(), changes.end(), [config](const Change &c) { return c.config == config; }))
             return failed(argv[i], "duplicate parameter");
-        changes.push_back({config, argv[i + 1], getConfigValue(*config)});
+        bool by_alias = config->alias && strEqualNoCase(argv[i], config->alias);
+        changes.push_back({config, by_alias ? config->alias : config->name, argv[i + 1], getConfigValue(*config)});
     }
 
     auto restore = [&changes](size_t count) {
@@ -745,7 +747,7 @@ bool configSet(std::span<const std::string_view> argv, std::string &err, bool pr
         SetResult res = setConfigFromString(config, changes[i].value, reason);
         if (res == SetResult::Error) {
             restore(i);
-            return failed(config.name, reason);
+            return failed(changes[i].name, reason);
         }
         if (res == SetResult::Changed && config.no_effect)
             serverLog(LL_WARNING, "WARNING: '%s' is accepted without effect: %s", config.name, config.no_effect);
