@@ -459,7 +459,7 @@ constexpr configEnum sanitize_dump_payload_enum[] = {{"no", 0}, {"yes", 1}, {"cl
  * refused (a one-value enum). */
 constexpr configEnum only_no_enum[] = {{"no", 0}};
 constexpr configEnum only_ignore_enum[] = {{"ignore", 0}};
-int cluster_enabled, enable_module_cmd, propagation_error_behavior, aof_timestamp_enabled, rdb_del_sync_files;
+int cluster_enabled, enable_module_cmd, propagation_error_behavior, rdb_del_sync_files;
 
 /* The Redis 7.0 directives that cppredis refuses, and why (README's list;
  * the tls-*, unixsocket*, supervised and syslog-* ones are other work of
@@ -523,6 +523,7 @@ const standardConfig static_configs[] = {
     {"auto-aof-rewrite-percentage", nullptr, 0, "100", NumericConfig{&server.aof_rewrite_perc, 0, INT_MAX}},
     {"auto-aof-rewrite-min-size", nullptr, 0, "64mb",
      NumericConfig{&server.aof_rewrite_min_size, 0, LLONG_MAX, true}},
+    {"aof-timestamp-enabled", nullptr, 0, "no", BoolConfig{&server.aof_timestamp_enabled}},
     /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp, networking.cpp) */
     {"notify-keyspace-events", nullptr, 0, "", SpecialConfig{setNotifyKeyspaceEvents, getNotifyKeyspaceEvents}},
     {"client-output-buffer-limit", nullptr, MULTI_ARG_CONFIG,
@@ -613,7 +614,6 @@ const standardConfig static_configs[] = {
     {"cluster-enabled", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&cluster_enabled, only_no_enum}},
     {"enable-module-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&enable_module_cmd, only_no_enum}},
     {"propagation-error-behavior", nullptr, 0, "ignore", EnumConfig{&propagation_error_behavior, only_ignore_enum}},
-    {"aof-timestamp-enabled", nullptr, 0, "no", EnumConfig{&aof_timestamp_enabled, only_no_enum}},
     {"rdb-del-sync-files", nullptr, 0, "no", EnumConfig{&rdb_del_sync_files, only_no_enum}},
     {"activedefrag", nullptr, 0, "no", SpecialConfig{setActiveDefrag, getActiveDefrag}},
     /* Accepted without effect (README): the reason is the last field */

@@ -268,6 +268,8 @@ struct redisServer : redisServerLog, redisServerNetworking {
     bool aof_no_fsync_on_rewrite = false; /* `no-appendfsync-on-rewrite` */
     bool aof_load_truncated = true;   /* `aof-load-truncated` */
     bool aof_rewrite_incremental_fsync = true; /* `aof-rewrite-incremental-fsync` */
+    bool aof_timestamp_enabled = false; /* `aof-timestamp-enabled`: "#TS:<unix time>" annotations */
+    time_t aof_cur_timestamp = 0;     /* the time of the last annotation written */
     int aof_rewrite_perc = 100;       /* `auto-aof-rewrite-percentage`: growth that triggers a rewrite */
     long long aof_rewrite_min_size = 64LL * 1024 * 1024; /* `auto-aof-rewrite-min-size` */
     int aof_fd = -1;                  /* the AOF, open for appending while aof_state != AOF_OFF */

@@ -315,4 +315,35 @@ TEST(RedisConf, ShutdownOnSigtermTakesItsFlags) {
     }
 }
 
+/* aof-timestamp-enabled: "#TS:<unix time>" before the first write of each
+ * second and at the top of a rewritten file; the file loads back, and
+ * Redis 7's redis-check-aof finds it valid. */
+TEST(RedisConf, AofTimestampAnnotationsAreWrittenAndSkipped) {
+    TempDir dir;
+    const std::string aof = dir.file("appendonly.aof");
+    const std::vector<std::string> args = {"--dir", dir.path(), "--appendonly", "yes", "--appendfsync", "always",
+                                           "--save", "", "--aof-timestamp-enabled", "yes"};
+    {
+        TestServer s(args);
+        RespConn c = s.connect();
+        EXPECT_EQ(c.call({"SET", "k", "v"}).str, "OK");
+        EXPECT_TRUE(readFile(aof).starts_with("#TS:")) << escape(readFile(aof));
+        EXPECT_EQ(c.call({"BGREWRITEAOF"}).str, "Background append only file rewriting started");
+        EXPECT_TRUE(pollUntil([&] {
+            return infoField(c, "persistence", "aof_rewrite_in_progress") == "0" &&
+                   infoField(c, "persistence", "aof_rewrites") == "1";
+        }, Ms{20000}));
+        EXPECT_EQ(c.call({"SET", "k2", "v2"}).str, "OK");
+        EXPECT_TRUE(readFile(aof).starts_with("#TS:")) << escape(readFile(aof));
+    }
+    if (haveProgram("redis-check-aof")) {
+        ProcessResult r = runProcess({"redis-check-aof", aof});
+        EXPECT_NE(r.out.find("is valid"), std::string::npos) << r.out << r.err;
+    }
+    TestServer again(args);
+    RespConn c = again.connect();
+    EXPECT_EQ(c.call({"MGET", "k", "k2"}).elements.size(), 2u);
+    EXPECT_EQ(c.call({"GET", "k2"}).str, "v2");
+}
+
 }  // namespace
