@@ -459,7 +459,7 @@ constexpr configEnum sanitize_dump_payload_enum[] = {{"no", 0}, {"yes", 1}, {"cl
  * refused (a one-value enum). */
 constexpr configEnum only_no_enum[] = {{"no", 0}};
 constexpr configEnum only_ignore_enum[] = {{"ignore", 0}};
-int cluster_enabled, enable_module_cmd, propagation_error_behavior, rdb_del_sync_files;
+int cluster_enabled, enable_module_cmd, propagation_error_behavior;
 
 /* The Redis 7.0 directives that cppredis refuses, and why (README's list;
  * the tls-*, unixsocket*, supervised and syslog-* ones are other work of
@@ -536,6 +536,7 @@ const standardConfig static_configs[] = {
     {"rdbchecksum", nullptr, IMMUTABLE_CONFIG, "yes", BoolConfig{&server.rdb_checksum}},
     {"rdb-save-incremental-fsync", nullptr, 0, "yes", BoolConfig{&server.rdb_save_incremental_fsync}},
     {"stop-writes-on-bgsave-error", nullptr, 0, "yes", BoolConfig{&server.stop_writes_on_bgsave_err}},
+    {"rdb-del-sync-files", nullptr, 0, "no", BoolConfig{&server.rdb_del_sync_files}},
     {"rdb-key-save-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.rdb_key_save_delay, INT_MIN, INT_MAX}},
     {"enable-protected-configs", nullptr, IMMUTABLE_CONFIG, "no",
      EnumConfig{&server.enable_protected_configs, protected_action_enum}},
@@ -614,7 +615,6 @@ const standardConfig static_configs[] = {
     {"cluster-enabled", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&cluster_enabled, only_no_enum}},
     {"enable-module-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&enable_module_cmd, only_no_enum}},
     {"propagation-error-behavior", nullptr, 0, "ignore", EnumConfig{&propagation_error_behavior, only_ignore_enum}},
-    {"rdb-del-sync-files", nullptr, 0, "no", EnumConfig{&rdb_del_sync_files, only_no_enum}},
     {"activedefrag", nullptr, 0, "no", SpecialConfig{setActiveDefrag, getActiveDefrag}},
     /* Accepted without effect (README): the reason is the last field */
     {"active-defrag-cycle-min", nullptr, 0, "1", NumericConfig{&active_defrag_cycle_min, 1, 99}, nullptr, NO_DEFRAG},

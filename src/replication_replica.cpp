@@ -347,8 +347,11 @@ void replicationLoadReceivedRdb() {
     emptyData(-1, server.repl_slave_lazy_flush ? EMPTYDB_ASYNC : EMPTYDB_NO_FLAGS);
     functionsLibCtxClearCurrent();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
-    if (rdbLoad(rdb_filename, RDBFLAGS_NONE) != C_OK) {
-        serverLog(LL_WARNING, "Failed trying to load the MASTER synchronization DB from disk: %s", strerror(errno));
+    bool loaded = rdbLoad(rdb_filename, RDBFLAGS_NONE) == C_OK;
+    if (!loaded) serverLog(LL_WARNING, "Failed trying to load the MASTER synchronization DB from disk: %s", strerror(errno));
+    if (server.rdb_del_sync_files && allPersistenceDisabled())
+        removeSyncRdbFile("Removing the RDB file obtained from the master. This replica has persistence disabled");
+    if (!loaded) {
         cancelReplicationHandshake(true);
         return;
     }

@@ -213,6 +213,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     bool dynamic_hz = true;
     int active_expire_effort = 1;     /* 1..10 */
     bool repl_ignore_disk_write_error = false;
+    bool rdb_del_sync_files = false;  /* replication.h's removeSyncRdbFile */
 
     long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */

@@ -5,7 +5,8 @@
  * answer CONFIG GET/SET as Redis 7.0.15 does (the same bytes); a directive
  * cppredis refuses is named at start-up with its reason, one it accepts
  * without effect is logged; rename-command, include and the command line's
- * precedence, oom-score-adj and shutdown-on-sigterm behave as in Redis.
+ * precedence, oom-score-adj, shutdown-on-sigterm, aof-timestamp-enabled and
+ * rdb-del-sync-files behave as in Redis.
  */
 #include <gtest/gtest.h>
 
@@ -344,6 +345,30 @@ TEST(RedisConf, AofTimestampAnnotationsAreWrittenAndSkipped) {
     RespConn c = again.connect();
     EXPECT_EQ(c.call({"MGET", "k", "k2"}).elements.size(), 2u);
     EXPECT_EQ(c.call({"GET", "k2"}).str, "v2");
+}
+
+/* rdb-del-sync-files with no persistence: the master's RDB made for a
+ * disk-based full sync goes once the replica has it, and the replica's
+ * once loaded; a master with save points keeps its file. */
+TEST(RedisConf, RdbDelSyncFilesRemovesTheSyncRdb) {
+    for (bool persistence : {false, true}) {
+        TempDir mdir, rdir;
+        TestServer master({"--dir", mdir.path(), "--save", persistence ? "3600 1" : "", "--repl-diskless-sync", "no",
+                           "--rdb-del-sync-files", "yes"});
+        TestServer replica({"--dir", rdir.path(), "--save", "", "--rdb-del-sync-files", "yes"});
+        RespConn m = master.connect(), r = replica.connect();
+        EXPECT_EQ(m.call({"SET", "k", "v"}).str, "OK");
+        EXPECT_EQ(r.call({"REPLICAOF", "127.0.0.1", std::to_string(master.port())}).str, "OK");
+        ASSERT_TRUE(pollUntil([&] { return infoField(r, "replication", "master_link_status") == "up"; }, Ms{20000}));
+        EXPECT_EQ(r.call({"GET", "k"}).str, "v");
+        EXPECT_FALSE(std::filesystem::exists(rdir.file("dump.rdb")));
+        if (persistence) {
+            EXPECT_TRUE(std::filesystem::exists(mdir.file("dump.rdb")));
+        } else {
+            EXPECT_TRUE(pollUntil([&] { return !std::filesystem::exists(mdir.file("dump.rdb")); }, Ms{5000}));
+            EXPECT_TRUE(master.waitForLog("Removing the RDB file used to feed replicas in a persistence-less instance"));
+        }
+    }
 }
 
 }  // namespace
