@@ -179,6 +179,9 @@ INSTANTIATE_TEST_SUITE_P(Servers, RedisConfGetSet, ::testing::Values(ServerImpl:
                          serverImplName);
 
 TEST_P(RedisConfGetSet, DefaultsBoundsAndImmutables) {
+    auto failed = [](const std::string &name, const std::string &reason) {
+        return "-ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason + "\r\n";
+    };
     const std::vector<std::pair<Args, std::string>> cases = {
         {{"CONFIG", "GET", "always-show-logo"}, "*2\r\n$16\r\nalways-show-logo\r\n$2\r\nno\r\n"},
         {{"CONFIG", "GET", "proc-title-template"},
@@ -188,35 +191,25 @@ TEST_P(RedisConfGetSet, DefaultsBoundsAndImmutables) {
          "*4\r\n$18\r\nshutdown-on-sigint\r\n$7\r\ndefault\r\n$19\r\nshutdown-on-sigterm\r\n$7\r\ndefault\r\n"},
         {{"CONFIG", "GET", "list-max-ziplist-size"}, "*2\r\n$21\r\nlist-max-ziplist-size\r\n$2\r\n-2\r\n"},
         {{"CONFIG", "GET", "active-defrag-ignore-bytes"}, "*2\r\n$26\r\nactive-defrag-ignore-bytes\r\n$9\r\n104857600\r\n"},
-        {{"CONFIG", "SET", "always-show-logo", "yes"},
-         "-ERR CONFIG SET failed (possibly related to argument 'always-show-logo') - can't set immutable config\r\n"},
-        {{"CONFIG", "SET", "io-threads", "2"},
-         "-ERR CONFIG SET failed (possibly related to argument 'io-threads') - can't set immutable config\r\n"},
+        {{"CONFIG", "SET", "always-show-logo", "yes"}, failed("always-show-logo", "can't set immutable config")},
+        {{"CONFIG", "SET", "io-threads", "2"}, failed("io-threads", "can't set immutable config")},
         {{"CONFIG", "SET", "proc-title-template", "{nosuch}"},
-         "-ERR CONFIG SET failed (possibly related to argument 'proc-title-template') - template format is invalid or "
-         "contains unknown variables\r\n"},
+         failed("proc-title-template", "template format is invalid or contains unknown variables")},
         {{"CONFIG", "SET", "oom-score-adj-values", "1 2 3000"},
-         "-ERR CONFIG SET failed (possibly related to argument 'oom-score-adj-values') - Invalid oom-score-adj-values, "
-         "elements must be between -2000 and 2000.\r\n"},
-        {{"CONFIG", "SET", "oom-score-adj-values", "1 2"},
-         "-ERR CONFIG SET failed (possibly related to argument 'oom-score-adj-values') - wrong number of arguments\r\n"},
+         failed("oom-score-adj-values", "Invalid oom-score-adj-values, elements must be between -2000 and 2000.")},
+        {{"CONFIG", "SET", "oom-score-adj-values", "1 2"}, failed("oom-score-adj-values", "wrong number of arguments")},
         {{"CONFIG", "SET", "shutdown-on-sigint", "save nosave"},
-         "-ERR CONFIG SET failed (possibly related to argument 'shutdown-on-sigint') - shutdown options SAVE and "
-         "NOSAVE can't be used simultaneously\r\n"},
+         failed("shutdown-on-sigint", "shutdown options SAVE and NOSAVE can't be used simultaneously")},
         {{"CONFIG", "SET", "shutdown-on-sigint", "now force"}, "+OK\r\n"},
         {{"CONFIG", "GET", "shutdown-on-sigint"}, "*2\r\n$18\r\nshutdown-on-sigint\r\n$9\r\nnow force\r\n"},
         {{"CONFIG", "SET", "active-expire-effort", "11"},
-         "-ERR CONFIG SET failed (possibly related to argument 'active-expire-effort') - argument must be between 1 "
-         "and 10 inclusive\r\n"},
+         failed("active-expire-effort", "argument must be between 1 and 10 inclusive")},
         {{"CONFIG", "SET", "oom-score-adj", "maybe"},
-         "-ERR CONFIG SET failed (possibly related to argument 'oom-score-adj') - argument(s) must be one of the "
-         "following: no, yes, relative, absolute\r\n"},
+         failed("oom-score-adj", "argument(s) must be one of the following: no, yes, relative, absolute")},
         {{"CONFIG", "SET", "activedefrag", "yes"},
-         "-ERR CONFIG SET failed (possibly related to argument 'activedefrag') - Active defragmentation cannot be "
-         "enabled: it requires a Redis server compiled with a modified Jemalloc like the one shipped by default with "
-         "the Redis source distribution\r\n"},
-        {{"CONFIG", "SET", "cluster-enabled", "yes"},
-         "-ERR CONFIG SET failed (possibly related to argument 'cluster-enabled') - can't set immutable config\r\n"},
+         failed("activedefrag", "Active defragmentation cannot be enabled: it requires a Redis server compiled with a "
+                                "modified Jemalloc like the one shipped by default with the Redis source distribution")},
+        {{"CONFIG", "SET", "cluster-enabled", "yes"}, failed("cluster-enabled", "can't set immutable config")},
         {{"CONFIG", "SET", "dynamic-hz", "no", "activerehashing", "no", "list-compress-depth", "1"}, "+OK\r\n"},
     };
     for (const auto &[args, reply] : cases) EXPECT_EQ(call(args), reply) << toString(c->call({"PING"}));
