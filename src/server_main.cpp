@@ -203,9 +203,9 @@ static int processCommand(client *c) {
      * before each command, as in every cron tick. */
     if (trackingClientsCount()) trackingLimitUsedSlots();
     /* A failed BGSAVE or AOF write: refuse what would change data that
-     * cannot reach the disk (PING too, so monitoring notices). */
-    /* A replica cannot refuse its master's writes: it stops rather than
-     * diverge, unless replica-ignore-disk-write-errors (Redis 7.0.15). */
+     * cannot reach the disk (PING too, so monitoring notices). A replica
+     * cannot refuse its master's writes: it stops rather than diverge,
+     * unless replica-ignore-disk-write-errors (Redis 7.0.15). */
     const bool obey_client = c->flags & CLIENT_MASTER;
     if (const char *err = writeCommandsDeniedByDiskError();
         err && (is_write_command || c->cmd->proc == pingCommand)) {

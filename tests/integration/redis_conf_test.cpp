@@ -44,6 +44,12 @@ std::vector<std::string> lines(const std::string &text) {
     return out;
 }
 
+/* The process title: /proc/<pid>/cmdline up to its first NUL. */
+std::string procTitle(pid_t pid) {
+    std::string cmdline = readFile("/proc/" + std::to_string(pid) + "/cmdline");
+    return cmdline.substr(0, cmdline.find('\0'));
+}
+
 /* ------------------------------------------------------------------------
  * Debian's redis.conf
  * ---------------------------------------------------------------------- */
@@ -76,9 +82,7 @@ TEST(RedisConf, DebianRedisConfLoadsAndServes) {
     for (const std::string &line : lines(log)) warnings += line.find("accepted without effect") != std::string::npos;
     EXPECT_EQ(warnings, 4u) << log;
     /* set-proc-title yes: ps shows "<executable> 127.0.0.1:<port>". */
-    std::string cmdline = readFile("/proc/" + std::to_string(s.pid()) + "/cmdline");
-    EXPECT_EQ(cmdline.substr(0, cmdline.find('\0')), std::string(CPPREDIS_SERVER_BIN) + " 127.0.0.1:" +
-                                                           std::to_string(s.port()));
+    EXPECT_EQ(procTitle(s.pid()), std::string(CPPREDIS_SERVER_BIN) + " 127.0.0.1:" + std::to_string(s.port()));
 }
 
 /* CONFIG REWRITE of a copy of Debian's file: every comment and every line
@@ -338,6 +342,24 @@ TEST(RedisConf, AofTimestampAnnotationsAreWrittenAndSkipped) {
     RespConn c = again.connect();
     EXPECT_EQ(c.call({"MGET", "k", "k2"}).elements.size(), 2u);
     EXPECT_EQ(c.call({"GET", "k2"}).str, "v2");
+}
+
+/* The title follows proc-title-template and the port, as CONFIG SET
+ * changes them; always-show-logo prints the banner instead of the line. */
+TEST(RedisConf, ProcTitleAndLogo) {
+    TestServer s({"--always-show-logo", "yes"});
+    EXPECT_TRUE(s.waitForLog("Running in standalone mode"));
+    EXPECT_EQ(s.log().find("Running mode=standalone"), std::string::npos);
+    RespConn c = s.connect();
+    EXPECT_EQ(c.call({"CONFIG", "SET", "proc-title-template", "{title} port={port} {{x} conf={config-file}"}).str, "OK");
+    EXPECT_EQ(procTitle(s.pid()), std::string(CPPREDIS_SERVER_BIN) + " port=" + std::to_string(s.port()) +
+                                      " {x} conf=-");
+    const int port = pickFreePort();
+    EXPECT_EQ(c.call({"CONFIG", "SET", "proc-title-template", "{title} {listen-addr}", "port", std::to_string(port)}).str,
+              "OK");
+    EXPECT_EQ(procTitle(s.pid()), std::string(CPPREDIS_SERVER_BIN) + " 127.0.0.1:" + std::to_string(port));
+    TestServer plain;
+    EXPECT_TRUE(plain.waitForLog("Running mode=standalone, port=" + std::to_string(plain.port()) + "."));
 }
 
 /* rdb-del-sync-files with no persistence: the master's RDB made for a
