@@ -214,6 +214,9 @@ struct redisServer : redisServerLog, redisServerNetworking {
     int active_expire_effort = 1;     /* 1..10 */
     bool repl_ignore_disk_write_error = false;
     bool rdb_del_sync_files = false;  /* replication.h's removeSyncRdbFile */
+    /* CPU affinity (redisSetCpuAffinity): the main thread, the bio threads,
+     * the AOF rewrite child, the RDB child. "" for none. */
+    std::string server_cpulist, bio_cpulist, aof_rewrite_cpulist, bgsave_cpulist;
 
     long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
@@ -536,6 +539,10 @@ bool expandProcTitleTemplate(std::string_view tmpl, const char *title, std::stri
 /* Redis's redisSetProcTitle: the process title (ps, /proc/pid/cmdline) from
  * proc-title-template, if set-proc-title. */
 void redisSetProcTitle(const char *title);
+/* Redis's redisSetCpuAffinity: the calling thread on the CPUs of one of
+ * the *_cpulist configs ("" leaves it alone); a list the kernel refuses or
+ * that does not parse is logged. */
+void redisSetCpuAffinity(const std::string &cpulist);
 void resetServerStats();
 /* CONFIG RESETSTAT's zeroing of every command's calls/usec/rejected/failed
  * (INFO errorstats: networking.h's resetErrorTableStats). */

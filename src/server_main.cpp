@@ -722,6 +722,7 @@ int serverMain(int argc, char **argv) {
                   "WARNING: You specified a maxmemory value that is less than 1MB (current value is %lld bytes). Are "
                   "you sure this is what you really want?",
                   server.maxmemory);
+    redisSetCpuAffinity(server.server_cpulist);
     setOOMScoreAdj(-1);
     serverLog(LL_NOTICE, "Ready to accept connections tcp");
     aeMain(server.el.get());

@@ -141,8 +141,7 @@ const std::set<std::string> kRefused = {
     "cluster-node-timeout", "cluster-port", "cluster-preferred-endpoint-type", "cluster-replica-no-failover",
     "cluster-replica-validity-factor", "cluster-require-full-coverage", "cluster-slave-no-failover",
     "cluster-slave-validity-factor", "crash-log-enabled", "crash-memcheck-enabled", "maxmemory-clients",
-    "shutdown-timeout", "aof-disable-auto-gc", "server_cpulist", "bio_cpulist", "aof_rewrite_cpulist",
-    "bgsave_cpulist", "socket-mark-id", "bind-source-addr",
+    "shutdown-timeout", "aof-disable-auto-gc", "socket-mark-id", "bind-source-addr",
     /* replicaof is a directive of redis.conf (and REPLICAOF), not a CONFIG GET name */
     "replicaof", "slaveof"};
 /* ... or added by other work of issue 21 (connections, unix sockets, the
@@ -360,6 +359,28 @@ TEST(RedisConf, ProcTitleAndLogo) {
     EXPECT_EQ(procTitle(s.pid()), std::string(CPPREDIS_SERVER_BIN) + " 127.0.0.1:" + std::to_string(port));
     TestServer plain;
     EXPECT_TRUE(plain.waitForLog("Running mode=standalone, port=" + std::to_string(plain.port()) + "."));
+}
+
+/* server_cpulist: the server runs on the CPUs listed (taskset's syntax),
+ * as Redis 7.0.15 does; a list that does not parse changes nothing. */
+TEST(RedisConf, ServerCpulistSetsTheAffinity) {
+    auto cpus = [](pid_t pid) {
+        std::string status = readFile("/proc/" + std::to_string(pid) + "/status");
+        size_t at = status.find("Cpus_allowed_list:\t");
+        return at == std::string::npos ? "" : status.substr(at + 19, status.find('\n', at) - at - 19);
+    };
+    std::vector<std::string> binaries{CPPREDIS_SERVER_BIN};
+    if (RedisReference::available()) binaries.push_back(RedisReference::kBinary);
+    for (const std::string &binary : binaries) {
+        TestServer s(ServerOptions{.args = {"--server_cpulist", "0-0:1"}, .binary = binary});
+        RespConn c = s.connect();
+        EXPECT_EQ(c.call({"CONFIG", "GET", "server_cpulist"}).elements.at(1).str, "0-0:1");
+        EXPECT_EQ(cpus(s.pid()), "0") << binary;
+        TestServer bad(ServerOptions{.args = {"--server_cpulist", "1-0"}, .binary = binary});
+        RespConn b = bad.connect();
+        EXPECT_EQ(b.call({"PING"}).str, "PONG");
+        EXPECT_EQ(cpus(bad.pid()), cpus(getpid())) << binary;
+    }
 }
 
 /* rdb-del-sync-files with no persistence: the master's RDB made for a
