@@ -210,6 +210,14 @@ void appendToEarlierLines(const standardConfig &config, std::vector<std::string>
     args.insert(args.begin(), earlier.begin(), earlier.end());
 }
 
+/* The log line for a config accepted without effect, now at a value
+ * cppredis does not honour; "" if none is due. */
+std::string noEffectWarning(const standardConfig &config) {
+    if (!config.no_effect || (config.honoured && strEqualNoCase(getConfigValue(config), config.honoured))) return "";
+    return "WARNING: '" + std::string(config.name) + " " + getConfigValue(config) +
+           "' is accepted without effect: " + config.no_effect;
+}
+
 std::vector<configDirective> &directives() {
     static std::vector<configDirective> registered; /* filled by static initializers: built on first use */
     return registered;
@@ -235,9 +243,7 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
             splitArgs(std::string(args[0]), args);
         if (config->flags & APPEND_IN_FILE_CONFIG) appendToEarlierLines(*config, args);
         if (setConfig(*config, args, err) == SetResult::Error) return false;
-        if (config->no_effect)
-            no_effect_warnings.push_back("WARNING: '" + std::string(config->name) +
-                                         "' is accepted without effect: " + config->no_effect);
+        if (std::string warning = noEffectWarning(*config); !warning.empty()) no_effect_warnings.push_back(warning);
         return true;
     }
     if (const configDirective *d = lookupDirective(argv[0]); d && argv.size() >= 2) return d->load(argv, err);
@@ -749,8 +755,8 @@ bool configSet(std::span<const std::string_view> argv, std::string &err, bool pr
             restore(i);
             return failed(changes[i].name, reason);
         }
-        if (res == SetResult::Changed && config.no_effect)
-            serverLog(LL_WARNING, "WARNING: '%s' is accepted without effect: %s", config.name, config.no_effect);
+        if (std::string warning = noEffectWarning(config); res == SetResult::Changed && !warning.empty())
+            serverLog(LL_WARNING, "%s", warning.c_str());
         bool known = std::any_of(hooks.begin(), hooks.end(), [&config](const auto &h) { return h.first == config.apply; });
         if (res == SetResult::Changed && config.apply && !known) hooks.emplace_back(config.apply, &config);
     }

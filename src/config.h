@@ -74,8 +74,11 @@ struct standardConfig {
     std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
     bool (*apply)(const char **err) = nullptr;
     /* Set for a directive cppredis accepts without effect (README's list):
-     * why. Loading it from redis.conf or the command line logs this. */
+     * why. Loading it from redis.conf or the command line, or CONFIG SET,
+     * logs this, unless the value is `honoured`: the one that describes
+     * what cppredis does anyway (io-threads 1), if there is one. */
     const char *no_effect = nullptr;
+    const char *honoured = nullptr;
 };
 
 /* A directive of Redis 7.0 that cppredis refuses (README's list): a glob

@@ -619,7 +619,8 @@ const standardConfig static_configs[] = {
     {"enable-module-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&enable_module_cmd, only_no_enum}},
     {"propagation-error-behavior", nullptr, 0, "ignore", EnumConfig{&propagation_error_behavior, only_ignore_enum}},
     {"activedefrag", nullptr, 0, "no", SpecialConfig{setActiveDefrag, getActiveDefrag}},
-    /* Accepted without effect (README): the reason is the last field */
+    /* Accepted without effect (README): the reason, then the value that is
+     * cppredis's behaviour anyway, if any */
     {"active-defrag-cycle-min", nullptr, 0, "1", NumericConfig{&active_defrag_cycle_min, 1, 99}, nullptr, NO_DEFRAG},
     {"active-defrag-cycle-max", nullptr, 0, "25", NumericConfig{&active_defrag_cycle_max, 1, 99}, nullptr, NO_DEFRAG},
     {"active-defrag-threshold-lower", nullptr, 0, "10", NumericConfig{&active_defrag_threshold_lower, 0, 1000},
@@ -630,17 +631,18 @@ const standardConfig static_configs[] = {
      nullptr, NO_DEFRAG},
     {"active-defrag-ignore-bytes", nullptr, 0, "100mb",
      NumericConfig{&active_defrag_ignore_bytes, 1, LLONG_MAX, true}, nullptr, NO_DEFRAG},
-    {"io-threads", nullptr, IMMUTABLE_CONFIG, "1", NumericConfig{&io_threads, 1, 128}, nullptr, ONE_THREAD},
-    {"io-threads-do-reads", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&io_threads_do_reads}, nullptr, ONE_THREAD},
+    {"io-threads", nullptr, IMMUTABLE_CONFIG, "1", NumericConfig{&io_threads, 1, 128}, nullptr, ONE_THREAD, "1"},
+    {"io-threads-do-reads", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&io_threads_do_reads}, nullptr, ONE_THREAD, "no"},
     {"list-max-listpack-size", "list-max-ziplist-size", 0, "-2", NumericConfig{&list_max_listpack_size, INT_MIN, INT_MAX},
      nullptr, LIST_ENCODING},
-    {"list-compress-depth", nullptr, 0, "0", NumericConfig{&list_compress_depth, 0, INT_MAX}, nullptr, LIST_ENCODING},
+    {"list-compress-depth", nullptr, 0, "0", NumericConfig{&list_compress_depth, 0, INT_MAX}, nullptr, LIST_ENCODING,
+     "0"},
     {"appenddirname", nullptr, IMMUTABLE_CONFIG, "appendonlydir", StringConfig{&aof_dirname}, nullptr, AOF_ONE_FILE},
-    {"aof-use-rdb-preamble", nullptr, 0, "yes", BoolConfig{&aof_use_rdb_preamble}, nullptr, AOF_ONE_FILE},
+    {"aof-use-rdb-preamble", nullptr, 0, "yes", BoolConfig{&aof_use_rdb_preamble}, nullptr, AOF_ONE_FILE, "no"},
     {"sanitize-dump-payload", nullptr, 0, "no", EnumConfig{&sanitize_dump_payload, sanitize_dump_payload_enum}, nullptr,
-     "RESTORE and replication always validate a payload in full, as 'yes' does"},
+     "RESTORE and replication always validate a payload in full, as 'yes' does", "yes"},
     {"ignore-warnings", nullptr, EMPTY_IS_VALUE_CONFIG, "", StringConfig{&ignore_warnings}, nullptr,
-     "cppredis makes no start-up check this silences (ARM64-COW-BUG)"},
+     "cppredis makes no start-up check this silences (ARM64-COW-BUG)", ""},
 };
 
 }  // namespace
