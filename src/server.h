@@ -199,14 +199,13 @@ struct redisServer : redisServerLog, redisServerNetworking {
     std::string pidfile;
     bool pidfile_written = false;     /* createPidFile wrote `pidfile`: shutdown removes it */
     /* The process as Redis 7.0's redis.conf tunes it (config_table.cpp's
-     * "config helper" rows; proctitle.cpp, server_main.cpp). */
+     * rows; server.cpp, server_main.cpp, setproctitle.cpp). */
     bool always_show_logo = false;
     bool set_proc_title = true;
     std::string proc_title_template = "{title} {listen-addr} {server-mode}";
     bool disable_thp = true;          /* prctl(PR_SET_THP_DISABLE) at start-up when THP is "always" */
     int oom_score_adj = 0;            /* OOM_SCORE_* */
     int oom_score_adj_values[3] = {0, 200, 800}; /* master, replica, background child */
-    int oom_score_adj_base = 0;       /* /proc/self/oom_score_adj as found at start-up */
     int shutdown_on_sigint = 0;       /* SHUTDOWN_* flags a signal's shutdown takes */
     int shutdown_on_sigterm = 0;
     bool activerehashing = true;
