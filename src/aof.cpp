@@ -49,12 +49,23 @@
  * Feeding the buffers
  * ====================================================================== */
 
+/* Redis 7's timestamp annotation, "#TS:<unix time>\r\n", when the second
+ * changed since the last one (or `force`): with aof-timestamp-enabled, the
+ * file tells when its commands ran (redis-check-aof --truncate-to-timestamp).
+ * Loading skips it, as any line starting with '#'. */
+static void catTimestampAnnotationIfNeeded(std::string &buf, bool force) {
+    if (!force && server.aof_cur_timestamp >= server.unixtime) return;
+    buf += "#TS:" + std::to_string(static_cast<long long>(server.unixtime)) + "\r\n";
+    server.aof_cur_timestamp = server.unixtime;
+}
+
 /* The unit goes to the AOF's buffer, and to the rewrite's while a rewrite
  * child runs, as the same bytes (one SELECT state, the file's). */
 void feedAppendOnlyFile() {
     static std::string unit; /* reused: no allocation per command */
     if (server.aof_state != AOF_ON && server.child_type != CHILD_TYPE_AOF) return;
     unit.clear();
+    if (server.aof_timestamp_enabled) catTimestampAnnotationIfNeeded(unit, false);
     catExecutionUnit(unit, PROPAGATE_AOF, server.aof_selected_db);
     if (server.aof_state == AOF_ON) server.aof_buf.append(unit);
     if (server.child_type == CHILD_TYPE_AOF) server.aof_rewrite_buf.append(unit);
@@ -527,6 +538,7 @@ static bool rewriteAppendOnlyFileRio(RewriteWriter &w) {
     long long now = mstime();
     size_t key_count = 0;
     long long info_updated_time = 0;
+    if (server.aof_timestamp_enabled) catTimestampAnnotationIfNeeded(w.buf(), true);
     /* Functions first (Redis's rewriteFunctions): a library per FUNCTION LOAD. */
     for (auto &[name, li] : functionsLibGet()) {
         std::string_view argv[] = {"FUNCTION", "LOAD", li->code};
@@ -848,12 +860,16 @@ public:
 
 private:
     /* "<prefix><number>\r\n". END only when nothing at all is left and
-     * `first` (a command boundary). */
+     * `first` (a command boundary), where a line starting with '#' is an
+     * annotation (Redis 7's "#TS:..."), skipped as Redis 7 skips them. */
     Result readLength(char prefix, long long *value, bool first) {
         char buf[128];
-        if (!fgets(buf, sizeof(buf), fp_)) return ferror(fp_) ? READ_ERROR : first ? END : TRUNCATED;
-        size_t n = strlen(buf);
-        if (buf[n - 1] != '\n') return feof(fp_) ? TRUNCATED : BAD_FORMAT;
+        size_t n;
+        do {
+            if (!fgets(buf, sizeof(buf), fp_)) return ferror(fp_) ? READ_ERROR : first ? END : TRUNCATED;
+            n = strlen(buf);
+            if (buf[n - 1] != '\n') return feof(fp_) ? TRUNCATED : BAD_FORMAT;
+        } while (first && buf[0] == '#');
         if (buf[0] != prefix || n < 4 || buf[n - 2] != '\r') return BAD_FORMAT;
         return string2ll(std::string_view(buf + 1, n - 3), value) ? COMMAND : BAD_FORMAT;
     }

@@ -65,6 +65,7 @@ private:
         /* It frees what the main thread allocated (the queue's blocks, lazily
          * freed values): used_memory must see it. */
         zmalloc_register_thread();
+        redisSetCpuAffinity(server.bio_cpulist); /* immutable: set before any thread starts */
         std::unique_lock lk(mu_);
         for (;;) {
             cv_.wait(lk, [this] { return stop_ || !jobs_.empty(); });

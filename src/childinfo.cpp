@@ -179,6 +179,12 @@ pid_t redisFork(int child_type) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGINT, SIG_DFL);
         closeListeningSockets(false);
+        /* The OOM killer takes a child before its parent (oom-score-adj),
+         * ps tells what it is, and it runs on its own CPUs if configured,
+         * as Redis's children do. */
+        setOOMScoreAdj(CONFIG_OOM_BGCHILD);
+        redisSetProcTitle(child_type == CHILD_TYPE_AOF ? "redis-aof-rewrite" : "redis-rdb-bgsave");
+        redisSetCpuAffinity(child_type == CHILD_TYPE_AOF ? server.aof_rewrite_cpulist : server.bgsave_cpulist);
         /* If the parent dies, the child's next report fails and it exits. */
         keepChildInfoPipeEnd(1);
         return 0;

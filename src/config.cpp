@@ -39,10 +39,22 @@ namespace {
 
 /* The table (config_table.cpp), handed over by initConfigValues. */
 std::span<const standardConfig> configs;
+std::span<const refusedConfig> refused_configs;
 
 /* The APPEND_IN_FILE_CONFIG configs already set by a line of the load in
  * progress (appendToEarlierLines). */
 std::vector<const standardConfig *> configs_loaded;
+
+/* Redis 7.0's reading_config_file: true while a load runs, false from the
+ * end of an `include` on, so that every later line of an
+ * APPEND_IN_FILE_CONFIG replaces the value instead of adding to it (its
+ * precedence, which we keep: `save` lines after an include, or on the
+ * command line after a file with an include, replace the points). */
+bool reading_config_file = false;
+
+/* One line per accepted-without-effect directive loaded, for the log
+ * (logConfigWarnings: the log file is open by then). */
+std::vector<std::string> no_effect_warnings;
 
 }  // namespace
 
@@ -206,13 +218,21 @@ void loadConfigFile(const std::string &path);
  * Redis. */
 void appendToEarlierLines(const standardConfig &config, std::vector<std::string> &args) {
     bool first = std::find(configs_loaded.begin(), configs_loaded.end(), &config) == configs_loaded.end();
-    if (first) {
-        configs_loaded.push_back(&config);
+    if (first || !reading_config_file) {
+        if (first) configs_loaded.push_back(&config);
         return;
     }
     if (args.size() == 1 && args[0].empty()) return;
     std::vector<std::string> earlier = splitOnSpaces(getConfigValue(config));
     args.insert(args.begin(), earlier.begin(), earlier.end());
+}
+
+/* The log line for a config accepted without effect, now at a value
+ * cppredis does not honour; "" if none is due. */
+std::string noEffectWarning(const standardConfig &config) {
+    if (!config.no_effect || (config.honoured && strEqualNoCase(getConfigValue(config), config.honoured))) return "";
+    return "WARNING: '" + std::string(config.name) + " " + getConfigValue(config) +
+           "' is accepted without effect: " + config.no_effect;
 }
 
 std::vector<configDirective> &directives() {
@@ -239,14 +259,24 @@ bool loadDirective(const std::vector<std::string> &argv, std::string &err) {
         if ((config->flags & MULTI_ARG_CONFIG) && args.size() == 1 && !args[0].empty())
             splitArgs(std::string(args[0]), args);
         if (config->flags & APPEND_IN_FILE_CONFIG) appendToEarlierLines(*config, args);
-        return setConfig(*config, args, err) != SetResult::Error;
+        if (setConfig(*config, args, err) == SetResult::Error) return false;
+        if (std::string warning = noEffectWarning(*config); !warning.empty()) no_effect_warnings.push_back(warning);
+        return true;
     }
     if (const configDirective *d = lookupDirective(argv[0]); d && argv.size() >= 2) return d->load(argv, err);
     if (strEqualNoCase(argv[0], "include") && argv.size() == 2) {
+        reading_config_file = true;
         loadConfigFile(argv[1]);
+        reading_config_file = false;
         return true;
     }
     err = "Bad directive or wrong number of arguments";
+    /* Redis's own directives that cppredis refuses say so, and why. */
+    for (const refusedConfig &refused : refused_configs)
+        if (stringmatchlen(refused.pattern, argv[0], true)) {
+            err += "\n'" + argv[0] + "' is a Redis 7.0 directive that cppredis does not implement: " + refused.reason;
+            break;
+        }
     return false;
 }
 
@@ -403,12 +433,12 @@ std::string quoted(const std::string &name, std::string_view value) {
 
 /* A string empty by default and now is what Redis calls unset (NULL:
  * requirepass, masterauth, pidfile...): it gets no line at all, and loses
- * the ones it had, so that the next start leaves it unset too. (Redis keeps
- * a `logfile ""` or `aclfile ""` line, theirs being "" rather than NULL;
- * dropping it starts the server the same.) */
+ * the ones it had, so that the next start leaves it unset too; unless its
+ * "" is a value (EMPTY_IS_VALUE_CONFIG: a `logfile ""` line stays, as in
+ * Redis). */
 void rewriteConfigStringOption(rewriteConfigState &state, const std::string &name, const std::string &value,
-                               std::string_view default_value) {
-    if (value.empty() && default_value.empty()) return state.markAsProcessed(name);
+                               std::string_view default_value, bool empty_is_value = false) {
+    if (value.empty() && default_value.empty() && !empty_is_value) return state.markAsProcessed(name);
     state.rewriteLine(name, quoted(name, value), value != default_value);
 }
 
@@ -448,7 +478,7 @@ void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const
 }
 
 void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const StringConfig &c) {
-    rewriteConfigStringOption(state, config.name, *c.field, config.default_value);
+    rewriteConfigStringOption(state, config.name, *c.field, config.default_value, config.flags & EMPTY_IS_VALUE_CONFIG);
 }
 
 /* The special configs are written as Redis writes each of them (its own
@@ -464,11 +494,12 @@ void rewriteConfigSaveOption(rewriteConfigState &state, const standardConfig &co
     state.markAsProcessed(config.name);
 }
 
-/* The default addresses get no line (and lose the old ones). */
+/* The default addresses get no line of their own, but keep the file's:
+ * Redis's default ("* -::*") is not cppredis's, so Debian's `bind
+ * 127.0.0.1 -::1` is not a default to Redis and stays, as here. */
 void rewriteConfigBindOption(rewriteConfigState &state, const standardConfig &config) {
     std::string value = getConfigValue(config);
-    if (value == config.default_value) return state.markAsProcessed(config.name);
-    state.rewriteLine(config.name, "bind " + (value.empty() ? std::string("\"\"") : value), true);
+    state.rewriteLine(config.name, "bind " + (value.empty() ? std::string("\"\"") : value), value != config.default_value);
 }
 
 /* Always written, as an absolute path. */
@@ -519,16 +550,23 @@ constexpr specialConfigRewrite special_rewrites[] = {
     {"hz", rewriteConfigHzOption},
 };
 
-/* Any other special config (dbfilename...) is a string to Redis. */
+/* Any other special config is a string to Redis (dbfilename...), or if it
+ * takes several words, its words unquoted (oom-score-adj-values 0 200 800,
+ * shutdown-on-sigint now force). */
 void rewriteTyped(rewriteConfigState &state, const standardConfig &config, const SpecialConfig &) {
     for (const specialConfigRewrite &special : special_rewrites)
         if (special.name == config.name) return special.rewrite(state, config);
-    rewriteConfigStringOption(state, config.name, getConfigValue(config), config.default_value);
+    std::string value = getConfigValue(config);
+    if (!(config.flags & MULTI_ARG_CONFIG) || value.empty())
+        return rewriteConfigStringOption(state, config.name, value, config.default_value);
+    state.rewriteLine(config.name, std::string(config.name) + " " + value, value != config.default_value);
 }
 
 /* A registered directive's lines are always written (`user`, `replicaof`):
- * none means the directive must go from the file. */
+ * none means the directive must go from the file. Without a rewrite
+ * function its lines stay as they are (`rename-command`, as in Redis). */
 void rewriteConfigDirective(rewriteConfigState &state, const configDirective &d) {
+    if (!d.rewrite) return;
     for (std::string &line : d.rewrite()) state.rewriteLine(d.name, std::move(line), true);
     state.markAsProcessed(d.name);
 }
@@ -605,8 +643,9 @@ bool registerConfigDirective(const configDirective &directive) {
     return true;
 }
 
-void initConfigValues(std::span<const standardConfig> table) {
+void initConfigValues(std::span<const standardConfig> table, std::span<const refusedConfig> refused) {
     configs = table;
+    refused_configs = refused;
     for (const standardConfig &config : configs) {
         std::string err;
         setConfigFromString(config, config.default_value, err);
@@ -615,6 +654,8 @@ void initConfigValues(std::span<const standardConfig> table) {
 
 void loadServerConfig(const char *filename, const std::string &options) {
     configs_loaded.clear();
+    no_effect_warnings.clear();
+    reading_config_file = true;
     if (filename) loadConfigFile(filename);
     loadConfigFromString(options, "the command line");
     /* The log can't be opened later without failing silently: check now. */
@@ -622,6 +663,11 @@ void loadServerConfig(const char *filename, const std::string &options) {
         std::unique_ptr<FILE, int (*)(FILE *)> fp(fopen(logging::server.logfile.c_str(), "a"), fclose);
         if (!fp) fatalConfigError("", 0, "", std::string("Can't open the log file: ") + strerror(errno));
     }
+}
+
+void logConfigWarnings() {
+    for (const std::string &warning : no_effect_warnings) serverLog(LL_WARNING, "%s", warning.c_str());
+    no_effect_warnings.clear();
 }
 
 void parseCommandLine(int argc, char **argv, std::string &configfile, std::string &options) {
@@ -685,6 +731,7 @@ std::vector<std::pair<std::string, std::string>> configGet(std::span<const std::
 bool configSet(std::span<const std::string_view> argv, std::string &err, bool protected_allowed) {
     struct Change {
         const standardConfig *config;
+        std::string_view name; /* its name or alias, whichever was given: Redis's errors name it */
         std::string_view value;
         std::string old_value;
     };
@@ -706,7 +753,8 @@ bool configSet(std::span<const std::string_view> argv, std::string &err, bool pr
             return failed(argv[i], "can't set protected config");
         if (std::any_of(changes.begin(), changes.end(), [config](const Change &c) { return c.config == config; }))
             return failed(argv[i], "duplicate parameter");
-        changes.push_back({config, argv[i + 1], getConfigValue(*config)});
+        bool by_alias = config->alias && strEqualNoCase(argv[i], config->alias);
+        changes.push_back({config, by_alias ? config->alias : config->name, argv[i + 1], getConfigValue(*config)});
     }
 
     auto restore = [&changes](size_t count) {
@@ -725,8 +773,10 @@ bool configSet(std::span<const std::string_view> argv, std::string &err, bool pr
         SetResult res = setConfigFromString(config, changes[i].value, reason);
         if (res == SetResult::Error) {
             restore(i);
-            return failed(config.name, reason);
+            return failed(changes[i].name, reason);
         }
+        if (std::string warning = noEffectWarning(config); res == SetResult::Changed && !warning.empty())
+            serverLog(LL_WARNING, "%s", warning.c_str());
         bool known = std::any_of(hooks.begin(), hooks.end(), [&config](const auto &h) { return h.first == config.apply; });
         if (res == SetResult::Changed && config.apply && !known) hooks.emplace_back(config.apply, &config);
     }

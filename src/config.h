@@ -32,6 +32,9 @@ constexpr unsigned HIDDEN_CONFIG = 1u << 3;    /* for tests: CONFIG GET by its e
  * to the value instead of replacing it (`save`, as Redis reads it). */
 constexpr unsigned APPEND_IN_FILE_CONFIG = 1u << 4;
 constexpr unsigned SENSITIVE_CONFIG = 1u << 5; /* a secret: CONFIG SET redacts its value (slow log) */
+/* A string whose "" is a value, not "unset" (Redis's ALLOW_EMPTY_STRING:
+ * logfile, aclfile): CONFIG REWRITE keeps its `name ""` line. */
+constexpr unsigned EMPTY_IS_VALUE_CONFIG = 1u << 6;
 
 enum class SetResult { Error, Changed, Unchanged };
 
@@ -71,6 +74,20 @@ struct standardConfig {
     const char *default_value; /* as written in redis.conf */
     std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
     bool (*apply)(const char **err) = nullptr;
+    /* Set for a directive cppredis accepts without effect (README's list):
+     * why. Loading it from redis.conf or the command line, or CONFIG SET,
+     * logs this, unless the value is `honoured`: the one that describes
+     * what cppredis does anyway (io-threads 1), if there is one. */
+    const char *no_effect = nullptr;
+    const char *honoured = nullptr;
+};
+
+/* A directive of Redis 7.0 that cppredis refuses (README's list): a glob
+ * pattern over names and why. The loader's error names the directive and
+ * gives the reason; CONFIG GET/SET know them no more than any unknown name. */
+struct refusedConfig {
+    const char *pattern;
+    const char *reason;
 };
 
 const standardConfig *lookupConfig(std::string_view name); /* by name or alias, any case; nullptr if none */
@@ -85,17 +102,22 @@ struct configDirective {
     const char *name;
     const char *alias; /* nullptr if none */
     bool (*load)(std::span<const std::string> argv, std::string &err);
-    std::vector<std::string> (*rewrite)();
+    std::vector<std::string> (*rewrite)(); /* nullptr: its lines stay as they are (rename-command) */
 };
 bool registerConfigDirective(const configDirective &directive);
 
 /* Takes `table` as the configs and sets every one to its default, as
- * Redis's initConfigValues(). */
-void initConfigValues(std::span<const standardConfig> table);
+ * Redis's initConfigValues(); `refused` names Redis's directives cppredis
+ * refuses, for the loader's message. */
+void initConfigValues(std::span<const standardConfig> table, std::span<const refusedConfig> refused = {});
 
 /* Loads `filename` (if not null), then `options`: directives, one per line,
  * that override the file (see parseCommandLine). Exits on any error. */
 void loadServerConfig(const char *filename, const std::string &options);
+
+/* Logs a warning for each directive loadServerConfig accepted without
+ * effect (once the log is where the configuration says). */
+void logConfigWarnings();
 
 /* redis-server's command line: an optional config file first, then
  * "--name value..." options turned into "name value..." lines for

@@ -131,7 +131,6 @@ bool updateJemallocBgThread(const char **) {
 
 /* hz: a hint, clamped to Redis's bounds rather than refused, whether it
  * comes from redis.conf or CONFIG SET. */
-constexpr int CONFIG_MIN_HZ = 1, CONFIG_MAX_HZ = 500;
 
 SetResult setHz(std::span<const std::string> args, std::string &err) {
     int hz = server.config_hz;
@@ -307,24 +306,206 @@ std::string getLatencyTrackingInfoPercentiles() {
 }
 
 /* ------------------------------------------------------------------------
+ * Redis 7.0's redis.conf: the process, the signals, and what cppredis
+ * accepts without effect (issue 21, the config helper's rows)
+ * ---------------------------------------------------------------------- */
+
+/* port and bind show in the process title ({listen-addr}). */
+bool updatePortAndTitle(const char **err) {
+    if (!updatePort(err)) return false;
+    redisSetProcTitle(nullptr);
+    return true;
+}
+
+bool applyBindAndTitle(const char **err) {
+    if (!applyBind(err)) return false;
+    redisSetProcTitle(nullptr);
+    return true;
+}
+
+SetResult setProcTitleTemplate(std::span<const std::string> args, std::string &err) {
+    std::string ignored;
+    if (!expandProcTitleTemplate(args[0], "", ignored) || ignored.empty()) {
+        err = "template format is invalid or contains unknown variables";
+        return SetResult::Error;
+    }
+    if (server.proc_title_template == args[0]) return SetResult::Unchanged;
+    server.proc_title_template = args[0];
+    return SetResult::Changed;
+}
+
+std::string getProcTitleTemplate() { return server.proc_title_template; }
+
+bool updateProcTitleTemplate(const char **) {
+    redisSetProcTitle(nullptr);
+    return true;
+}
+
+constexpr configEnum oom_score_adj_enum[] = {
+    {"no", OOM_SCORE_ADJ_NO}, {"yes", OOM_SCORE_RELATIVE}, {"relative", OOM_SCORE_RELATIVE},
+    {"absolute", OOM_SCORE_ADJ_ABSOLUTE}};
+
+/* oom-score-adj-values <master> <replica> <background child>, -2000..2000
+ * each (the kernel clamps to -1000..1000 after the base is added). */
+SetResult setOOMScoreAdjValues(std::span<const std::string> args, std::string &err) {
+    if (args.size() != CONFIG_OOM_COUNT) {
+        err = "wrong number of arguments";
+        return SetResult::Error;
+    }
+    int values[CONFIG_OOM_COUNT];
+    for (int i = 0; i < CONFIG_OOM_COUNT; i++) {
+        char *end;
+        long long value = strtoll(args[i].c_str(), &end, 10);
+        if (*end != '\0' || value < -2000 || value > 2000) {
+            err = "Invalid oom-score-adj-values, elements must be between -2000 and 2000.";
+            return SetResult::Error;
+        }
+        values[i] = static_cast<int>(value);
+    }
+    if (values[CONFIG_OOM_REPLICA] < values[CONFIG_OOM_MASTER] || values[CONFIG_OOM_BGCHILD] < values[CONFIG_OOM_REPLICA])
+        serverLog(LL_WARNING, "The oom-score-adj-values configuration may not work for non-privileged processes! "
+                              "Please consult the documentation.");
+    if (std::equal(values, values + CONFIG_OOM_COUNT, server.oom_score_adj_values)) return SetResult::Unchanged;
+    std::copy(values, values + CONFIG_OOM_COUNT, server.oom_score_adj_values);
+    return SetResult::Changed;
+}
+
+std::string getOOMScoreAdjValues() {
+    const int *v = server.oom_score_adj_values;
+    return std::to_string(v[0]) + " " + std::to_string(v[1]) + " " + std::to_string(v[2]);
+}
+
+bool updateOOMScoreAdj(const char **err) {
+    if (!server.el || setOOMScoreAdj(-1) == C_OK) return true;
+    *err = "Failed to set current oom_score_adj. Check server logs.";
+    return false;
+}
+
+/* shutdown-on-sigint / shutdown-on-sigterm: SHUTDOWN's flags, any of
+ * save, nosave, now, force, or "default" (none), as a Redis multi-arg enum. */
+constexpr configEnum shutdown_on_sig_enum[] = {{"default", SHUTDOWN_NOFLAGS},
+                                               {"save", SHUTDOWN_SAVE},
+                                               {"nosave", SHUTDOWN_NOSAVE},
+                                               {"now", SHUTDOWN_NOW},
+                                               {"force", SHUTDOWN_FORCE}};
+
+SetResult setShutdownOnSignal(int &field, std::span<const std::string> args, std::string &err) {
+    int flags = 0;
+    bool valid = !args.empty();
+    for (const std::string &arg : args) {
+        auto e = std::find_if(std::begin(shutdown_on_sig_enum), std::end(shutdown_on_sig_enum),
+                              [&arg](const configEnum &ce) { return strEqualNoCase(arg, ce.name); });
+        if (e == std::end(shutdown_on_sig_enum)) valid = false;
+        else flags |= e->value;
+    }
+    if (!valid) {
+        err = "argument(s) must be one of the following: default, save, nosave, now, force";
+        return SetResult::Error;
+    }
+    if ((flags & SHUTDOWN_SAVE) && (flags & SHUTDOWN_NOSAVE)) {
+        err = "shutdown options SAVE and NOSAVE can't be used simultaneously";
+        return SetResult::Error;
+    }
+    if (flags == field) return SetResult::Unchanged;
+    field = flags;
+    return SetResult::Changed;
+}
+
+/* The flags' names in the enum's order, "default" for none. */
+std::string getShutdownOnSignal(int flags) {
+    if (flags == SHUTDOWN_NOFLAGS) return "default";
+    std::string out;
+    for (const configEnum &e : shutdown_on_sig_enum)
+        if (e.value && (flags & e.value)) out += (out.empty() ? "" : " ") + std::string(e.name);
+    return out;
+}
+
+SetResult setShutdownOnSigint(std::span<const std::string> args, std::string &err) {
+    return setShutdownOnSignal(server.shutdown_on_sigint, args, err);
+}
+std::string getShutdownOnSigint() { return getShutdownOnSignal(server.shutdown_on_sigint); }
+SetResult setShutdownOnSigterm(std::span<const std::string> args, std::string &err) {
+    return setShutdownOnSignal(server.shutdown_on_sigterm, args, err);
+}
+std::string getShutdownOnSigterm() { return getShutdownOnSignal(server.shutdown_on_sigterm); }
+
+/* activedefrag: cppredis has no active defragmentation, so it answers as a
+ * Redis built without it (HAVE_DEFRAG unset): `no` only. The tuning below
+ * is then kept and has no effect, as in that Redis. */
+SetResult setActiveDefrag(std::span<const std::string> args, std::string &err) {
+    if (strEqualNoCase(args[0], "no")) return SetResult::Unchanged;
+    err = strEqualNoCase(args[0], "yes")
+              ? "Active defragmentation cannot be enabled: it requires a Redis server compiled with a modified "
+                "Jemalloc like the one shipped by default with the Redis source distribution"
+              : "argument must be 'yes' or 'no'";
+    return SetResult::Error;
+}
+
+std::string getActiveDefrag() { return "no"; }
+
+constexpr const char *NO_DEFRAG = "activedefrag cannot be enabled (cppredis has no active defragmentation)";
+int active_defrag_cycle_min, active_defrag_cycle_max, active_defrag_threshold_lower, active_defrag_threshold_upper;
+long long active_defrag_max_scan_fields, active_defrag_ignore_bytes;
+
+/* The values of the configs accepted without effect (README, "Configuration
+ * (redis.conf)"): kept so that CONFIG GET and CONFIG REWRITE give them back,
+ * read by nothing else. */
+int io_threads;
+bool io_threads_do_reads;
+int list_max_listpack_size, list_compress_depth;
+std::string aof_dirname;
+bool aof_use_rdb_preamble;
+int sanitize_dump_payload;
+std::string ignore_warnings;
+
+constexpr const char *ONE_THREAD = "cppredis runs commands and I/O on one thread";
+constexpr const char *LIST_ENCODING =
+    "lists are encoded as a ziplist up to list-max-ziplist-entries/-value, then a linked list (no quicklist)";
+constexpr const char *AOF_ONE_FILE =
+    "the AOF is one file, appendfilename in dir, of commands only (Redis 6's layout, which Redis 7 loads)";
+
+constexpr configEnum sanitize_dump_payload_enum[] = {{"no", 0}, {"yes", 1}, {"clients", 2}};
+
+/* Where cppredis does only what Redis's default does, the other values are
+ * refused (a one-value enum). */
+constexpr configEnum only_no_enum[] = {{"no", 0}};
+constexpr configEnum only_ignore_enum[] = {{"ignore", 0}};
+int cluster_enabled, enable_module_cmd, propagation_error_behavior;
+
+/* The Redis 7.0 directives that cppredis refuses, and why (README's list;
+ * the tls-*, unixsocket*, supervised and syslog-* ones are other work of
+ * issue 21). */
+constexpr refusedConfig refused_configs[] = {
+    {"cluster-*", "Redis Cluster is not implemented (cluster-enabled accepts only 'no')"},
+    {"crash-log-enabled", "there is no crash report (stack trace, registers) to enable"},
+    {"crash-memcheck-enabled", "there is no crash report, nor its memory test"},
+    {"maxmemory-clients", "client eviction is not implemented"},
+    {"shutdown-timeout", "SHUTDOWN does not wait for lagging replicas"},
+    {"aof-disable-auto-gc", "the AOF is one file: there are no old AOF files to delete"},
+    {"socket-mark-id", "sockets get no SO_MARK"},
+    {"bind-source-addr", "the replica's connection to its master binds no source address"},
+    {"loadmodule", "modules are not supported"},
+};
+
+/* ------------------------------------------------------------------------
  * The table
  * ---------------------------------------------------------------------- */
 
 const standardConfig static_configs[] = {
     {"bind", nullptr, MULTI_ARG_CONFIG, "127.0.0.1 -::1", SpecialConfig{setBindAddresses, getBindAddresses},
-     applyBind},
+     applyBindAndTitle},
     {"protected-mode", nullptr, 0, "yes", BoolConfig{&server.protected_mode}},
     {"enable-debug-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&server.enable_debug_cmd, protected_action_enum}},
     {"save", nullptr, MULTI_ARG_CONFIG | APPEND_IN_FILE_CONFIG, "3600 1 300 100 60 10000", SpecialConfig{setSaveParams, getSaveParams}},
     {"appendonly", nullptr, 0, "no", BoolConfig{&server.aof_enabled}, updateAppendonly},
-    {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}, updatePort},
+    {"port", nullptr, 0, "6379", NumericConfig{&server.port, 0, 65535}, updatePortAndTitle},
     {"tcp-backlog", nullptr, IMMUTABLE_CONFIG, "511", NumericConfig{&server.tcp_backlog, 0, INT_MAX}},
     {"timeout", nullptr, 0, "0", NumericConfig{&server.maxidletime, 0, INT_MAX}},
     {"tcp-keepalive", nullptr, 0, "300", NumericConfig{&server.tcpkeepalive, 0, INT_MAX}},
     {"daemonize", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&server.daemonize}},
     {"pidfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.pidfile}},
     {"loglevel", nullptr, 0, "notice", EnumConfig{&server.verbosity, loglevel_enum}},
-    {"logfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.logfile}},
+    {"logfile", nullptr, IMMUTABLE_CONFIG | EMPTY_IS_VALUE_CONFIG, "", StringConfig{&server.logfile}},
     {"databases", nullptr, IMMUTABLE_CONFIG, "16", NumericConfig{&server.dbnum, 1, INT_MAX}},
     {"maxclients", nullptr, 0, "10000", NumericConfig{&server.maxclients, 1, UINT_MAX}, updateMaxclients},
     {"hz", nullptr, 0, "10", SpecialConfig{setHz, getHz}},
@@ -335,11 +516,11 @@ const standardConfig static_configs[] = {
      NumericConfig{&server.client_max_querybuf_len, 1024 * 1024, LONG_MAX, true}},
     {"list-max-ziplist-entries", nullptr, 0, "512", NumericConfig{&server.list_max_ziplist_entries, 0, LONG_MAX}},
     {"list-max-ziplist-value", nullptr, 0, "64", NumericConfig{&server.list_max_ziplist_value, 0, LONG_MAX}},
-    {"hash-max-ziplist-entries", "hash-max-listpack-entries", 0, "512", NumericConfig{&server.hash_max_ziplist_entries, 0, LONG_MAX}},
-    {"hash-max-ziplist-value", "hash-max-listpack-value", 0, "64", NumericConfig{&server.hash_max_ziplist_value, 0, LONG_MAX}},
+    {"hash-max-listpack-entries", "hash-max-ziplist-entries", 0, "512", NumericConfig{&server.hash_max_ziplist_entries, 0, LONG_MAX}},
+    {"hash-max-listpack-value", "hash-max-ziplist-value", 0, "64", NumericConfig{&server.hash_max_ziplist_value, 0, LONG_MAX}},
     {"set-max-intset-entries", nullptr, 0, "512", NumericConfig{&server.set_max_intset_entries, 0, LONG_MAX}},
-    {"zset-max-ziplist-entries", "zset-max-listpack-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
-    {"zset-max-ziplist-value", "zset-max-listpack-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
+    {"zset-max-listpack-entries", "zset-max-ziplist-entries", 0, "128", NumericConfig{&server.zset_max_ziplist_entries, 0, LONG_MAX}},
+    {"zset-max-listpack-value", "zset-max-ziplist-value", 0, "64", NumericConfig{&server.zset_max_ziplist_value, 0, LONG_MAX}},
     {"hll-sparse-max-bytes", nullptr, 0, "3000", NumericConfig{&server.hll_sparse_max_bytes, 0, LONG_MAX, true}},
     {"stream-node-max-bytes", nullptr, 0, "4096", NumericConfig{&server.stream_node_max_bytes, 0, LONG_MAX, true}},
     {"stream-node-max-entries", nullptr, 0, "100", NumericConfig{&server.stream_node_max_entries, 0, LLONG_MAX}},
@@ -352,6 +533,7 @@ const standardConfig static_configs[] = {
     {"auto-aof-rewrite-percentage", nullptr, 0, "100", NumericConfig{&server.aof_rewrite_perc, 0, INT_MAX}},
     {"auto-aof-rewrite-min-size", nullptr, 0, "64mb",
      NumericConfig{&server.aof_rewrite_min_size, 0, LLONG_MAX, true}},
+    {"aof-timestamp-enabled", nullptr, 0, "no", BoolConfig{&server.aof_timestamp_enabled}},
     /* Pub/sub, keyspace notifications, output buffer limits (pubsub.cpp, notify.cpp, networking.cpp) */
     {"notify-keyspace-events", nullptr, 0, "", SpecialConfig{setNotifyKeyspaceEvents, getNotifyKeyspaceEvents}},
     {"client-output-buffer-limit", nullptr, MULTI_ARG_CONFIG,
@@ -364,6 +546,7 @@ const standardConfig static_configs[] = {
     {"rdbchecksum", nullptr, IMMUTABLE_CONFIG, "yes", BoolConfig{&server.rdb_checksum}},
     {"rdb-save-incremental-fsync", nullptr, 0, "yes", BoolConfig{&server.rdb_save_incremental_fsync}},
     {"stop-writes-on-bgsave-error", nullptr, 0, "yes", BoolConfig{&server.stop_writes_on_bgsave_err}},
+    {"rdb-del-sync-files", nullptr, 0, "no", BoolConfig{&server.rdb_del_sync_files}},
     {"rdb-key-save-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.rdb_key_save_delay, INT_MIN, INT_MAX}},
     {"enable-protected-configs", nullptr, IMMUTABLE_CONFIG, "no",
      EnumConfig{&server.enable_protected_configs, protected_action_enum}},
@@ -371,7 +554,7 @@ const standardConfig static_configs[] = {
     {"trace-events", nullptr, 0, "", SpecialConfig{setTraceEvents, getTraceEvents}},
     /* ACL (acl.cpp) */
     {"requirepass", nullptr, SENSITIVE_CONFIG, "", StringConfig{&server.requirepass}, updateRequirePass},
-    {"aclfile", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.acl_filename}},
+    {"aclfile", nullptr, IMMUTABLE_CONFIG | EMPTY_IS_VALUE_CONFIG, "", StringConfig{&server.acl_filename}},
     {"acllog-max-len", nullptr, 0, "128", NumericConfig{&server.acllog_max_len, 0, LONG_MAX}},
     {"acl-pubsub-default", nullptr, 0, "resetchannels", EnumConfig{&server.acl_pubsub_default, acl_pubsub_default_enum}},
     /* Operating it: slow log, latency monitor and tracking, lazy freeing, client-side caching */
@@ -430,8 +613,59 @@ const standardConfig static_configs[] = {
     {"unixsocket", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.unixsocket}},
     {"unixsocketperm", nullptr, IMMUTABLE_CONFIG, "0",
      NumericConfig{.field = &server.unixsocketperm, .lower = 0, .upper = 0777, .octal = true}},
+    /* The process: logo, title, OOM score, THP (server_main.cpp, server.cpp) */
+    {"always-show-logo", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&server.always_show_logo}},
+    {"set-proc-title", nullptr, IMMUTABLE_CONFIG, "yes", BoolConfig{&server.set_proc_title}},
+    {"proc-title-template", nullptr, 0, "{title} {listen-addr} {server-mode}",
+     SpecialConfig{setProcTitleTemplate, getProcTitleTemplate}, updateProcTitleTemplate},
+    {"oom-score-adj", nullptr, 0, "no", EnumConfig{&server.oom_score_adj, oom_score_adj_enum}, updateOOMScoreAdj},
+    {"oom-score-adj-values", nullptr, MULTI_ARG_CONFIG, "0 200 800",
+     SpecialConfig{setOOMScoreAdjValues, getOOMScoreAdjValues}, updateOOMScoreAdj},
+    {"disable-thp", nullptr, IMMUTABLE_CONFIG, "yes", BoolConfig{&server.disable_thp}},
+    {"server_cpulist", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.server_cpulist}},
+    {"bio_cpulist", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.bio_cpulist}},
+    {"aof_rewrite_cpulist", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.aof_rewrite_cpulist}},
+    {"bgsave_cpulist", nullptr, IMMUTABLE_CONFIG, "", StringConfig{&server.bgsave_cpulist}},
+    {"shutdown-on-sigint", nullptr, MULTI_ARG_CONFIG, "default", SpecialConfig{setShutdownOnSigint, getShutdownOnSigint}},
+    {"shutdown-on-sigterm", nullptr, MULTI_ARG_CONFIG, "default",
+     SpecialConfig{setShutdownOnSigterm, getShutdownOnSigterm}},
+    /* serverCron's work: rehashing, hz, expiry (db.cpp, server_main.cpp, expire.cpp) */
+    {"activerehashing", nullptr, 0, "yes", BoolConfig{&server.activerehashing}},
+    {"dynamic-hz", nullptr, 0, "yes", BoolConfig{&server.dynamic_hz}},
+    {"active-expire-effort", nullptr, 0, "1", NumericConfig{&server.active_expire_effort, 1, 10}},
+    {"replica-ignore-disk-write-errors", nullptr, 0, "no", BoolConfig{&server.repl_ignore_disk_write_error}},
+    /* Only Redis's default is done; the other values are refused */
+    {"cluster-enabled", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&cluster_enabled, only_no_enum}},
+    {"enable-module-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&enable_module_cmd, only_no_enum}},
+    {"propagation-error-behavior", nullptr, 0, "ignore", EnumConfig{&propagation_error_behavior, only_ignore_enum}},
+    {"activedefrag", nullptr, 0, "no", SpecialConfig{setActiveDefrag, getActiveDefrag}},
+    /* Accepted without effect (README): the reason, then the value that is
+     * cppredis's behaviour anyway, if any */
+    {"active-defrag-cycle-min", nullptr, 0, "1", NumericConfig{&active_defrag_cycle_min, 1, 99}, nullptr, NO_DEFRAG},
+    {"active-defrag-cycle-max", nullptr, 0, "25", NumericConfig{&active_defrag_cycle_max, 1, 99}, nullptr, NO_DEFRAG},
+    {"active-defrag-threshold-lower", nullptr, 0, "10", NumericConfig{&active_defrag_threshold_lower, 0, 1000},
+     nullptr, NO_DEFRAG},
+    {"active-defrag-threshold-upper", nullptr, 0, "100", NumericConfig{&active_defrag_threshold_upper, 0, 1000},
+     nullptr, NO_DEFRAG},
+    {"active-defrag-max-scan-fields", nullptr, 0, "1000", NumericConfig{&active_defrag_max_scan_fields, 1, LONG_MAX},
+     nullptr, NO_DEFRAG},
+    {"active-defrag-ignore-bytes", nullptr, 0, "100mb",
+     NumericConfig{&active_defrag_ignore_bytes, 1, LLONG_MAX, true}, nullptr, NO_DEFRAG},
+    {"io-threads", nullptr, IMMUTABLE_CONFIG, "1", NumericConfig{&io_threads, 1, 128}, nullptr, ONE_THREAD, "1"},
+    {"io-threads-do-reads", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&io_threads_do_reads}, nullptr, ONE_THREAD, "no"},
+    {"list-max-listpack-size", "list-max-ziplist-size", 0, "-2", NumericConfig{&list_max_listpack_size, INT_MIN, INT_MAX},
+     nullptr, LIST_ENCODING},
+    {"list-compress-depth", nullptr, 0, "0", NumericConfig{&list_compress_depth, 0, INT_MAX}, nullptr, LIST_ENCODING,
+     "0"},
+    {"appenddirname", nullptr, IMMUTABLE_CONFIG, "appendonlydir", StringConfig{&aof_dirname}, nullptr, AOF_ONE_FILE},
+    {"aof-use-rdb-preamble", nullptr, 0, "yes", BoolConfig{&aof_use_rdb_preamble}, nullptr, AOF_ONE_FILE, "no"},
+    {"sanitize-dump-payload", nullptr, 0, "no", EnumConfig{&sanitize_dump_payload, sanitize_dump_payload_enum}, nullptr,
+     "RESTORE and replication always validate a payload in full, as 'yes' does", "yes"},
+    {"ignore-warnings", nullptr, EMPTY_IS_VALUE_CONFIG, "", StringConfig{&ignore_warnings}, nullptr,
+     "cppredis makes no start-up check this silences (ARM64-COW-BUG)", ""},
 };
 
 }  // namespace
 
 std::span<const standardConfig> standardConfigs() { return static_configs; }
+std::span<const refusedConfig> refusedConfigs() { return refused_configs; }

@@ -7,3 +7,5 @@
 #include "config.h"
 
 std::span<const standardConfig> standardConfigs();
+/* Redis 7.0's directives cppredis refuses, with the reason (config.h). */
+std::span<const refusedConfig> refusedConfigs();

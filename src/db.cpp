@@ -780,8 +780,9 @@ void databasesCron() {
     static unsigned resize_db = 0, rehash_db = 0;
     int dbs_per_call = std::min(CRON_DBS_PER_CALL, server.dbnum);
     for (int j = 0; j < dbs_per_call; j++) tryResizeHashTables(server.db[resize_db++ % server.dbnum]);
-    /* Rehashing costs a whole millisecond: one db per call. */
-    for (int j = 0; j < dbs_per_call; j++) {
+    /* Rehashing costs a whole millisecond: one db per call (none without
+     * activerehashing: a table then moves only as it is used). */
+    for (int j = 0; j < dbs_per_call && server.activerehashing; j++) {
         if (incrementallyRehash(server.db[rehash_db % server.dbnum])) break;
         rehash_db = (rehash_db + 1) % server.dbnum;
     }

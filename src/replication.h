@@ -77,6 +77,12 @@ void replicationCron();
 /* beforeSleep: REPLCONF GETACK to the replicas if a WAIT asked, and the
  * WAIT clients that have their acknowledgements. */
 void replicationBeforeSleep();
+/* rdb-del-sync-files: a server without persistence (no save points, no
+ * AOF) keeps no RDB file that replication made. allPersistenceDisabled is
+ * Redis's; removeSyncRdbFile unlinks dbfilename, its blocks freed by the
+ * bio thread's close (Redis's bg_unlink). */
+bool allPersistenceDisabled();
+void removeSyncRdbFile(const char *why);
 /* CONFIG SET apply hooks. */
 bool updateReplBacklogSize(const char **err);
 bool updateGoodSlaves(const char **err);

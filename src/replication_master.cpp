@@ -39,6 +39,7 @@
 #include <memory>
 #include <vector>
 
+#include "bio.h"
 #include "blocked.h"
 #include "childinfo.h"
 #include "networking.h"
@@ -419,6 +420,40 @@ static int rdbSaveToSlavesSockets() {
     return C_OK;
 }
 
+/* ---- rdb-del-sync-files ----------------------------------------------------- */
+
+/* dbfilename was written by a BGSAVE for replicas, with rdb-del-sync-files
+ * on (set only then: enabling it later never deletes an older file). */
+static bool rdb_generated_by_replication = false;
+
+bool allPersistenceDisabled() { return server.saveparams.empty() && server.aof_state == AOF_OFF; }
+
+void removeSyncRdbFile(const char *why) {
+    serverLog(LL_NOTICE, "%s", why);
+    int fd = open(server.rdb_filename.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (unlink(server.rdb_filename.c_str()) == -1 && errno != ENOENT)
+        serverLog(LL_WARNING, "Error removing %s: %s", server.rdb_filename.c_str(), strerror(errno));
+    if (fd != -1) bioCreateJob(BIO_CLOSE_FILE, fd);
+}
+
+/* Redis's removeRDBUsedToSyncReplicas, from replicationCron: once no
+ * replica waits for or reads the file. */
+static void removeRDBUsedToSyncReplicas() {
+    if (!server.rdb_del_sync_files) {
+        rdb_generated_by_replication = false;
+        return;
+    }
+    if (!allPersistenceDisabled() || !rdb_generated_by_replication) return;
+    for (client *slave : server.slaves)
+        if (slave->replstate == SLAVE_STATE_WAIT_BGSAVE_START || slave->replstate == SLAVE_STATE_WAIT_BGSAVE_END ||
+            slave->replstate == SLAVE_STATE_SEND_BULK)
+            return;
+    struct stat sb;
+    if (lstat(server.rdb_filename.c_str(), &sb) == -1) return;
+    rdb_generated_by_replication = false;
+    removeSyncRdbFile("Removing the RDB file used to feed replicas in a persistence-less instance");
+}
+
 /* mincapa: the capabilities every waiting replica has. */
 static int startBgsaveForReplication(int mincapa) {
     bool socket_target = server.repl_diskless_sync && (mincapa & SLAVE_CAPA_EOF);
@@ -432,6 +467,7 @@ static int startBgsaveForReplication(int mincapa) {
         for (client *slave : waiting) dropSlaveWithError(slave, "BGSAVE failed, replication can't continue");
         return C_ERR;
     }
+    if (!socket_target && server.rdb_del_sync_files) rdb_generated_by_replication = true;
     if (!socket_target) {
         for (client *slave : server.slaves)
             if (slave->replstate == SLAVE_STATE_WAIT_BGSAVE_START)
@@ -834,6 +870,7 @@ void replicationCron() {
         }
     }
     replicationStartPendingFork();
+    removeRDBUsedToSyncReplicas();
     refreshGoodSlavesCount();
     replication_cron_loops++;
 }

@@ -347,8 +347,11 @@ void replicationLoadReceivedRdb() {
     emptyData(-1, server.repl_slave_lazy_flush ? EMPTYDB_ASYNC : EMPTYDB_NO_FLAGS);
     functionsLibCtxClearCurrent();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
-    if (rdbLoad(rdb_filename, RDBFLAGS_NONE) != C_OK) {
-        serverLog(LL_WARNING, "Failed trying to load the MASTER synchronization DB from disk: %s", strerror(errno));
+    bool loaded = rdbLoad(rdb_filename, RDBFLAGS_NONE) == C_OK;
+    if (!loaded) serverLog(LL_WARNING, "Failed trying to load the MASTER synchronization DB from disk: %s", strerror(errno));
+    if (server.rdb_del_sync_files && allPersistenceDisabled())
+        removeSyncRdbFile("Removing the RDB file obtained from the master. This replica has persistence disabled");
+    if (!loaded) {
         cancelReplicationHandshake(true);
         return;
     }
@@ -772,6 +775,7 @@ void replicationSetMaster(const std::string &ip, int port) {
         replicationCacheMasterUsingMyself();
     }
     server.repl_state = REPL_STATE_CONNECT;
+    if (was_master) setOOMScoreAdj(-1); /* a replica's oom-score-adj-values now */
     serverLog(LL_NOTICE, "Connecting to MASTER %s:%d", server.masterhost.c_str(), server.masterport);
     connectWithMaster();
 }
@@ -792,6 +796,7 @@ void replicationUnsetMaster() {
      * last had replicas. */
     server.repl_no_slaves_since = server.unixtime;
     server.repl_down_since = 0;
+    setOOMScoreAdj(-1); /* a master's oom-score-adj-values now */
     if (server.aof_enabled && server.aof_state == AOF_OFF && startAppendOnly() != C_OK)
         serverLog(LL_WARNING, "Failed enabling the AOF after the promotion to master");
 }

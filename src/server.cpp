@@ -19,6 +19,7 @@
  */
 #include "server.h"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstdarg>
@@ -35,6 +36,8 @@
 #include "config.h"
 #include "latency.h"
 #include "lazyfree.h"
+#include "setcpuaffinity.h"
+#include "setproctitle.h"
 #include "slowlog.h"
 #include "trace.h"
 #include "tracking.h"
@@ -719,3 +722,127 @@ void configHelpCommand(client *c) {
     };
     addReplyHelp(c, help);
 }
+
+/* ========================================================================
+ * The process: its OOM score, its title and its CPUs (Redis's
+ * setOOMScoreAdj, redisSetProcTitle and redisSetCpuAffinity)
+ * ====================================================================== */
+
+namespace {
+
+bool oom_score_adjusted = false; /* we wrote oom_score_adj: `no` must put back... */
+int oom_score_adj_base = 0;      /* ... this, the value found before */
+
+bool writeOOMScoreAdj(int value) {
+    std::string text = std::to_string(value) + "\n";
+    int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    bool ok = fd != -1 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    if (!ok) serverLog(LL_WARNING, "Unable to write oom_score_adj: %s", strerror(errno));
+    if (fd != -1) close(fd);
+    return ok;
+}
+
+bool readOOMScoreAdj(int &value) {
+    char buf[64] = {};
+    int fd = open("/proc/self/oom_score_adj", O_RDONLY | O_CLOEXEC);
+    bool ok = fd != -1 && read(fd, buf, sizeof(buf) - 1) > 0;
+    if (!ok) serverLog(LL_WARNING, "Unable to read oom_score_adj: %s", strerror(errno));
+    if (fd != -1) close(fd);
+    value = atoi(buf);
+    return ok;
+}
+
+}  // namespace
+
+int setOOMScoreAdj(int process_class) {
+    if (process_class == -1) process_class = server.masterhost.empty() ? CONFIG_OOM_MASTER : CONFIG_OOM_REPLICA;
+    if (server.oom_score_adj == OOM_SCORE_ADJ_NO) {
+        if (!oom_score_adjusted) return C_OK;
+        oom_score_adjusted = false;
+        return writeOOMScoreAdj(oom_score_adj_base) ? C_OK : C_ERR;
+    }
+    if (!oom_score_adjusted) {
+        if (!readOOMScoreAdj(oom_score_adj_base)) return C_ERR;
+        oom_score_adjusted = true;
+    }
+    int value = server.oom_score_adj_values[process_class];
+    if (server.oom_score_adj == OOM_SCORE_RELATIVE) value += oom_score_adj_base;
+    return writeOOMScoreAdj(std::clamp(value, -1000, 1000)) ? C_OK : C_ERR;
+}
+
+/* {title}, {listen-addr}, {server-mode}, {config-file}, {port}, {tls-port},
+ * {unixsocket} as Redis 7.0 expands them ("{{" is a literal brace); the
+ * result is trimmed of spaces. cppredis has no TLS port, unix socket or
+ * cluster mode yet: those expand to 0, "" and "". */
+bool expandProcTitleTemplate(std::string_view tmpl, const char *title, std::string &out) {
+    out.clear();
+    while (!tmpl.empty()) {
+        size_t open_brace = tmpl.find('{');
+        out += tmpl.substr(0, open_brace);
+        if (open_brace == std::string_view::npos) break;
+        tmpl.remove_prefix(open_brace + 1);
+        if (tmpl.empty()) return false;
+        if (tmpl[0] == '{') {
+            out += '{';
+            tmpl.remove_prefix(1);
+            continue;
+        }
+        size_t close_brace = tmpl.find('}');
+        if (close_brace == std::string_view::npos) return false;
+        std::string_view name = tmpl.substr(0, close_brace);
+        tmpl.remove_prefix(close_brace + 1);
+        if (name == "title") out += title ? title : server.executable;
+        else if (name == "listen-addr")
+            out += (server.bindaddr.empty() ? std::string("*") : server.bindaddr[0]) + ":" + std::to_string(server.port);
+        else if (name == "server-mode") continue;
+        else if (name == "config-file") out += server.configfile.empty() ? "-" : server.configfile;
+        else if (name == "port") out += std::to_string(server.port);
+        else if (name == "tls-port") out += "0";
+        else if (name == "unixsocket") out += server.unixsocket;
+        else return false;
+    }
+    size_t first = out.find_first_not_of(' ');
+    out = first == std::string::npos ? "" : out.substr(first, out.find_last_not_of(' ') + 1 - first);
+    return true;
+}
+
+void redisSetCpuAffinity(const std::string &cpulist) {
+    errno = 0; /* a list that does not parse sets none */
+    if (!cpulist.empty() && !setcpuaffinity(cpulist))
+        serverLog(LL_WARNING, "Unable to set the CPU affinity to '%s': %s", cpulist.c_str(),
+                  errno ? strerror(errno) : "not a CPU list");
+}
+
+void redisSetProcTitle(const char *title) {
+    std::string expanded;
+    if (server.set_proc_title && expandProcTitleTemplate(server.proc_title_template, title, expanded))
+        setproctitle(expanded);
+}
+
+/* ========================================================================
+ * rename-command <command> <new name> (redis.conf and the command line
+ * only, as in Redis): the command answers to the new name alone from then
+ * on; "" removes it. CONFIG REWRITE keeps these lines as they are.
+ * ====================================================================== */
+
+static bool loadRenameCommandDirective(std::span<const std::string> argv, std::string &err) {
+    if (argv.size() != 3) {
+        err = "Bad directive or wrong number of arguments";
+        return false;
+    }
+    auto it = server.commands.find(argv[1]);
+    if (it == server.commands.end()) {
+        err = "No such command in rename-command";
+        return false;
+    }
+    redisCommand *cmd = it->second;
+    server.commands.erase(it);
+    if (!argv[2].empty() && !server.commands.emplace(argv[2], cmd).second) {
+        err = "Target command name already exists";
+        return false;
+    }
+    return true;
+}
+
+[[maybe_unused]] static const bool rename_command_registered =
+    registerConfigDirective({"rename-command", nullptr, loadRenameCommandDirective, nullptr});

@@ -203,6 +203,24 @@ struct redisServer : redisServerLog, redisServerNetworking {
     bool pidfile_written = false;     /* createPidFile wrote `pidfile`: shutdown removes it */
     int supervised_mode = SUPERVISED_NONE; /* `supervised`; once started, the supervisor found (never AUTODETECT) */
     bool supervised = false;          /* a supervisor was found: daemonize is ignored */
+    /* The process as Redis 7.0's redis.conf tunes it (config_table.cpp's
+     * rows; server.cpp, server_main.cpp, setproctitle.cpp). */
+    bool always_show_logo = false;
+    bool set_proc_title = true;
+    std::string proc_title_template = "{title} {listen-addr} {server-mode}";
+    bool disable_thp = true;          /* prctl(PR_SET_THP_DISABLE) at start-up when THP is "always" */
+    int oom_score_adj = 0;            /* OOM_SCORE_* */
+    int oom_score_adj_values[3] = {0, 200, 800}; /* master, replica, background child */
+    int shutdown_on_sigint = 0;       /* SHUTDOWN_* flags a signal's shutdown takes */
+    int shutdown_on_sigterm = 0;
+    bool activerehashing = true;
+    bool dynamic_hz = true;
+    int active_expire_effort = 1;     /* 1..10 */
+    bool repl_ignore_disk_write_error = false;
+    bool rdb_del_sync_files = false;  /* replication.h's removeSyncRdbFile */
+    /* CPU affinity (redisSetCpuAffinity): the main thread, the bio threads,
+     * the AOF rewrite child, the RDB child. "" for none. */
+    std::string server_cpulist, bio_cpulist, aof_rewrite_cpulist, bgsave_cpulist;
 
     long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
@@ -258,6 +276,8 @@ struct redisServer : redisServerLog, redisServerNetworking {
     bool aof_no_fsync_on_rewrite = false; /* `no-appendfsync-on-rewrite` */
     bool aof_load_truncated = true;   /* `aof-load-truncated` */
     bool aof_rewrite_incremental_fsync = true; /* `aof-rewrite-incremental-fsync` */
+    bool aof_timestamp_enabled = false; /* `aof-timestamp-enabled`: "#TS:<unix time>" annotations */
+    time_t aof_cur_timestamp = 0;     /* the time of the last annotation written */
     int aof_rewrite_perc = 100;       /* `auto-aof-rewrite-percentage`: growth that triggers a rewrite */
     long long aof_rewrite_min_size = 64LL * 1024 * 1024; /* `auto-aof-rewrite-min-size` */
     int aof_fd = -1;                  /* the AOF, open for appending while aof_state != AOF_OFF */
@@ -506,6 +526,27 @@ void rewriteClientCommandArgument(client *c, size_t i, std::string_view arg);
  * op of its own (alsoPropagate). */
 void rewriteOrAlsoPropagate(client *c, std::span<const std::string_view> argv);
 constexpr int SHUTDOWN_NOFLAGS = 0, SHUTDOWN_SAVE = 1, SHUTDOWN_NOSAVE = 2, SHUTDOWN_NOW = 4, SHUTDOWN_FORCE = 8;
+/* oom-score-adj and the process classes of oom-score-adj-values. */
+/* hz is clamped to these; dynamic-hz doubles it while a cron tick would
+ * visit more than MAX_CLIENTS_PER_CLOCK_TICK clients. */
+constexpr int CONFIG_MIN_HZ = 1, CONFIG_MAX_HZ = 500, MAX_CLIENTS_PER_CLOCK_TICK = 200;
+constexpr int OOM_SCORE_ADJ_NO = 0, OOM_SCORE_RELATIVE = 1, OOM_SCORE_ADJ_ABSOLUTE = 2;
+constexpr int CONFIG_OOM_MASTER = 0, CONFIG_OOM_REPLICA = 1, CONFIG_OOM_BGCHILD = 2, CONFIG_OOM_COUNT = 3;
+/* Redis's setOOMScoreAdj: writes /proc/self/oom_score_adj for the class
+ * (-1: master or replica, as this server is now) as oom-score-adj says;
+ * `no` puts back the value found before the first change. C_ERR, logged,
+ * if the file cannot be read or written. */
+int setOOMScoreAdj(int process_class);
+/* proc-title-template expanded with `title` (nullptr: the executable as
+ * invoked); false for an unknown {variable} or a malformed template. */
+bool expandProcTitleTemplate(std::string_view tmpl, const char *title, std::string &out);
+/* Redis's redisSetProcTitle: the process title (ps, /proc/pid/cmdline) from
+ * proc-title-template, if set-proc-title. */
+void redisSetProcTitle(const char *title);
+/* Redis's redisSetCpuAffinity: the calling thread on the CPUs of one of
+ * the *_cpulist configs ("" leaves it alone); a list the kernel refuses or
+ * that does not parse is logged. */
+void redisSetCpuAffinity(const std::string &cpulist);
 void resetServerStats();
 /* CONFIG RESETSTAT's zeroing of every command's calls/usec/rejected/failed
  * (INFO errorstats: networking.h's resetErrorTableStats). */

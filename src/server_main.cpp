@@ -32,7 +32,9 @@
 #include <clocale>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <random>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -57,6 +59,7 @@
 #include "replication.h"
 #include "scripting.h"
 #include "server.h"
+#include "setproctitle.h"
 #include "trace.h"
 #include "tracing.h"
 #include "tracking.h"
@@ -205,16 +208,29 @@ static int processCommand(client *c) {
      * before each command, as in every cron tick. */
     if (trackingClientsCount()) trackingLimitUsedSlots();
     /* A failed BGSAVE or AOF write: refuse what would change data that
-     * cannot reach the disk (PING too, so monitoring notices). */
+     * cannot reach the disk (PING too, so monitoring notices). A replica
+     * cannot refuse its master's writes: it stops rather than diverge,
+     * unless replica-ignore-disk-write-errors (Redis 7.0.15). */
+    const bool obey_client = c->flags & CLIENT_MASTER;
     if (const char *err = writeCommandsDeniedByDiskError();
         err && (is_write_command || c->cmd->proc == pingCommand)) {
-        rejectCommand(c, err);
-        return C_OK;
+        if (!obey_client) {
+            rejectCommand(c, err);
+            return C_OK;
+        }
+        if (!server.repl_ignore_disk_write_error && c->cmd->proc != pingCommand) {
+            serverLog(LL_WARNING, "Replica was unable to write command to disk.");
+            abort();
+        }
+        static long long last_log_time_ms = 0;
+        if (server.mstime > last_log_time_ms + 10000) {
+            last_log_time_ms = server.mstime;
+            serverLog(LL_WARNING, "Replica is applying a command even though it is unable to write to disk.");
+        }
     }
     /* Replication: not enough good replicas (min-replicas-to-write); a
      * read-only replica; a replica whose link is down and that must not
      * serve stale data. The master's own stream obeys none of these. */
-    const bool obey_client = c->flags & CLIENT_MASTER;
     if (!obey_client && !checkGoodReplicasStatus() && is_write_command) {
         rejectCommand(c, "-NOREPLICAS Not enough good replicas to write.");
         return C_OK;
@@ -403,8 +419,20 @@ static void cronUpdateMemoryStats() {
     server.stat_peak_memory = std::max(server.stat_peak_memory, zmalloc_used_memory());
 }
 
+/* dynamic-hz: with many clients, more ticks, so that each visits few
+ * (clientsCron sees every client about once a second). */
+static void updateDynamicHz() {
+    server.hz = server.config_hz;
+    if (!server.dynamic_hz) return;
+    while (server.clients.size() / static_cast<size_t>(server.hz) > MAX_CLIENTS_PER_CLOCK_TICK) {
+        server.hz = std::min(server.hz * 2, CONFIG_MAX_HZ);
+        if (server.hz == CONFIG_MAX_HZ) break;
+    }
+}
+
 static long long serverCron(aeEventLoop *, long long, void *) {
     updateCachedTime();
+    updateDynamicHz();
     if (runWithPeriod(100)) trackInstantaneousMetrics();
     if (server.shutdown_asap) {
         if (prepareForShutdown(server.shutdown_flags) == C_OK) aeStop(server.el.get());
@@ -496,6 +524,8 @@ static void sigShutdownHandler(int sig) {
     }
     serverLogFromHandler(sig == SIGINT ? "Received SIGINT scheduling shutdown..."
                                        : "Received SIGTERM scheduling shutdown...");
+    /* shutdown-on-sigint / shutdown-on-sigterm: the flags of this shutdown. */
+    server.shutdown_flags = sig == SIGINT ? server.shutdown_on_sigint : server.shutdown_on_sigterm;
     server.shutdown_asap = true;
 }
 
@@ -676,6 +706,42 @@ static bool redisIsSupervised(int mode) {
     return supervised;
 }
 
+/* Redis's redisAsciiArt: a banner when the log is a terminal (or
+ * always-show-logo), else the one line "Running mode=...". */
+static void showStartupBanner() {
+    bool show_logo = server.always_show_logo || (server.logfile.empty() && isatty(STDOUT_FILENO));
+    if (!show_logo) {
+        serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
+        return;
+    }
+    char banner[512];
+    snprintf(banner, sizeof(banner),
+             "\n"
+             "    +-----------------------------------------+\n"
+             "    |  cppredis %-10s (Redis %s compatible)\n"
+             "    |  Running in standalone mode, 64 bit\n"
+             "    |  Port: %-6d  PID: %-8ld\n"
+             "    +-----------------------------------------+\n",
+             CPPREDIS_VERSION, REDIS_COMPAT_VERSION, server.port, static_cast<long>(getpid()));
+    serverLog(LL_NOTICE | LL_RAW, "%s", banner);
+}
+
+/* Redis's linuxMemoryWarnings for transparent huge pages: with THP
+ * "always", disable-thp turns them off for this process alone
+ * (PR_SET_THP_DISABLE); else, or if that fails, the warning. */
+static void checkTransparentHugePages() {
+    char buf[1024] = {};
+    std::unique_ptr<FILE, int (*)(FILE *)> fp(fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r"), fclose);
+    if (!fp || !fgets(buf, sizeof(buf), fp.get()) || !strstr(buf, "[always]")) return;
+    if (server.disable_thp && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0) return;
+    serverLog(LL_WARNING,
+              "WARNING You have Transparent Huge Pages (THP) support enabled in your kernel. This will create latency "
+              "and memory usage issues with Redis. To fix this issue run the command 'echo madvise > "
+              "/sys/kernel/mm/transparent_hugepage/enabled' as root, and add it to your /etc/rc.local in order to "
+              "retain the setting after a reboot. Redis must be restarted after THP is disabled (set to 'madvise' or "
+              "'never').");
+}
+
 static void usage() {
     fprintf(stderr, "Usage: ./cppredis-server [/path/to/redis.conf] [options] [-]\n"
                     "       ./cppredis-server - (read config from stdin)\n"
@@ -709,10 +775,11 @@ int serverMain(int argc, char **argv) {
     dictSetHashFunctionSeed(hashseed);
     populateCommandTable();
     ACLInit(); /* before the configuration: its `user` lines are checked as read */
-    initConfigValues(standardConfigs());
+    initConfigValues(standardConfigs(), refusedConfigs());
     std::string configfile, options;
     parseCommandLine(argc, argv, configfile, options);
     server.configfile = configfile;
+    spt_init(argc, argv); /* argv is read no more: its memory takes the process title */
     loadServerConfig(configfile.empty() ? nullptr : configfile.c_str(), options);
     /* A supervisor waits for this very process: it must not fork away. */
     server.supervised = redisIsSupervised(server.supervised_mode);
@@ -723,9 +790,12 @@ int serverMain(int argc, char **argv) {
               CPPREDIS_VERSION, REDIS_COMPAT_VERSION, static_cast<int>(getpid()));
     serverLog(LL_WARNING, configfile.empty() ? "Warning: no config file specified, using the default config."
                                              : "Configuration loaded");
+    logConfigWarnings();
     initServer();
     if (background || !server.pidfile.empty()) createPidFile();
-    serverLog(LL_NOTICE, "Running mode=standalone, port=%d.", server.port);
+    redisSetProcTitle(nullptr);
+    showStartupBanner();
+    checkTransparentHugePages();
     serverLog(LL_NOTICE, "Server initialized");
     ACLUpdateDefaultUserPassword(server.requirepass);
     ACLLoadUsersAtStartup();
@@ -746,6 +816,8 @@ int serverMain(int argc, char **argv) {
                                                             "Waiting for MASTER <-> REPLICA sync\n");
         redisCommunicateSystemd("READY=1\n");
     }
+    redisSetCpuAffinity(server.server_cpulist);
+    setOOMScoreAdj(-1);
     aeMain(server.el.get());
     return 0;
 }

@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
-assign 1 adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds sha1 sha256 skiplist stream trace util version ziplist zmalloc
+assign 1 adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds setcpuaffinity setproctitle sha1 sha256 skiplist stream trace util version ziplist zmalloc
 assign 2 networking config log
 assign 3 bio db expire latency lazyfree notify object pubsub server slowlog tracking
 assign 4 bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset

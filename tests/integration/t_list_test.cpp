@@ -412,7 +412,7 @@ TEST_F(Lists, LinkedlistNeverConvertsBack) {
 
 TEST_F(Lists, ThresholdsAreConfigurable) {
     EXPECT_EQ(call({"CONFIG", "GET", "list-max-ziplist-*"}),
-              bulks({"list-max-ziplist-entries", "512", "list-max-ziplist-value", "64"}));
+              bulks({"list-max-ziplist-entries", "512", "list-max-ziplist-value", "64", "list-max-ziplist-size", "-2"}));
     EXPECT_EQ(call({"CONFIG", "SET", "list-max-ziplist-entries", "3", "list-max-ziplist-value", "4"}), OK);
     call({"RPUSH", "a", "1", "2", "3"});
     EXPECT_EQ(encoding("a"), "ziplist");
@@ -439,7 +439,7 @@ TEST(ListsConfig, ThresholdsFromTheCommandLineAndRedisConf) {
     TestServer srv(ServerOptions{{"--list-max-ziplist-value", "3"}, conf.path()});
     RespConn c = srv.connect();
     EXPECT_EQ(c.call({"CONFIG", "GET", "list-max-ziplist-*"}).raw,
-              bulks({"list-max-ziplist-entries", "2", "list-max-ziplist-value", "3"}));
+              bulks({"list-max-ziplist-entries", "2", "list-max-ziplist-value", "3", "list-max-ziplist-size", "-2"}));
     c.call({"RPUSH", "a", "abc", "2"});
     EXPECT_EQ(c.call({"OBJECT", "ENCODING", "a"}).str, "ziplist");
     c.call({"RPUSH", "a", "3"});

@@ -143,22 +143,22 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"hz", "10"}, {"jemalloc-bg-thread", "yes"},
         {"proto-max-bulk-len", "536870912"}, {"client-query-buffer-limit", "1073741824"},
         {"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
-        {"hash-max-ziplist-entries", "512"}, {"hash-max-listpack-entries", "512"},
-        {"hash-max-ziplist-value", "64"}, {"hash-max-listpack-value", "64"},
+        {"hash-max-listpack-entries", "512"}, {"hash-max-ziplist-entries", "512"},
+        {"hash-max-listpack-value", "64"}, {"hash-max-ziplist-value", "64"},
         {"set-max-intset-entries", "512"},
-        {"zset-max-ziplist-entries", "128"}, {"zset-max-listpack-entries", "128"},
-        {"zset-max-ziplist-value", "64"}, {"zset-max-listpack-value", "64"},
+        {"zset-max-listpack-entries", "128"}, {"zset-max-ziplist-entries", "128"},
+        {"zset-max-listpack-value", "64"}, {"zset-max-ziplist-value", "64"},
         {"hll-sparse-max-bytes", "3000"},
         {"stream-node-max-bytes", "4096"}, {"stream-node-max-entries", "100"},
         {"appendfilename", "appendonly.aof"}, {"appendfsync", "everysec"},
         {"no-appendfsync-on-rewrite", "no"}, {"aof-load-truncated", "yes"},
         {"aof-rewrite-incremental-fsync", "yes"}, {"auto-aof-rewrite-percentage", "100"},
-        {"auto-aof-rewrite-min-size", "67108864"},
+        {"auto-aof-rewrite-min-size", "67108864"}, {"aof-timestamp-enabled", "no"},
         {"notify-keyspace-events", ""},
         {"client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
         {"dbfilename", "dump.rdb"}, {"dir", std::filesystem::current_path().string()},
         {"rdbcompression", "yes"}, {"rdbchecksum", "yes"}, {"rdb-save-incremental-fsync", "yes"},
-        {"stop-writes-on-bgsave-error", "yes"}, {"enable-protected-configs", "no"},
+        {"stop-writes-on-bgsave-error", "yes"}, {"rdb-del-sync-files", "no"}, {"enable-protected-configs", "no"},
         {"trace-events", ""},
         {"requirepass", ""}, {"aclfile", ""}, {"acllog-max-len", "128"},
         {"acl-pubsub-default", "resetchannels"},
@@ -183,6 +183,20 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
         {"supervised", "no"}, {"syslog-enabled", "no"}, {"syslog-ident", "redis"}, {"syslog-facility", "local0"},
         {"unixsocket", ""}, {"unixsocketperm", "0"},
+        {"always-show-logo", "no"}, {"set-proc-title", "yes"},
+        {"proc-title-template", "{title} {listen-addr} {server-mode}"}, {"oom-score-adj", "no"},
+        {"oom-score-adj-values", "0 200 800"}, {"disable-thp", "yes"}, {"server_cpulist", ""},
+        {"bio_cpulist", ""}, {"aof_rewrite_cpulist", ""}, {"bgsave_cpulist", ""}, {"shutdown-on-sigint", "default"},
+        {"shutdown-on-sigterm", "default"}, {"activerehashing", "yes"}, {"dynamic-hz", "yes"},
+        {"active-expire-effort", "1"}, {"replica-ignore-disk-write-errors", "no"}, {"cluster-enabled", "no"},
+        {"enable-module-command", "no"}, {"propagation-error-behavior", "ignore"}, {"activedefrag", "no"},
+        {"active-defrag-cycle-min", "1"},
+        {"active-defrag-cycle-max", "25"}, {"active-defrag-threshold-lower", "10"},
+        {"active-defrag-threshold-upper", "100"}, {"active-defrag-max-scan-fields", "1000"},
+        {"active-defrag-ignore-bytes", "104857600"}, {"io-threads", "1"}, {"io-threads-do-reads", "no"},
+        {"list-max-listpack-size", "-2"}, {"list-max-ziplist-size", "-2"}, {"list-compress-depth", "0"},
+        {"appenddirname", "appendonlydir"}, {"aof-use-rdb-preamble", "yes"}, {"sanitize-dump-payload", "no"},
+        {"ignore-warnings", ""},
     };
     EXPECT_EQ(configGet(all), expected);
 }
@@ -429,21 +443,23 @@ TEST_F(ConfigTest, GetMatchesGlobsCaseInsensitively) {
     EXPECT_EQ(get({"hz"}), (Pairs{{"hz", "10"}}));
     EXPECT_EQ(get({"HZ"}), (Pairs{{"HZ", "10"}})); /* exact names echo as given */
     EXPECT_EQ(get({"H?"}), (Pairs{{"hz", "10"}}));
-    EXPECT_EQ(get({"*max*"}).size(), 28u);
+    EXPECT_EQ(get({"*max*"}).size(), 32u);
     EXPECT_EQ(get({"*max-z*"}), (Pairs{{"list-max-ziplist-entries", "512"}, {"list-max-ziplist-value", "64"},
                                       {"hash-max-ziplist-entries", "512"}, {"hash-max-ziplist-value", "64"},
-                                      {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"}}));
+                                      {"zset-max-ziplist-entries", "128"}, {"zset-max-ziplist-value", "64"},
+                                      {"list-max-ziplist-size", "-2"}}));
     EXPECT_EQ(get({"tcp-*"}), (Pairs{{"tcp-backlog", "511"}, {"tcp-keepalive", "300"}}));
     EXPECT_EQ(get({"[D-G]*"}), (Pairs{{"enable-debug-command", "no"}, {"daemonize", "no"}, {"databases", "16"},
                                       {"dbfilename", "dump.rdb"}, {"dir", std::filesystem::current_path().string()},
-                                      {"enable-protected-configs", "no"}}));
+                                      {"enable-protected-configs", "no"}, {"disable-thp", "yes"},
+                                      {"dynamic-hz", "yes"}, {"enable-module-command", "no"}}));
     EXPECT_EQ(get({"nosuch"}), Pairs{});
     EXPECT_EQ(get({"nosuch*"}), Pairs{});
 }
 
 TEST_F(ConfigTest, GetReturnsEachConfigOnce) {
-    const Pairs hash = {{"hash-max-ziplist-entries", "512"}, {"hash-max-listpack-entries", "512"},
-                        {"hash-max-ziplist-value", "64"}, {"hash-max-listpack-value", "64"}};
+    const Pairs hash = {{"hash-max-listpack-entries", "512"}, {"hash-max-ziplist-entries", "512"},
+                        {"hash-max-listpack-value", "64"}, {"hash-max-ziplist-value", "64"}};
     Pairs hStar = hash; /* what "h*" matches besides hz */
     hStar.push_back({"hll-sparse-max-bytes", "3000"});
     Pairs expected{{"hz", "10"}};
@@ -672,18 +688,22 @@ TEST_F(ConfigTest, RewriteWritesValuesAsRedis) {
               "client-output-buffer-limit pubsub 64mb 16mb 90");
 }
 
-/* Unset strings (Redis's NULL ones) and the default bind addresses lose
- * their lines, so the next start has them unset / default too. */
-TEST_F(ConfigTest, RewriteDropsUnsetStringsAndDefaultBind) {
-    EXPECT_EQ(rewritten("requirepass \"x\"\nbind 1.2.3.4\nmasterauth y\nsave \"\"\n"),
-              "\nsave 3600 1\n\n# Generated by CONFIG REWRITE\nsave 300 100\nsave 60 10000\n");
+/* Unset strings (Redis's NULL ones) lose their lines, so the next start
+ * has them unset too; the default bind addresses replace the file's line
+ * (Redis's default is another, so it writes them too), an empty logfile
+ * keeps its line (a value to Redis), and nothing is appended for either. */
+TEST_F(ConfigTest, RewriteDropsUnsetStringsAndKeepsDefaultBind) {
+    EXPECT_EQ(rewritten("requirepass \"x\"\nbind 1.2.3.4\nmasterauth y\nlogfile \"\"\nsave \"\"\n"),
+              "\nbind 127.0.0.1 -::1\n\nlogfile \"\"\nsave 3600 1\n\n# Generated by CONFIG REWRITE\nsave 300 100\n"
+              "save 60 10000\n");
 }
 
 /* Lines cppredis would not read are kept as comments, as Redis does with
- * the ones it does not know; unbalanced quotes too. */
+ * the ones it does not know; unbalanced quotes too. rename-command lines
+ * stay as they are, as in Redis. */
 TEST_F(ConfigTest, RewriteCommentsOutUnknownLines) {
     EXPECT_EQ(rewritten("foo bar\nrename-command X Y\nport \"6379\nport 6379\n"),
-              "# ??? foo bar\n# ??? rename-command X Y\n# ??? port \"6379\nport 6379\n\n"
+              "# ??? foo bar\nrename-command X Y\n# ??? port \"6379\nport 6379\n\n"
               "# Generated by CONFIG REWRITE\nsave 3600 1\nsave 300 100\nsave 60 10000\n");
 }
 

@@ -1,0 +1,42 @@
+/* setcpuaffinity.cpp — see setcpuaffinity.h. */
+#include "setcpuaffinity.h"
+
+#include <sched.h>
+
+#include <charconv>
+
+namespace {
+
+/* A decimal number at the start of `s`, consumed. */
+bool takeNumber(std::string_view &s, int &value) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || value < 0) return false;
+    s.remove_prefix(static_cast<size_t>(end - s.data()));
+    return true;
+}
+
+bool takeChar(std::string_view &s, char c) {
+    if (s.empty() || s[0] != c) return false;
+    s.remove_prefix(1);
+    return true;
+}
+
+}  // namespace
+
+bool setcpuaffinity(std::string_view cpulist) {
+    cpu_set_t cpuset;
+    CPU_ZERO(&cpuset);
+    std::string_view s = cpulist;
+    do {
+        int first, last, stride = 1;
+        if (!takeNumber(s, first)) return false;
+        last = first;
+        if (takeChar(s, '-')) {
+            if (!takeNumber(s, last)) return false;
+            if (takeChar(s, ':') && (!takeNumber(s, stride) || stride == 0)) return false;
+        }
+        if (first > last || last >= CPU_SETSIZE) return false;
+        for (int cpu = first; cpu <= last; cpu += stride) CPU_SET(cpu, &cpuset);
+    } while (takeChar(s, ','));
+    return s.empty() && sched_setaffinity(0, sizeof(cpuset), &cpuset) == 0;
+}
