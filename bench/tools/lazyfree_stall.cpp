@@ -7,10 +7,13 @@
  * --tail-ms. Prints one line of key=value figures:
  *   command, members, load_s (building the set), cmd_ms (the command's own
  *   round trip), free_ms (until nothing was pending), probes, max_ms,
- *   p99_ms, p999_ms, prober (fifo or normal scheduling).
+ *   p99_ms, p999_ms (from the command until --tail-ms after the free),
+ *   idle_max_ms (the longest round trip in --idle-ms of probing before the
+ *   command, the server idle: the machine's floor), prober (fifo or normal
+ *   scheduling).
  *
  * Usage: lazyfree_stall [-h host] [-p port] [-n members] [-b batch]
- *                       [-c UNLINK|DEL] [--tail-ms ms]
+ *                       [-c UNLINK|DEL] [--tail-ms ms] [--idle-ms ms]
  */
 #include <string>
 
@@ -21,7 +24,7 @@ using namespace bench;
 namespace {
 
 [[noreturn]] void usage() {
-    fprintf(stderr, "usage: lazyfree_stall [-h host] [-p port] [-n members] [-b batch] [-c UNLINK|DEL] [--tail-ms ms]\n");
+    fprintf(stderr, "usage: lazyfree_stall [-h host] [-p port] [-n members] [-b batch] [-c UNLINK|DEL] [--tail-ms ms] [--idle-ms ms]\n");
     exit(2);
 }
 
@@ -30,6 +33,7 @@ struct Options : ServerAddress {
     long batch = 1000;
     std::string command = "UNLINK";
     long tail_ms = 100;
+    long idle_ms = 2000; /* about as long as a 10 M-member free takes */
 };
 
 constexpr const char *kKey = "lazyfree:set";
@@ -88,10 +92,11 @@ int main(int argc, char **argv) {
         else if (a == "-b") o.batch = atol(v);
         else if (a == "-c") o.command = v;
         else if (a == "--tail-ms") o.tail_ms = atol(v);
+        else if (a == "--idle-ms") o.idle_ms = atol(v);
         else return false;
         return true;
     });
-    if (o.members <= 0 || o.batch <= 0 || o.tail_ms < 0 || (o.command != "UNLINK" && o.command != "DEL")) usage();
+    if (o.members <= 0 || o.batch <= 0 || o.tail_ms < 0 || o.idle_ms <= 0 || (o.command != "UNLINK" && o.command != "DEL")) usage();
 
     Conn c(o.host, o.port), probe_conn(o.host, o.port);
     int64_t t0 = nowNs();
@@ -100,8 +105,16 @@ int main(int argc, char **argv) {
     c.sendAll(command({"SCARD", kKey}));
     if (std::string n = c.readLine(); n != ":" + std::to_string(o.members)) die("SCARD says " + n);
 
+    /* The same prober on the idle server first: the longest round trip
+     * this machine gives when nothing is freed is the floor of max_ms. */
+    double idle_max_ms;
+    {
+        PingProber idle(probe_conn);
+        sleepMs(o.idle_ms);
+        idle.stop();
+        idle_max_ms = idle.max();
+    }
     PingProber prober(probe_conn);
-    sleepMs(o.tail_ms); /* the loop idle before, for reference */
     int64_t t1 = nowNs();
     c.sendAll(command({o.command, kKey}));
     if (std::string r = c.readLine(); r != ":1") die(o.command + " replied " + r);
@@ -112,8 +125,8 @@ int main(int argc, char **argv) {
     prober.stop();
 
     printf("command=%s members=%ld load_s=%.2f cmd_ms=%.3f free_ms=%.1f probes=%zu max_ms=%.3f p99_ms=%.3f "
-           "p999_ms=%.3f prober=%s\n",
+           "p999_ms=%.3f idle_max_ms=%.3f prober=%s\n",
            o.command.c_str(), o.members, load_s, cmd_ms, free_ms, prober.count(), prober.max(), prober.pct(0.99),
-           prober.pct(0.999), prober.scheduling());
+           prober.pct(0.999), idle_max_ms, prober.scheduling());
     return 0;
 }
