@@ -179,6 +179,7 @@ pid_t redisFork(int child_type) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGINT, SIG_DFL);
         for (int fd : server.ipfd) close(fd);
+        for (int fd : server.tlsfd) close(fd);
         /* If the parent dies, the child's next report fails and it exits. */
         keepChildInfoPipeEnd(1);
         return 0;

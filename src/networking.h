@@ -36,6 +36,8 @@
 #include <vector>
 
 #include "ae.h"
+#include "connection.h"
+#include "tls.h" /* tls-auth-clients */
 #include "dict.h"
 #include "keyspecs.h"
 #include "resp_parser.h"
@@ -298,7 +300,7 @@ struct clientBufferLimitsConfig {
  * ---------------------------------------------------------------------- */
 struct client {
     uint64_t id = 0;
-    int fd = -1;
+    connectionPtr conn;               /* its socket or TLS connection; null for a socketless client */
     std::string name;
     std::string addr, laddr;          /* "ip:port" of peer and local side */
     redisDb *db = nullptr;            /* the SELECTed database */
@@ -415,6 +417,7 @@ struct redisServerNetworking {
     unsigned int maxclients = 10000;
     int maxidletime = 0;              /* `timeout`, seconds; 0 = never */
     int tcpkeepalive = 300;
+    int tls_auth_clients = TLS_CLIENT_AUTH_YES; /* tls-auth-clients: whether TLS clients show a certificate */
     bool protected_mode = true;
     long long client_max_querybuf_len = 1024LL * 1024 * 1024;
     long long proto_max_bulk_len = 512LL * 1024 * 1024;
@@ -496,13 +499,15 @@ bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks);
 /* ------------------------------------------------------------------------
  * networking.cpp
  * ---------------------------------------------------------------------- */
-client *createClient(int fd);
+/* A client on `conn` (its read handler set), or a socketless one (nullptr). */
+client *createClient(connectionPtr conn);
 void freeClient(client *c);
 void freeClientAsync(client *c);
 void freeClientsInAsyncFreeQueue();
 void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
-void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
-void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
+void acceptTLSHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+void readQueryFromClient(connection *conn);
+void sendReplyToClient(connection *conn);
 void processInputBuffer(client *c);
 int processInlineBuffer(client *c);
 int processMultibulkBuffer(client *c);

@@ -66,7 +66,7 @@ struct luaScriptsRelease {
  * CLIENT LIST, INFO's connected_clients and maxclients ignore it. Blocking
  * commands never block on it. */
 std::unique_ptr<client> createScriptClient() {
-    client *c = createClient(-1);
+    client *c = createClient(nullptr);
     std::unique_ptr<client> owned = std::move(*c->self);
     server.clients.erase(c->self);
     server.clients_index.erase(c->id);
@@ -187,11 +187,11 @@ scriptsDict::entry *luaCreateFunction(client *c, std::string_view body, std::str
  * freed meanwhile either: the event loop frees clients with write errors
  * asynchronously, and CLIENT KILL is answered -BUSY. */
 void protectClient(client *c) {
-    if (c->fd != -1) aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE);
+    if (c->conn) connSetReadHandler(c->conn.get(), nullptr);
 }
 
 void unprotectClient(client *c) {
-    if (c->fd != -1) aeCreateFileEvent(server.el.get(), c->fd, AE_READABLE, readQueryFromClient, c);
+    if (c->conn) connSetReadHandler(c->conn.get(), readQueryFromClient);
 }
 
 /* Reads and answers other clients while a busy script runs (Redis's

@@ -32,6 +32,7 @@
 #include "db.h"
 #include "log.h"
 #include "networking.h"
+#include "tls.h"
 #include "util.h"
 
 
@@ -177,6 +178,13 @@ struct redisServer : redisServerLog, redisServerNetworking {
     int tcp_backlog = 511;
     std::vector<std::string> bindaddr{"127.0.0.1", "-::1"};
     std::vector<int> ipfd;            /* listening sockets */
+    /* TLS (tls.cpp): its port's listeners, the contexts' configuration,
+     * and whether replication links are TLS (tls_auth_clients is
+     * networking's). */
+    int tls_port = 0;
+    std::vector<int> tlsfd;
+    redisTLSContextConfig tls_ctx_config;
+    bool tls_replication = false;
 
     /* Blocking operations (blocked.cpp). */
     unsigned int blocked_clients = 0;                  /* CLIENT_BLOCKED clients */
@@ -517,7 +525,7 @@ bool allowProtectedAction(int config, const client *c);
 bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
 /* Re-listen after CONFIG SET port / bind (Redis's names); C_ERR leaves no
  * TCP listener, for CONFIG SET to restore the old value and call again. */
-int changeListenPort(int port);
+int changeListenPort(int port, std::vector<int> &fds = server.ipfd, aeFileProc accept_handler = acceptTcpHandler);
 int changeBindAddr();
 /* What initServer (server_main.cpp) sets up with: the file limit fitted
  * to maxclients (or maxclients to the limit), every `bind` address
@@ -525,7 +533,10 @@ int changeBindAddr();
  * accept handlers (on all of them or none). */
 void adjustOpenFilesLimit();
 int listenToPort(int port, std::vector<int> &fds);
-int createSocketAcceptHandler(const std::vector<int> &fds);
+int createSocketAcceptHandler(const std::vector<int> &fds, aeFileProc accept_handler = acceptTcpHandler);
+/* Whether TLS must verify peers, so needs a CA (tls-auth-clients not no,
+ * or tls-replication). */
+bool tlsRequiresCA();
 
 /* Builds one INFO section: a "# Title" line, then "name:value" lines. */
 class InfoSection {

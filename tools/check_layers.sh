@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
 assign 1 adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds sha1 sha256 skiplist stream trace util version ziplist zmalloc
-assign 2 networking config log
+assign 2 networking config connection log tls
 assign 3 bio db expire latency lazyfree notify object pubsub server slowlog tracking
 assign 4 bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset
 assign 5 acl aof blocked childinfo cluster debug evict functions multi rdb replication script_lua scripting sort tracing

@@ -177,6 +177,12 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"slave-announce-port", "0"}, {"min-replicas-to-write", "0"}, {"min-slaves-to-write", "0"},
         {"min-replicas-max-lag", "10"}, {"min-slaves-max-lag", "10"},
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
+        {"tls-port", "0"}, {"tls-session-cache-size", "20480"}, {"tls-session-cache-timeout", "300"},
+        {"tls-replication", "no"}, {"tls-auth-clients", "yes"}, {"tls-prefer-server-ciphers", "no"},
+        {"tls-session-caching", "yes"}, {"tls-cert-file", ""}, {"tls-key-file", ""}, {"tls-key-file-pass", ""},
+        {"tls-client-cert-file", ""}, {"tls-client-key-file", ""}, {"tls-client-key-file-pass", ""},
+        {"tls-dh-params-file", ""}, {"tls-ca-cert-file", ""}, {"tls-ca-cert-dir", ""}, {"tls-protocols", ""},
+        {"tls-ciphers", ""}, {"tls-ciphersuites", ""},
     };
     EXPECT_EQ(configGet(all), expected);
 }
@@ -680,7 +686,7 @@ protected:
     }
     void SetUp() override {
         ConfigTest::SetUp();
-        c_ = createClient(-1);
+        c_ = createClient(nullptr);
     }
     void TearDown() override {
         freeClient(c_);
