@@ -26,6 +26,20 @@ using networking::server;
 
 const char *connection::lastError() const { return strerror(last_errno); }
 
+int connection::connectSocket(const char *addr, int port, ConnectionCallbackFunc handler, aeFileProc ae_handler) {
+    std::string err;
+    fd = anetTcpNonBlockConnect(err, addr, port);
+    if (fd != -1) {
+        state = CONN_STATE_CONNECTING;
+        conn_handler = handler;
+        /* Writable once the connect completed (or failed: SO_ERROR says). */
+        if (aeCreateFileEvent(server.el.get(), fd, AE_WRITABLE, ae_handler, this) != AE_ERR) return C_OK;
+    }
+    state = CONN_STATE_ERROR;
+    last_errno = errno;
+    return C_ERR;
+}
+
 void connClose(connection *conn) {
     conn->shutdownTransport();
     if (conn->refs > 0) {
@@ -61,22 +75,7 @@ public:
     int type() const override { return CONN_TYPE_SOCKET; }
 
     int connect(const char *addr, int port, ConnectionCallbackFunc handler) override {
-        std::string err;
-        fd = anetTcpNonBlockConnect(err, addr, port);
-        if (fd == -1) {
-            state = CONN_STATE_ERROR;
-            last_errno = errno;
-            return C_ERR;
-        }
-        state = CONN_STATE_CONNECTING;
-        conn_handler = handler;
-        /* Writable once the connect completed (or failed: SO_ERROR says). */
-        if (aeCreateFileEvent(server.el.get(), fd, AE_WRITABLE, connSocketEventHandler, this) == AE_ERR) {
-            state = CONN_STATE_ERROR;
-            last_errno = errno;
-            return C_ERR;
-        }
-        return C_OK;
+        return connectSocket(addr, port, handler, connSocketEventHandler);
     }
 
     void accept(ConnectionCallbackFunc handler) override {

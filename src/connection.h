@@ -66,6 +66,11 @@ struct connection {
     /* Releases the fd (and TLS state) and its events; the object stays. */
     virtual void shutdownTransport() = 0;
     virtual const char *lastError() const; /* never null */
+
+protected:
+    /* The TCP part of connect, for the kinds: a non-blocking connect whose
+     * completion runs `ae_handler` (writable), which then runs `handler`. */
+    int connectSocket(const char *addr, int port, ConnectionCallbackFunc handler, aeFileProc ae_handler);
 };
 
 /* Closes and frees a connection, or, inside one of its handlers, closes it

@@ -22,6 +22,7 @@
 #include "script_lua.h"
 #include "server.h"
 #include "sha1.h"
+#include "tls.h"
 #include "util.h"
 
 namespace {
@@ -195,13 +196,14 @@ void unprotectClient(client *c) {
 }
 
 /* Reads and answers other clients while a busy script runs (Redis's
- * processEventsWhileBlocked): file events only, no timers, and of
+ * processEventsWhileBlocked): file events (and TLS's pending bytes) only, no timers, and of
  * beforeSleep's work only the writing — the AOF first, as there, then the
  * replies — nothing that could run commands (unblocked clients wait). */
 void processEventsWhileBlocked() {
     client *current = server.current_client;
     for (int iterations = 4; iterations > 0; iterations--) {
         int events = aeProcessEvents(server.el.get(), AE_FILE_EVENTS | AE_DONT_WAIT);
+        events += connProcessPendingData(); /* as Redis: TLS's decrypted bytes too */
         if (server.aof_state == AOF_ON) flushAppendOnlyFile();
         events += handleClientsWithPendingWrites();
         if (!events) break;

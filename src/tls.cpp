@@ -31,7 +31,6 @@
 #include <sstream>
 #include <vector>
 
-#include "anet.h"
 #include "tls.h"
 #include "log.h"
 #include "networking.h"
@@ -270,22 +269,8 @@ public:
 
     int connect(const char *addr, int port, ConnectionCallbackFunc handler) override {
         if (state != CONN_STATE_NONE || !ssl) return C_ERR;
-        std::string err;
-        fd = anetTcpNonBlockConnect(err, addr, port);
-        if (fd == -1) {
-            state = CONN_STATE_ERROR;
-            last_errno = errno;
-            return C_ERR;
-        }
-        state = CONN_STATE_CONNECTING;
-        conn_handler = handler;
         /* The handshake starts from the event handler once the socket is connected. */
-        if (aeCreateFileEvent(server.el.get(), fd, AE_WRITABLE, tlsEventHandler, this) == AE_ERR) {
-            state = CONN_STATE_ERROR;
-            last_errno = errno;
-            return C_ERR;
-        }
-        return C_OK;
+        return connectSocket(addr, port, handler, tlsEventHandler);
     }
 
     void accept(ConnectionCallbackFunc handler) override {
