@@ -8,7 +8,8 @@
 #   1  the event loop, the plain data structures, the request parser and
 #      the key specs (data the command table points at):
 #      they know nothing of the server
-#   2  networking (clients, reply buffers), config, and the log
+#   2  networking (clients, reply buffers), the connections under it
+#      (connection: the socket kind; tls), config, and the log
 #   3  the server, the keyspace and its objects, notifications, expiry
 #   4  the data types, t_*
 #   5  the mechanisms built on the types: blocking, transactions, pub/sub,
