@@ -70,7 +70,10 @@ public:
         sa.sin_family = AF_INET;
         sa.sin_port = htons(static_cast<uint16_t>(port));
         sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::connect(fd_, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) != 0) throw HarnessError("connect failed");
+        if (::connect(fd_, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)) != 0) {
+            close(fd_);
+            throw HarnessError("connect to port " + std::to_string(port) + " failed");
+        }
         ssl_.reset(SSL_new(ctx_.get()));
         SSL_set_fd(ssl_.get(), fd_);
         handshake_ok_ = SSL_connect(ssl_.get()) == 1;
@@ -298,6 +301,18 @@ TEST_P(Tls, ConfigDefaultsAndSet) {
     EXPECT_EQ(c.call({"CONFIG", "SET", "tls-protocols", "TLSv1.2 TLSv1.3"}).raw, OK);
     EXPECT_EQ(c.call({"CONFIG", "SET", "tls-ciphersuites", "TLS_AES_256_GCM_SHA384"}).raw, OK);
     EXPECT_EQ(cli({"PING"}).out, "PONG\n");
+}
+
+/* CONFIG SET tls-port listens on the new port at once; 0 closes it. */
+TEST_P(Tls, TlsPortChangesAtRunTime) {
+    RespConn c = srv->connect();
+    int other = pickFreePort();
+    ASSERT_EQ(c.call({"CONFIG", "SET", "tls-port", std::to_string(other)}).raw, OK);
+    EXPECT_EQ(TlsConn(other, true).call({"PING"}), "+PONG\r\n");
+    EXPECT_THROW(TlsConn(tls_port, true), HarnessError);
+    ASSERT_EQ(c.call({"CONFIG", "SET", "tls-port", "0"}).raw, OK);
+    EXPECT_THROW(TlsConn(other, true), HarnessError);
+    EXPECT_EQ(c.call({"PING"}).raw, "+PONG\r\n");
 }
 
 /* Replication over TLS both ways: a replica with tls-replication yes
