@@ -235,8 +235,9 @@ static void acceptCommonHandler(connectionPtr conn, const std::string &ip, int p
     connAccept(raw, clientAcceptHandler);
 }
 
-/* Accepts on a listening socket, the plain or the TLS one. */
-static void acceptOn(int fd, bool tls) {
+/* Accepts on a listening socket, each connection made by `create` (the
+ * plain or the TLS kind, after the listener). */
+static void acceptOn(int fd, connectionPtr (*create)(int fd)) {
     for (int max = MAX_ACCEPTS_PER_CALL; max--;) {
         std::string err, ip;
         int port = 0;
@@ -246,13 +247,14 @@ static void acceptOn(int fd, bool tls) {
                 serverLog(LL_WARNING, "Accepting client connection: %s", err.c_str());
             return;
         }
-        acceptCommonHandler(tls ? connCreateAcceptedTLS(cfd, server.tls_auth_clients) : connCreateAcceptedSocket(cfd),
-                            ip, port);
+        acceptCommonHandler(create(cfd), ip, port);
     }
 }
 
-void acceptTcpHandler(aeEventLoop *, int fd, void *, int) { acceptOn(fd, false); }
-void acceptTLSHandler(aeEventLoop *, int fd, void *, int) { acceptOn(fd, true); }
+void acceptTcpHandler(aeEventLoop *, int fd, void *, int) { acceptOn(fd, connCreateAcceptedSocket); }
+void acceptTLSHandler(aeEventLoop *, int fd, void *, int) {
+    acceptOn(fd, [](int cfd) { return connCreateAcceptedTLS(cfd, server.tls_auth_clients); });
+}
 
 /* ========================================================================
  * Building replies
