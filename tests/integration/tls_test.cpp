@@ -317,7 +317,8 @@ TEST_P(Tls, TlsPortChangesAtRunTime) {
 
 /* Replication over TLS both ways: a replica with tls-replication yes
  * connects to its master's TLS port (which takes nothing else), gets the
- * RDB and then the stream through TLS. The master is this suite's server;
+ * RDB (diskless, then from the file) and the stream through TLS. The
+ * master is this suite's server;
  * the replica is cppredis, then Redis 7 (so each side of cppredis meets
  * Redis 7's other side). */
 TEST_P(Tls, ReplicationOverTls) {
@@ -327,6 +328,9 @@ TEST_P(Tls, ReplicationOverTls) {
     for (ServerImpl replica_impl : {ServerImpl::Cppredis, ServerImpl::Redis}) {
         if (replica_impl == ServerImpl::Redis && !RedisReference::available()) continue;
         SCOPED_TRACE(replica_impl == ServerImpl::Redis ? "Redis 7 replica" : "cppredis replica");
+        /* The RDB goes out through the child's pipe (diskless), then from the file. */
+        ASSERT_EQ(m.call({"CONFIG", "SET", "repl-diskless-sync", replica_impl == ServerImpl::Redis ? "no" : "yes"}).raw,
+                  OK);
         std::unique_ptr<TestServer> replica = start(
             replica_impl,
             tlsArgs(pickFreePort(), {"--tls-replication", "yes", "--replicaof", "127.0.0.1", std::to_string(tls_port)}));
