@@ -10,6 +10,7 @@
  */
 #include "config_table.h"
 
+#include <syslog.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,6 +31,16 @@
 #include "zmalloc.h"
 
 namespace {
+
+/* Running as a service: who supervises the server, and where syslog
+ * files its log (Redis's facility names). */
+constexpr configEnum supervised_mode_enum[] = {
+    {"upstart", SUPERVISED_UPSTART}, {"systemd", SUPERVISED_SYSTEMD}, {"auto", SUPERVISED_AUTODETECT},
+    {"no", SUPERVISED_NONE}};
+constexpr configEnum syslog_facility_enum[] = {
+    {"user", LOG_USER},     {"local0", LOG_LOCAL0}, {"local1", LOG_LOCAL1}, {"local2", LOG_LOCAL2},
+    {"local3", LOG_LOCAL3}, {"local4", LOG_LOCAL4}, {"local5", LOG_LOCAL5}, {"local6", LOG_LOCAL6},
+    {"local7", LOG_LOCAL7}};
 
 constexpr configEnum loglevel_enum[] = {
     {"debug", LL_DEBUG}, {"verbose", LL_VERBOSE}, {"notice", LL_NOTICE}, {"warning", LL_WARNING}};
@@ -436,6 +447,11 @@ const standardConfig static_configs[] = {
      updateGoodSlaves},
     /* Scripting (scripting.cpp) */
     {"busy-reply-threshold", "lua-time-limit", 0, "5000", NumericConfig{&server.busy_reply_threshold, 0, LONG_MAX}},
+    /* Running as a service (server_main.cpp, log.cpp) */
+    {"supervised", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&server.supervised_mode, supervised_mode_enum}},
+    {"syslog-enabled", nullptr, IMMUTABLE_CONFIG, "no", BoolConfig{&server.syslog_enabled}},
+    {"syslog-ident", nullptr, IMMUTABLE_CONFIG, "redis", StringConfig{&server.syslog_ident}},
+    {"syslog-facility", nullptr, IMMUTABLE_CONFIG, "local0", EnumConfig{&server.syslog_facility, syslog_facility_enum}},
     /* TLS (tls.cpp) */
     {"tls-port", nullptr, 0, "0", NumericConfig{&server.tls_port, 0, 65535}, applyTLSPort},
     {"tls-session-cache-size", nullptr, 0, "20480", NumericConfig{&server.tls_ctx_config.session_cache_size, 0, INT_MAX},

@@ -2,6 +2,7 @@
 #include "log.h"
 
 #include <sys/time.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <cstdarg>
@@ -11,8 +12,11 @@
 /* The log sits below server.h: it sees its own part of the server. */
 using logging::server;
 
-/* Redis's log line: "pid:role day month year hh:mm:ss.mmm <level> message". */
+/* Redis's log line: "pid:role day month year hh:mm:ss.mmm <level> message";
+ * syslog gets the message alone (it stamps its own time and pid), as Redis
+ * sends it, and only when the log file could be opened. */
 static void serverLogRaw(int level, const char *msg) {
+    static constexpr int syslog_priorities[] = {LOG_DEBUG, LOG_INFO, LOG_NOTICE, LOG_WARNING};
     static constexpr char marks[] = ".-*#";
     FILE *fp = server.logfile.empty() ? stdout : fopen(server.logfile.c_str(), "a");
     if (!fp) return;
@@ -33,6 +37,7 @@ static void serverLogRaw(int level, const char *msg) {
     }
     fflush(fp);
     if (fp != stdout) fclose(fp);
+    if (server.syslog_enabled) syslog(syslog_priorities[level & 0xff], "%s", msg);
 }
 
 void serverLog(int level, const char *fmt, ...) {

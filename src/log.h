@@ -1,7 +1,9 @@
 /* log.h — the server's log (the logging part of Redis's server.c):
  * serverLog writes "pid:role date time.ms <level mark> message" lines to
  * `logfile`, or to standard output when it is empty, for levels at or
- * above `loglevel`.
+ * above `loglevel`; with `syslog-enabled` each line also goes to syslog
+ * (opened by the server at start-up, server_main.cpp), at the syslog
+ * priority of its level.
  *
  * The log settings are fields of the global `server` (server.h), as in
  * Redis: redisServer derives from redisServerLog, so above this layer they
@@ -11,6 +13,7 @@
 #pragma once
 
 #include <sys/types.h>
+#include <syslog.h>
 
 #include <string>
 
@@ -24,6 +27,9 @@ struct redisServerLog {
     int verbosity = LL_NOTICE;        /* `loglevel` */
     std::string logfile;              /* `logfile`; "" = standard output */
     std::string masterhost;           /* replication's (server.h): "" on a master; a replica logs as role S */
+    bool syslog_enabled = false;      /* `syslog-enabled` */
+    std::string syslog_ident = "redis"; /* `syslog-ident`: openlog keeps pointing at it (immutable) */
+    int syslog_facility = LOG_LOCAL0; /* `syslog-facility` */
 };
 
 namespace logging {

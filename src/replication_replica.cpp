@@ -355,6 +355,9 @@ void replicationLoadReceivedRdb() {
     /* A replica keeps a backlog: its replicas, or a promotion, may PSYNC. */
     if (!server.repl_backlog) createReplicationBacklog();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Finished with success");
+    if (server.supervised_mode == SUPERVISED_SYSTEMD)
+        redisCommunicateSystemd("STATUS=MASTER <-> REPLICA sync: Finished with success. Ready to accept connections "
+                                "in read-write mode.\n");
     /* A diskless master puts us online on our first ACK. */
     if (transfer.usemark) replicationSendAck();
     if (server.aof_enabled && startAppendOnly() != C_OK)
@@ -553,6 +556,9 @@ Step psyncContinue(const std::string &reply) {
     if (!replicationCreateMasterClient(reploff, dbid)) return Step::Error;
     if (!server.repl_backlog) createReplicationBacklog();
     serverLog(LL_NOTICE, "MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.");
+    if (server.supervised_mode == SUPERVISED_SYSTEMD)
+        redisCommunicateSystemd("STATUS=MASTER <-> REPLICA sync: Partial Resynchronization accepted. Ready to "
+                                "accept connections in read-write mode.\n");
     return Step::Wait;
 }
 

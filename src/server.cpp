@@ -2,7 +2,8 @@
  * layers below the top need: the global `server`, the cached time, the
  * command lookup, call() and the propagation of writes, the listening
  * sockets and the file limit, the statistics, and the commands about the
- * server itself (PING, ECHO, TIME, and CONFIG's replies).
+ * server itself (PING, ECHO, TIME, and CONFIG's replies); and the
+ * messages to systemd of a server it supervises (redisCommunicateSystemd).
  *
  * Redis's server.c also holds serverLog (here log.cpp), the command table's
  * indexing and COMMAND (commands.cpp, beside the table), and start-up,
@@ -21,10 +22,13 @@
 #include <bit>
 #include <cerrno>
 #include <cstdarg>
+#include <cstddef>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "anet.h"
@@ -493,6 +497,45 @@ int changeBindAddr() {
         abort();
     }
     return C_OK;
+}
+
+/* ========================================================================
+ * Telling systemd (supervised systemd)
+ * ====================================================================== */
+
+/* libsystemd's sd_notify(0, state), without libsystemd: the protocol is a
+ * datagram holding `state` sent to the AF_UNIX socket whose name is in
+ * $NOTIFY_SOCKET, a path ("/run/systemd/notify") or, with a leading '@',
+ * a name in the abstract namespace (the '@' stands for the NUL byte that
+ * starts such names, and the address has no trailing NUL). The variable is
+ * left set: every later message goes to the same socket. Returns what
+ * sd_notify returns: 1 sent, 0 no $NOTIFY_SOCKET, -errno. */
+static int sdNotify(const char *state) {
+    const char *name = getenv("NOTIFY_SOCKET");
+    if (!name) return 0;
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const size_t len = strlen(name);
+    const bool abstract = name[0] == '@';
+    /* As sd_notify: room for a NUL after the name, even an abstract one's. */
+    if ((!abstract && name[0] != '/') || len < 2 || len >= sizeof(addr.sun_path)) return -EINVAL;
+    memcpy(addr.sun_path, name, len);
+    if (abstract) addr.sun_path[0] = '\0';
+    const auto addrlen = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + len + (abstract ? 0 : 1));
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd == -1) return -errno;
+    int ret = sendto(fd, state, strlen(state), MSG_NOSIGNAL, reinterpret_cast<sockaddr *>(&addr), addrlen) == -1
+                  ? -errno
+                  : 1;
+    close(fd);
+    return ret;
+}
+
+int redisCommunicateSystemd(const char *state) {
+    int ret = sdNotify(state);
+    if (ret == 0) serverLog(LL_WARNING, "systemd supervision error: NOTIFY_SOCKET not found!");
+    else if (ret < 0) serverLog(LL_WARNING, "systemd supervision error: sd_notify: %d", ret);
+    return ret;
 }
 
 /* What CONFIG RESETSTAT zeroes of INFO stats (Redis's resetServerStats):

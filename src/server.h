@@ -43,6 +43,8 @@ constexpr int CONFIG_MIN_RESERVED_FDS = 32;
 constexpr int CONFIG_FDSET_INCR = CONFIG_MIN_RESERVED_FDS + 96;
 constexpr int CONFIG_BINDADDR_MAX = 16;
 constexpr const char *CONFIG_DEFAULT_PID_FILE = "/var/run/redis.pid"; /* daemonize yes without pidfile */
+/* `supervised`: who started the server and waits to hear it is ready. */
+constexpr int SUPERVISED_NONE = 0, SUPERVISED_AUTODETECT = 1, SUPERVISED_SYSTEMD = 2, SUPERVISED_UPSTART = 3;
 constexpr int CHILD_TYPE_NONE = 0, CHILD_TYPE_RDB = 1, CHILD_TYPE_AOF = 2; /* server.child_type */
 constexpr int AOF_OFF = 0, AOF_ON = 1, AOF_WAIT_REWRITE = 2;              /* server.aof_state */
 constexpr int AOF_FSYNC_NO = 0, AOF_FSYNC_ALWAYS = 1, AOF_FSYNC_EVERYSEC = 2; /* `appendfsync` */
@@ -206,6 +208,8 @@ struct redisServer : redisServerLog, redisServerNetworking {
     bool jemalloc_bg_thread = true;   /* `jemalloc-bg-thread` (zmalloc.h) */
     std::string pidfile;
     bool pidfile_written = false;     /* createPidFile wrote `pidfile`: shutdown removes it */
+    int supervised_mode = SUPERVISED_NONE; /* `supervised`; once started, the supervisor found (never AUTODETECT) */
+    bool supervised = false;          /* a supervisor was found: daemonize is ignored */
 
     long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
@@ -537,6 +541,12 @@ int createSocketAcceptHandler(const std::vector<int> &fds, aeFileProc accept_han
 /* Whether TLS must verify peers, so needs a CA (tls-auth-clients not no,
  * or tls-replication). */
 bool tlsRequiresCA();
+
+/* Tells systemd `state` ("READY=1\n", "STATUS=...\n") by sd_notify's
+ * protocol: one datagram to the unix socket named by $NOTIFY_SOCKET.
+ * libsystemd's return: > 0 sent, 0 no NOTIFY_SOCKET, < 0 -errno; the
+ * failures are logged, as Redis logs sd_notify's. */
+int redisCommunicateSystemd(const char *state);
 
 /* Builds one INFO section: a "# Title" line, then "name:value" lines. */
 class InfoSection {

@@ -3,6 +3,9 @@
  * beforeSleep), the checks every command gets before it runs
  * (processCommand), shutdown (SHUTDOWN and the signals) and INFO.
  *
+ * Start-up also tells a supervisor (upstart, systemd) when the server is
+ * ready, and shutdown tells systemd it is stopping.
+ *
  * Redis keeps all of this in server.c. Here it is the top layer
  * (tools/check_layers.sh) because each piece calls into the mechanisms
  * above the server: serverCron reaps children and runs the AOF's and the
@@ -33,6 +36,7 @@
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "acl.h"
@@ -310,12 +314,15 @@ void resetCommand(client *c) {
 static int rdbSaveOnShutdown(int flags) {
     if (!(flags & SHUTDOWN_SAVE) && (server.saveparams.empty() || (flags & SHUTDOWN_NOSAVE))) return C_OK;
     serverLog(LL_NOTICE, "Saving the final RDB snapshot before exiting.");
+    if (server.supervised_mode == SUPERVISED_SYSTEMD) redisCommunicateSystemd("STATUS=Saving the final RDB snapshot\n");
     if (rdbSave(server.rdb_filename.c_str()) == C_OK) return C_OK;
     if (flags & SHUTDOWN_FORCE) {
         serverLog(LL_WARNING, "Error trying to save the DB. Exit anyway.");
         return C_OK;
     }
     serverLog(LL_WARNING, "Error trying to save the DB, can't exit.");
+    if (server.supervised_mode == SUPERVISED_SYSTEMD)
+        redisCommunicateSystemd("STATUS=Error trying to save the DB, can't exit.\n");
     return C_ERR;
 }
 
@@ -330,6 +337,10 @@ static int rdbSaveOnShutdown(int flags) {
  * fails) here at once, as in a Redis without replicas. */
 static int prepareForShutdown(int flags) {
     serverLog(LL_WARNING, "User requested shutdown...");
+    /* First, before the final save that may take long: from here systemd
+     * waits up to the unit's TimeoutStopSec. Sent even if the shutdown then
+     * fails, as Redis sends it. */
+    if (server.supervised_mode == SUPERVISED_SYSTEMD) redisCommunicateSystemd("STOPPING=1\n");
     if (server.child_type == CHILD_TYPE_RDB) {
         serverLog(LL_WARNING, "There is a child saving an .rdb. Killing it!");
         killRDBChild();
@@ -507,6 +518,10 @@ static void setupSignalHandlers() {
 static void initServer() {
     server.pid = getpid();
     setupSignalHandlers();
+    /* The log's syslog copy (log.cpp), tagged with the pid; connected now
+     * (LOG_NDELAY), not at the first line. */
+    if (server.syslog_enabled)
+        openlog(server.syslog_ident.c_str(), LOG_PID | LOG_NDELAY | LOG_NOWAIT, server.syslog_facility);
     adjustOpenFilesLimit();
     server.el = aeCreateEventLoop(static_cast<int>(server.maxclients) + CONFIG_FDSET_INCR);
     if (!server.el) {
@@ -611,6 +626,57 @@ static void daemonize() {
     }
 }
 
+/* ========================================================================
+ * Supervision: upstart and systemd (Redis's redisIsSupervised)
+ *
+ * A supervisor starts the server in the foreground and waits to hear that
+ * it is ready. upstart ("expect stop") waits for the server to stop
+ * itself with SIGSTOP once set up, then resumes it. systemd (Type=notify)
+ * reads the messages sent to $NOTIFY_SOCKET: STATUS lines it shows,
+ * READY=1 once connections are accepted, STOPPING=1 at shutdown.
+ * ====================================================================== */
+
+static bool redisSupervisedUpstart() {
+    if (!getenv("UPSTART_JOB")) {
+        serverLog(LL_WARNING, "upstart supervision requested, but UPSTART_JOB not found!");
+        return false;
+    }
+    serverLog(LL_NOTICE, "supervised by upstart, will stop to signal readiness.");
+    raise(SIGSTOP);
+    /* Not for the processes this one starts: they are not the job. */
+    unsetenv("UPSTART_JOB");
+    return true;
+}
+
+static bool redisSupervisedSystemd() {
+    if (redisCommunicateSystemd("STATUS=Redis is loading...\n") <= 0) return false;
+    serverLog(LL_NOTICE, "Supervised by systemd. Please make sure you set appropriate values for TimeoutStartSec and "
+                         "TimeoutStopSec in your service unit.");
+    return true;
+}
+
+/* `supervised auto` picks upstart from $UPSTART_JOB, else systemd from
+ * $NOTIFY_SOCKET. True if a supervisor was found, whose kind
+ * server.supervised_mode then holds (CONFIG GET supervised shows it). If
+ * none was, the mode stays as configured: `supervised systemd` without a
+ * socket still tries each later message and logs its failure, as Redis. */
+static bool redisIsSupervised(int mode) {
+    if (mode == SUPERVISED_AUTODETECT) {
+        if (getenv("UPSTART_JOB")) {
+            serverLog(LL_VERBOSE, "Upstart supervision detected.");
+            mode = SUPERVISED_UPSTART;
+        } else if (getenv("NOTIFY_SOCKET")) {
+            serverLog(LL_VERBOSE, "Systemd supervision detected.");
+            mode = SUPERVISED_SYSTEMD;
+        }
+    }
+    bool supervised = mode == SUPERVISED_UPSTART   ? redisSupervisedUpstart()
+                      : mode == SUPERVISED_SYSTEMD ? redisSupervisedSystemd()
+                                                   : false;
+    if (supervised) server.supervised_mode = mode;
+    return supervised;
+}
+
 static void usage() {
     fprintf(stderr, "Usage: ./cppredis-server [/path/to/redis.conf] [options] [-]\n"
                     "       ./cppredis-server - (read config from stdin)\n"
@@ -649,7 +715,9 @@ int serverMain(int argc, char **argv) {
     parseCommandLine(argc, argv, configfile, options);
     server.configfile = configfile;
     loadServerConfig(configfile.empty() ? nullptr : configfile.c_str(), options);
-    bool background = server.daemonize;
+    /* A supervisor waits for this very process: it must not fork away. */
+    server.supervised = redisIsSupervised(server.supervised_mode);
+    bool background = server.daemonize && !server.supervised;
     if (background) daemonize();
     serverLog(LL_WARNING, "oO0OoO0OoO0Oo cppredis is starting oO0OoO0OoO0Oo");
     serverLog(LL_WARNING, "cppredis version=%s (Redis %s compatible), bits=64, pid=%d, just started",
@@ -671,6 +739,12 @@ int serverMain(int argc, char **argv) {
                   "you sure this is what you really want?",
                   server.maxmemory);
     serverLog(LL_NOTICE, "Ready to accept connections tcp");
+    if (server.supervised_mode == SUPERVISED_SYSTEMD) {
+        redisCommunicateSystemd(server.masterhost.empty() ? "STATUS=Ready to accept connections\n"
+                                                          : "STATUS=Ready to accept connections in read-only mode. "
+                                                            "Waiting for MASTER <-> REPLICA sync\n");
+        redisCommunicateSystemd("READY=1\n");
+    }
     aeMain(server.el.get());
     return 0;
 }
@@ -733,6 +807,14 @@ static std::string bytesToHuman(unsigned long long n) {
 }
 
 
+/* INFO's process_supervised: the supervisor found at start-up. */
+static const char *supervisedName() {
+    if (!server.supervised) return "no";
+    if (server.supervised_mode == SUPERVISED_UPSTART) return "upstart";
+    if (server.supervised_mode == SUPERVISED_SYSTEMD) return "systemd";
+    return "unknown";
+}
+
 static void infoServer(std::string &out) {
     static std::string run_id = [] {
         char id[41] = {};
@@ -759,7 +841,7 @@ static void infoServer(std::string &out) {
         .field("atomicvar_api", "c11-builtin")
         .field("gcc_version", __VERSION__)
         .field("process_id", static_cast<long long>(server.pid))
-        .field("process_supervised", "no")
+        .field("process_supervised", supervisedName())
         .field("run_id", run_id)
         .field("tcp_port", server.port ? server.port : server.tls_port)
         .field("server_time_usec", server.ustime)

@@ -12,14 +12,13 @@
 
 #include <string>
 
+#include "integration/harness.h"
 #include "integration/subprocess.h"
 
 using namespace itest;
 
 TEST(DocsExcerpts, MatchWhatTheServerPrints) {
-#if defined(__SANITIZE_ADDRESS__)
-    GTEST_SKIP() << "checked against the release server";
-#endif
+    if (sanitizedBuild()) GTEST_SKIP() << "checked against the release server";
     std::string out;
     int rc = runCommand("/usr/bin/python3 " + (repoDir() / "docs" / "tools" / "trace_excerpts.py").string() +
                             " --check --server " + CPPREDIS_SERVER_BIN,

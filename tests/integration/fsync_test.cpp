@@ -87,8 +87,7 @@ public:
      * ASan's runtime first. */
     std::vector<std::string> env(ServerImpl impl) const {
         std::string preload = CPPREDIS_FSYNC_SHIM;
-        std::string first = CPPREDIS_PRELOAD_FIRST;
-        if (impl == ServerImpl::Cppredis && !first.empty()) preload = first + " " + preload;
+        if (impl == ServerImpl::Cppredis && sanitizedBuild()) preload = std::string(CPPREDIS_ASAN_RUNTIME) + " " + preload;
         return {"LD_PRELOAD=" + preload, "FSYNC_SHIM_LOG=" + files_.file("events.log"),
                 "FSYNC_SHIM_CTL=" + files_.file("control")};
     }

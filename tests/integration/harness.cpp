@@ -156,6 +156,16 @@ bool waitFd(int fd, short events, Ms timeout) {
 
 }  // namespace
 
+const char *cppredisServerBin() {
+    static const std::string path =
+        (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cppredis-server").string();
+    return path.c_str();
+}
+
+/* Defined only where ASan's runtime is linked in; weak, so null elsewhere. */
+extern "C" void __asan_init() __attribute__((weak));
+bool sanitizedBuild() { return __asan_init != nullptr; }
+
 int pickFreePort() {
     UniqueFd s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
     if (s.get() < 0) throw HarnessError(errnoText("socket"));

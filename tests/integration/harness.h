@@ -53,11 +53,17 @@
 #include <thread>
 #include <vector>
 
-#ifndef CPPREDIS_SERVER_BIN
-#error "CPPREDIS_SERVER_BIN must name the server binary (the Makefile defines it)"
-#endif
-
 namespace itest {
+/* The server under test: cppredis-server beside the test binary (build/ or
+ * build/asan/), so the same test objects drive the release server from
+ * build/integration_tests and the sanitized one from the sanitized binary. */
+const char *cppredisServerBin();
+#define CPPREDIS_SERVER_BIN (::itest::cppredisServerBin())
+
+/* True in the binary linked with ASan's runtime, the one that drives the
+ * sanitized server (whose allocator is ASan's, not jemalloc). */
+bool sanitizedBuild();
+
 
 using Ms = std::chrono::milliseconds;
 /* How long a connection waits for the server to make progress. */

@@ -608,7 +608,7 @@ struct LimitedServer {
     std::unique_ptr<TestServer> srv;
     LimitedServer(const std::string &nofile, const std::string &maxclients) {
         const std::string wrapper = dir.file("limited-server");
-        writeFile(wrapper, "#!/bin/sh\nexec prlimit --nofile=" + nofile + " " CPPREDIS_SERVER_BIN " \"$@\"\n");
+        writeFile(wrapper, "#!/bin/sh\nexec prlimit --nofile=" + nofile + " " + std::string(CPPREDIS_SERVER_BIN) + " \"$@\"\n");
         ::chmod(wrapper.c_str(), 0700);
         srv = std::make_unique<TestServer>(ServerOptions{.args = {"--maxclients", maxclients}, .binary = wrapper});
     }

@@ -603,9 +603,7 @@ INSTANTIATE_TEST_SUITE_P(Servers, Sets, ::testing::Values(ServerImpl::Cppredis, 
  * keyspace's rehashing is over. */
 TEST(SetMemory, SmallSetsCostNoMoreThanInRedis7) {
     REQUIRE_REDIS_REFERENCE();
-#if defined(__SANITIZE_ADDRESS__)
-    GTEST_SKIP() << "ASan's allocator does not size blocks as jemalloc does";
-#endif
+    if (sanitizedBuild()) GTEST_SKIP() << "ASan's allocator does not size blocks as jemalloc does";
     /* used_memory less this connection's own buffers (CLIENT INFO tot-mem):
      * how big its query buffer still is after the pipeline depends on how
      * the reads fell, not on the sets. */

@@ -126,6 +126,10 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
     EXPECT_EQ(server.stream_node_max_bytes, fresh.stream_node_max_bytes);
     EXPECT_EQ(server.stream_node_max_entries, fresh.stream_node_max_entries);
     EXPECT_EQ(server.jemalloc_bg_thread, fresh.jemalloc_bg_thread);
+    EXPECT_EQ(server.supervised_mode, fresh.supervised_mode);
+    EXPECT_EQ(server.syslog_enabled, fresh.syslog_enabled);
+    EXPECT_EQ(server.syslog_ident, fresh.syslog_ident);
+    EXPECT_EQ(server.syslog_facility, fresh.syslog_facility);
 }
 
 /* Values print as Redis prints them: memory as plain bytes, bind joined. */
@@ -177,6 +181,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"slave-announce-port", "0"}, {"min-replicas-to-write", "0"}, {"min-slaves-to-write", "0"},
         {"min-replicas-max-lag", "10"}, {"min-slaves-max-lag", "10"},
         {"busy-reply-threshold", "5000"}, {"lua-time-limit", "5000"},
+        {"supervised", "no"}, {"syslog-enabled", "no"}, {"syslog-ident", "redis"}, {"syslog-facility", "local0"},
         {"tls-port", "0"}, {"tls-session-cache-size", "20480"}, {"tls-session-cache-timeout", "300"},
         {"tls-replication", "no"}, {"tls-auth-clients", "yes"}, {"tls-prefer-server-ciphers", "no"},
         {"tls-session-caching", "yes"}, {"tls-cert-file", ""}, {"tls-key-file", ""}, {"tls-key-file-pass", ""},
