@@ -785,6 +785,8 @@ void replicationUnsetMaster() {
         serverLog(LL_WARNING, "Failed enabling the AOF after the promotion to master");
 }
 
+void replicationCloseLinkOnShutdown() { closeTransferSocket(); }
+
 void replicationCronReplica() {
     if (server.masterhost.empty()) return;
     const time_t now = time(nullptr);

@@ -353,6 +353,7 @@ static int prepareForShutdown(int flags) {
     server.ipfd.clear();
     for (int fd : server.tlsfd) close(fd);
     server.tlsfd.clear();
+    replicationCloseLinkOnShutdown();
     /* Only our own file: unlinking a path we never wrote (its creation failed,
      * or another process wrote it since) would remove someone else's. */
     if (server.pidfile_written) {

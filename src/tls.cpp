@@ -61,7 +61,9 @@ void tlsInit() {
     static bool done = false;
     if (done) return;
     done = true;
-    OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG | OPENSSL_INIT_ATFORK, nullptr);
+    /* No cleanup at exit: the clients, and their SSL objects, are freed
+     * with `server` after the atexit handlers OpenSSL would register. */
+    OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG | OPENSSL_INIT_ATFORK | OPENSSL_INIT_NO_ATEXIT, nullptr);
     if (!RAND_poll()) serverLog(LL_WARNING, "OpenSSL: Failed to seed random number generator.");
 }
 
