@@ -1,9 +1,9 @@
 /* tls_test.cpp — TLS (tls.cpp, the connection abstraction's TLS kind):
- * clients over TLS with redis-cli, redis-py and a small OpenSSL client of
- * the test's own; tls-auth-clients yes / optional / no; a plain-text client
- * on the TLS port; a large pipeline and a large reply (decrypted bytes left
- * inside OpenSSL must still be served); replication with tls-replication;
- * the tls-* configs' defaults. Most tests run on cppredis and on Redis
+ * clients over TLS with redis-cli, redis-benchmark, redis-py and a small
+ * OpenSSL client of the test's own; tls-auth-clients yes / optional / no;
+ * a plain-text client on the TLS port; a large pipeline and a large reply
+ * (decrypted bytes left inside OpenSSL must still be served); replication
+ * with tls-replication; the tls-* configs' defaults and CONFIG SET. Most tests run on cppredis and on Redis
  * 7.0.15 (Debian's is built with TLS) with the same expectations.
  *
  * A CA, a server and a client certificate are made with `openssl req` and
@@ -205,6 +205,17 @@ TEST_P(Tls, PingSetGetWithRedisCliAndAClient) {
     EXPECT_EQ(c.call({"SET", "k2", "v2"}), OK);
     EXPECT_EQ(c.call({"GET", "k2"}), "$2\r\nv2\r\n");
     EXPECT_EQ(srv->connect().call({"GET", "k2"}).raw, "$2\r\nv2\r\n"); /* the same data on the plain port */
+}
+
+/* redis-benchmark --tls: 16-deep pipelines of SET and GET from 4 clients. */
+TEST_P(Tls, RedisBenchmarkRuns) {
+    ProcessResult r = runProcess({"redis-benchmark", "-p", std::to_string(tls_port), "--tls", "--cacert",
+                                  cert("ca.crt"), "--cert", cert("client.crt"), "--key", cert("client.key"), "-n",
+                                  "4000", "-c", "4", "-P", "16", "-t", "set,get", "--csv"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\"SET\""), std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.out.find("\"GET\""), std::string::npos) << r.out << r.err;
+    EXPECT_EQ(srv->connect().call({"STRLEN", "key:__rand_int__"}).integer, 3); /* -d's default size */
 }
 
 /* tls-auth-clients yes (the default) wants a certificate: without one the
