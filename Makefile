@@ -37,6 +37,8 @@ LDLIBS    += -lpthread
 # scripting embeds Lua 5.1 with the cjson and bit libraries Redis loads.
 CPPFLAGS  += -I/usr/include/lua5.1
 LDLIBS    += -llzf -llua5.1-cjson -llua5.1-bitop -llua5.1
+# TLS (src/tls.cpp) over OpenSSL: Debian's libssl-dev.
+LDLIBS    += -lssl -lcrypto
 
 # jemalloc, as Redis uses it, so memory per key compares like for like;
 # sanitized builds keep the sanitizer's allocator. MALLOC=libc to opt out.

@@ -13,6 +13,7 @@
 #        BENCH_ARGS="lpush q x" bench/compare.sh    a custom command instead of tests
 # Environment (defaults in brackets):
 #   ROUNDS [5]  PIPELINES ["1 16"]  CLIENTS [50]
+#   TLS_DIR     redis-benchmark --tls on the servers' TLS ports (bench/tls_compare.sh)
 #   N           requests per run [100000 at -P 1, 200000 deeper]
 #   CPPREDIS_BIN [build/cppredis-server, built with make if missing]
 #   REDIS_BIN   [redis-server]; both servers run with --save '' --appendonly no,
@@ -88,8 +89,9 @@ echo "round,server,pipeline,clients,requests,cpu_ns,cpu_us_per_req,test,rps,avg_
 compare_run() {  # ROUND VARIANT NAME
     local round=$1 P=${2%%/*} test=${2#*/} server=$3 targs=() name="" before after out us row
     local port=${SERVER_PORT[$server]} pid=${SERVER_PID[$server]} n=${N:-$((P == 1 ? 100000 : 200000))}
-    local auth
+    local auth bport=$port tls=()
     read -ra auth <<<"$(auth_args "$server")"
+    if [[ -n ${TLS_DIR:-} ]]; then bport=${SERVER_TLS_PORT[$server]} tls=(--tls --cacert "$TLS_DIR/ca.crt"); fi
     if [[ -n $test ]]; then targs=(-t "$test"); fi
     # `-t lrange_N` first runs as many LPUSHes of its own to fill
     # "mylist", which would count in the CPU measured for LRANGE. So
@@ -99,10 +101,10 @@ compare_run() {  # ROUND VARIANT NAME
         targs=(LRANGE mylist 0 $((BASH_REMATCH[1] - 1)))
         name="LRANGE_${BASH_REMATCH[1]} (first ${BASH_REMATCH[1]} elements)"
         redis-cli -h 127.0.0.1 -p "$port" "${auth[@]}" del mylist >/dev/null
-        "${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" "${auth[@]}" -c "$CLIENTS" -n "$n" -P "$P" -t lpush -q >/dev/null
+        "${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$bport" "${tls[@]}" "${auth[@]}" -c "$CLIENTS" -n "$n" -P "$P" -t lpush -q >/dev/null
     fi
     before=$(cpu_ns "$pid")
-    out=$("${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$port" "${auth[@]}" \
+    out=$("${CLIENT_CPU[@]}" redis-benchmark -h 127.0.0.1 -p "$bport" "${tls[@]}" "${auth[@]}" \
         -c "$CLIENTS" -n "$n" -P "$P" --csv "${BENCH[@]}" "${targs[@]}")
     after=$(cpu_ns "$pid")
     if [[ $(wc -l <<<"$out") != 2 ]]; then

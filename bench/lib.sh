@@ -31,6 +31,9 @@
 #                                   $EXTRA_ARGS_REDIS (a script may add its own);
 #                                   each server runs in its own scratch directory,
 #                                   so EXTRA_ARGS="--appendonly yes" gives each its AOF
+#   TLS_DIR=DIR                     each server also listens with TLS on
+#                                   $SERVER_TLS_PORT[NAME] (DIR's ca.crt, server.crt,
+#                                   server.key; tls-auth-clients no); bench/tls_compare.sh
 #   AUTH_CPPREDIS / AUTH_REDIS      the default user's password on that server
 #                                   (with --requirepass in its EXTRA_ARGS_*):
 #                                   auth_args NAME gives redis-cli/redis-benchmark's -a
@@ -58,7 +61,7 @@ eval "REDIS_ARGS=(\"\${DEFAULT_ARGS[@]}\" ${EXTRA_ARGS:-} ${EXTRA_ARGS_REDIS:-})
 # that a client never steals its server's core. Empty on a single core.
 if (($(nproc) > 1)); then SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1); else SERVER_CPU=() CLIENT_CPU=(); fi
 
-declare -A SERVER_PID SERVER_PORT
+declare -A SERVER_PID SERVER_PORT SERVER_TLS_PORT
 declare -A SERVER_AUTH=([cppredis]=${AUTH_CPPREDIS:-} [redis]=${AUTH_REDIS:-})
 # "-a PASSWORD" for a server with a password, else nothing.
 auth_args() {  # NAME
@@ -108,14 +111,19 @@ while True:
 # answers PING. Another process may take the port between the pick and the
 # server's bind: then it tries another.
 start_server() {  # NAME BIN ARGS...
-    local name=$1 bin=$2 attempt
+    local name=$1 bin=$2 attempt tls=()
     shift 2
     mkdir -p "$BENCH_WORK/$name"
     for attempt in 1 2 3 4 5; do
         SERVER_PORT[$name]=$(free_port)
+        if [[ -n ${TLS_DIR:-} ]]; then
+            SERVER_TLS_PORT[$name]=$(free_port)
+            tls=(--tls-port "${SERVER_TLS_PORT[$name]}" --tls-cert-file "$TLS_DIR/server.crt"
+                 --tls-key-file "$TLS_DIR/server.key" --tls-ca-cert-file "$TLS_DIR/ca.crt" --tls-auth-clients no)
+        fi
         # exec keeps one pid from this subshell through taskset to the
         # server, so $! is the server process whose memory and CPU are read.
-        (cd "$BENCH_WORK/$name" && exec "${SERVER_CPU[@]}" "${SERVER_WRAPPER[@]}" "$bin" --port "${SERVER_PORT[$name]}" --bind 127.0.0.1 "$@") \
+        (cd "$BENCH_WORK/$name" && exec "${SERVER_CPU[@]}" "${SERVER_WRAPPER[@]}" "$bin" --port "${SERVER_PORT[$name]}" --bind 127.0.0.1 "${tls[@]}" "$@") \
             >"$BENCH_WORK/$name.log" 2>&1 &
         SERVER_PID[$name]=$!
         for _ in $(seq 100); do

@@ -24,7 +24,7 @@ std::string multibulk(std::initializer_list<std::string> args) {
 
 client *benchClient() {
     if (server.commands.empty()) populateCommandTable();
-    return createClient(-1);
+    return createClient(nullptr);
 }
 
 /* Parses the same request again and again without running it. The bytes

@@ -172,7 +172,7 @@ static void aeCallFileProc(aeEventLoop *el, int fd, aeFileProc proc, void *clien
         proc(el, fd, clientData, firedMask);
         return;
     }
-    const char *name = traceProcName(reinterpret_cast<const void *>(proc));
+    const char *name = traceProcName(traceResolveFileProc(reinterpret_cast<const void *>(proc), clientData, firedMask));
     traceEvent ev(TRACE_LOOP, name, tracePhase::begin);
     ev.num("fd", fd);
     if (owner) ev.num("client", (long long)owner);

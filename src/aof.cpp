@@ -882,7 +882,7 @@ private:
 /* A client with no connection runs the file's commands (Redis's
  * createAOFClient); its id tells afterErrorReply who gets an error. */
 client *createAOFClient() {
-    client *c = createClient(-1);
+    client *c = createClient(nullptr);
     server.clients_index.erase(c->id);
     c->id = CLIENT_ID_AOF;
     c->user = nullptr; /* no ACL user: the file's commands are not checked */

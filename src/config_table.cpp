@@ -25,6 +25,7 @@
 #include "notify.h"
 #include "replication.h"
 #include "server.h"
+#include "tls.h"
 #include "tracing.h"
 #include "util.h"
 #include "zmalloc.h"
@@ -149,6 +150,31 @@ bool updatePort(const char **err) {
     *err = "Unable to listen on this port. Check server logs.";
     return false;
 }
+
+/* TLS: a tls-* change rebuilds the contexts at once when TLS is in use
+ * (Redis's applyTlsCfg); tls-port configures TLS if it was not yet and
+ * re-listens (applyTLSPort). On failure CONFIG SET restores the old values. */
+bool applyTlsCfg(const char **err) {
+    if (!server.el || !(server.tls_port || server.tls_replication) ||
+        tlsConfigure(server.tls_ctx_config, tlsRequiresCA()))
+        return true;
+    *err = "Unable to update TLS configuration. Check server logs.";
+    return false;
+}
+
+bool applyTLSPort(const char **err) {
+    if (!server.el) return true;
+    if (!isTlsConfigured() && !tlsConfigure(server.tls_ctx_config, tlsRequiresCA())) {
+        *err = "Unable to update TLS configuration. Check server logs.";
+        return false;
+    }
+    if (changeListenPort(server.tls_port, server.tlsfd, acceptTLSHandler) == C_OK) return true;
+    *err = "Unable to listen on this port. Check server logs.";
+    return false;
+}
+
+constexpr configEnum tls_auth_clients_enum[] = {
+    {"no", TLS_CLIENT_AUTH_NO}, {"yes", TLS_CLIENT_AUTH_YES}, {"optional", TLS_CLIENT_AUTH_OPTIONAL}};
 
 bool applyBind(const char **err) {
     if (!server.el || changeBindAddr() == C_OK) return true;
@@ -663,6 +689,30 @@ const standardConfig static_configs[] = {
      "RESTORE and replication always validate a payload in full, as 'yes' does", "yes"},
     {"ignore-warnings", nullptr, EMPTY_IS_VALUE_CONFIG, "", StringConfig{&ignore_warnings}, nullptr,
      "cppredis makes no start-up check this silences (ARM64-COW-BUG)", ""},
+    /* TLS (tls.cpp) */
+    {"tls-port", nullptr, 0, "0", NumericConfig{&server.tls_port, 0, 65535}, applyTLSPort},
+    {"tls-session-cache-size", nullptr, 0, "20480", NumericConfig{&server.tls_ctx_config.session_cache_size, 0, INT_MAX},
+     applyTlsCfg},
+    {"tls-session-cache-timeout", nullptr, 0, "300",
+     NumericConfig{&server.tls_ctx_config.session_cache_timeout, 0, INT_MAX}, applyTlsCfg},
+    {"tls-replication", nullptr, 0, "no", BoolConfig{&server.tls_replication}, applyTlsCfg},
+    {"tls-auth-clients", nullptr, 0, "yes", EnumConfig{&server.tls_auth_clients, tls_auth_clients_enum}},
+    {"tls-prefer-server-ciphers", nullptr, 0, "no", BoolConfig{&server.tls_ctx_config.prefer_server_ciphers},
+     applyTlsCfg},
+    {"tls-session-caching", nullptr, 0, "yes", BoolConfig{&server.tls_ctx_config.session_caching}, applyTlsCfg},
+    {"tls-cert-file", nullptr, 0, "", StringConfig{&server.tls_ctx_config.cert_file}, applyTlsCfg},
+    {"tls-key-file", nullptr, 0, "", StringConfig{&server.tls_ctx_config.key_file}, applyTlsCfg},
+    {"tls-key-file-pass", nullptr, 0, "", StringConfig{&server.tls_ctx_config.key_file_pass}, applyTlsCfg},
+    {"tls-client-cert-file", nullptr, 0, "", StringConfig{&server.tls_ctx_config.client_cert_file}, applyTlsCfg},
+    {"tls-client-key-file", nullptr, 0, "", StringConfig{&server.tls_ctx_config.client_key_file}, applyTlsCfg},
+    {"tls-client-key-file-pass", nullptr, 0, "", StringConfig{&server.tls_ctx_config.client_key_file_pass},
+     applyTlsCfg},
+    {"tls-dh-params-file", nullptr, 0, "", StringConfig{&server.tls_ctx_config.dh_params_file}, applyTlsCfg},
+    {"tls-ca-cert-file", nullptr, 0, "", StringConfig{&server.tls_ctx_config.ca_cert_file}, applyTlsCfg},
+    {"tls-ca-cert-dir", nullptr, 0, "", StringConfig{&server.tls_ctx_config.ca_cert_dir}, applyTlsCfg},
+    {"tls-protocols", nullptr, 0, "", StringConfig{&server.tls_ctx_config.protocols}, applyTlsCfg},
+    {"tls-ciphers", nullptr, 0, "", StringConfig{&server.tls_ctx_config.ciphers}, applyTlsCfg},
+    {"tls-ciphersuites", nullptr, 0, "", StringConfig{&server.tls_ctx_config.ciphersuites}, applyTlsCfg},
 };
 
 }  // namespace

@@ -94,28 +94,23 @@ bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks) {
 
 client::client() = default;
 
-client::~client() {
-    if (fd != -1) close(fd);
-}
+client::~client() = default; /* conn, if any, closes itself */
 
-/* Creates a client for a connected socket, or a socketless one when fd is
- * -1 (used by benchmarks and, later, by scripting and AOF loading). */
-client *createClient(int fd) {
+/* Creates a client for a connection, or a socketless one when conn is null
+ * (scripting's and the AOF loader's clients, benchmarks). */
+client *createClient(connectionPtr conn) {
     auto owned = std::make_unique<client>();
     client *c = owned.get();
-    if (fd != -1) {
-        std::string err;
-        anetNonBlock(err, fd);
-        anetEnableTcpNoDelay(err, fd);
-        if (server.tcpkeepalive) anetKeepAlive(err, fd, server.tcpkeepalive);
-        if (aeCreateFileEvent(server.el.get(), fd, AE_READABLE, readQueryFromClient, c) == AE_ERR) {
-            close(fd);
-            return nullptr;
-        }
-        c->addr = anetFdToString(fd, true);
-        c->laddr = anetFdToString(fd, false);
+    if (conn) {
+        connNonBlock(conn.get());
+        connEnableTcpNoDelay(conn.get());
+        if (server.tcpkeepalive) connKeepAlive(conn.get(), server.tcpkeepalive);
+        connSetPrivateData(conn.get(), c);
+        if (connSetReadHandler(conn.get(), readQueryFromClient) == C_ERR) return nullptr;
+        c->addr = connFormatAddr(conn.get(), true);
+        c->laddr = connFormatAddr(conn.get(), false);
+        c->conn = std::move(conn);
     }
-    c->fd = fd;
     c->id = server.next_client_id++;
     c->db = server.db.get(); /* db 0 (none in unit tests that never initServer) */
     c->buf = std::make_unique_for_overwrite<char[]>(PROTO_REPLY_CHUNK_BYTES);
@@ -140,13 +135,10 @@ void freeClient(client *c) {
      * subscriptions): each lets go first. Nothing may ever be popped for,
      * or published to, a client that is gone. */
     for (freeClientProc proc : freeClientProcs()) proc(c);
-    if (c->fd != -1) {
-        aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE | AE_WRITABLE);
-    }
     if (c->flags & CLIENT_PENDING_WRITE) eraseClientPointer(server.clients_pending_write, c);
     if (c->flags & CLIENT_CLOSE_ASAP) eraseClientPointer(server.clients_to_close, c);
     server.clients_index.erase(c->id);
-    server.clients.erase(c->self); /* destroys c and closes its socket */
+    server.clients.erase(c->self); /* destroys c and closes its connection */
 }
 
 void freeClientAsync(client *c) {
@@ -206,30 +198,16 @@ static bool protectedModeRefuses(const client *c) {
     return server.protected_mode && nopass && !islocalClient(c);
 }
 
-/* A client for the accepted socket fd, flagged `flags` (CLIENT_UNIX_SOCKET
- * or 0), unless maxclients or protected mode turn it away. */
-static void acceptCommonHandler(int fd, uint64_t flags) {
-    if (server.clients.size() >= server.maxclients) {
-        static constexpr std::string_view err = "-ERR max number of clients reached\r\n";
-        /* Best effort: the socket is new, so the write almost always fits. */
-        ssize_t ignored = write(fd, err.data(), err.size());
-        (void)ignored;
-        server.stat_rejected_conn++;
-        close(fd);
+/* The connection is ready (TLS: its handshake done) or failed. */
+static void clientAcceptHandler(connection *conn) {
+    client *c = static_cast<client *>(connGetPrivateData(conn));
+    if (connGetState(conn) != CONN_STATE_CONNECTED) {
+        serverLog(LL_WARNING, "Error accepting a client connection: %s", connGetLastError(conn));
+        freeClient(c);
         return;
     }
-    client *c = createClient(fd);
-    if (!c) {
-        serverLog(LL_WARNING, "Error registering fd event for the new client: %s (fd=%d)",
-                  strerror(errno), fd);
-        return;
-    }
-    c->flags |= flags;
-    /* A unix socket's peer has no address: Redis shows the socket's path
-     * for both ends (genClientAddrString). */
-    if (flags & CLIENT_UNIX_SOCKET) c->addr = c->laddr = server.unixsocket + ":0";
     if (protectedModeRefuses(c)) {
-        ssize_t ignored = write(fd, protected_mode_err.data(), protected_mode_err.size());
+        ssize_t ignored = connWrite(conn, protected_mode_err.data(), protected_mode_err.size());
         (void)ignored;
         server.stat_rejected_conn++;
         freeClient(c);
@@ -238,7 +216,41 @@ static void acceptCommonHandler(int fd, uint64_t flags) {
     server.stat_numconnections++;
 }
 
-void acceptTcpHandler(aeEventLoop *, int fd, void *, int) {
+/* A client for the accepted connection, flagged `flags` (CLIENT_UNIX_SOCKET
+ * or 0), unless maxclients turns it away; protected mode is asked once the
+ * connection is ready (clientAcceptHandler). */
+static void acceptCommonHandler(connectionPtr conn, uint64_t flags) {
+    if (connGetState(conn.get()) != CONN_STATE_ACCEPTING) {
+        serverLog(LL_VERBOSE, "Accepted client connection in error state: %s", connGetLastError(conn.get()));
+        return;
+    }
+    if (server.clients.size() >= server.maxclients) {
+        static constexpr std::string_view err = "-ERR max number of clients reached\r\n";
+        /* Best effort: the socket is new, so the write almost always fits
+         * (TLS has no handshake yet: nothing is written, it just drops). */
+        ssize_t ignored = connWrite(conn.get(), err.data(), err.size());
+        (void)ignored;
+        server.stat_rejected_conn++;
+        return;
+    }
+    connection *raw = conn.get();
+    client *c = createClient(std::move(conn));
+    if (!c) {
+        serverLog(LL_WARNING, "Error registering fd event for the new client: %s", strerror(errno));
+        return;
+    }
+    c->flags |= flags;
+    /* A unix socket's peer has no address: Redis shows the socket's path
+     * for both ends (genClientAddrString). */
+    if (flags & CLIENT_UNIX_SOCKET) c->addr = c->laddr = server.unixsocket + ":0";
+    /* May run clientAcceptHandler now (a socket) or later (TLS): nothing
+     * of the client may be touched after it. */
+    connAccept(raw, clientAcceptHandler);
+}
+
+/* Accepts on a TCP listener, each connection made by `create` (the plain
+ * or the TLS kind, after the listener). */
+static void acceptOn(int fd, connectionPtr (*create)(int fd)) {
     for (int max = MAX_ACCEPTS_PER_CALL; max--;) {
         std::string err, ip;
         int port = 0;
@@ -249,10 +261,16 @@ void acceptTcpHandler(aeEventLoop *, int fd, void *, int) {
             return;
         }
         serverLog(LL_VERBOSE, "Accepted %s:%d", ip.c_str(), port);
-        acceptCommonHandler(cfd, 0);
+        acceptCommonHandler(create(cfd), 0);
     }
 }
 
+void acceptTcpHandler(aeEventLoop *, int fd, void *, int) { acceptOn(fd, connCreateAcceptedSocket); }
+void acceptTLSHandler(aeEventLoop *, int fd, void *, int) {
+    acceptOn(fd, [](int cfd) { return connCreateAcceptedTLS(cfd, server.tls_auth_clients); });
+}
+
+/* Clients of the unix socket are plain sockets too. */
 void acceptUnixHandler(aeEventLoop *, int fd, void *, int) {
     for (int max = MAX_ACCEPTS_PER_CALL; max--;) {
         std::string err;
@@ -263,7 +281,7 @@ void acceptUnixHandler(aeEventLoop *, int fd, void *, int) {
             return;
         }
         serverLog(LL_VERBOSE, "Accepted connection to %s", server.unixsocket.c_str());
-        acceptCommonHandler(cfd, CLIENT_UNIX_SOCKET);
+        acceptCommonHandler(connCreateAcceptedSocket(cfd), CLIENT_UNIX_SOCKET);
     }
 }
 
@@ -287,7 +305,7 @@ static inline bool prepareClientToWrite(client *c) {
     /* CLIENT REPLY OFF / SKIP silence replies, not push messages. */
     if ((c->flags & (CLIENT_REPLY_OFF | CLIENT_REPLY_SKIP)) && !(c->flags & CLIENT_PUSHING)) return false;
     if ((c->flags & CLIENT_MASTER) && !(c->flags & CLIENT_MASTER_FORCE_REPLY)) return false;
-    if (c->fd == -1) return true;
+    if (!c->conn) return true;
     if (c->replstate == 0 || (c->replstate == SLAVE_STATE_ONLINE && !c->repl_start_cmd_stream_on_ack))
         putClientInPendingWriteQueue(c);
     return true;
@@ -633,7 +651,7 @@ static void consumeSentBytes(client *c, size_t n) {
 }
 
 /* One writev of everything pending (up to IOV_MAX pieces). Returns bytes
- * written, 0 if the socket is full, -1 on a real error. */
+ * written, 0 if the connection takes nothing now, -1 once it failed. */
 static ssize_t writevToClient(client *c) {
     constexpr int kMaxIov = 64;
     iovec iov[kMaxIov];
@@ -652,8 +670,9 @@ static ssize_t writevToClient(client *c) {
         offset = 0;
     }
     /* The common case, one small reply in the static buffer: plain write. */
-    ssize_t n = cnt == 1 ? write(c->fd, iov[0].iov_base, iov[0].iov_len) : writev(c->fd, iov, cnt);
-    if (n == -1) return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? 0 : -1;
+    connection *conn = c->conn.get();
+    ssize_t n = cnt == 1 ? connWrite(conn, iov[0].iov_base, iov[0].iov_len) : connWritev(conn, iov, cnt);
+    if (n == -1) return connGetState(conn) == CONN_STATE_CONNECTED ? 0 : -1;
     return n;
 }
 
@@ -667,7 +686,7 @@ static int writeToClient(client *c, bool handler_installed) {
     while (clientHasPendingReplies(c)) {
         ssize_t n = writevToClient(c);
         if (n == -1) {
-            serverLog(LL_VERBOSE, "Error writing to client: %s", strerror(errno));
+            serverLog(LL_VERBOSE, "Error writing to client: %s", connGetLastError(c->conn.get()));
             freeClientAsync(c);
             return C_ERR;
         }
@@ -683,7 +702,7 @@ static int writeToClient(client *c, bool handler_installed) {
     if (totwritten && !(c->flags & CLIENT_MASTER)) c->lastinteraction = server.mstime; /* a master: its reads only */
     if (!clientHasPendingReplies(c)) {
         c->sentlen = 0;
-        if (handler_installed) aeDeleteFileEvent(server.el.get(), c->fd, AE_WRITABLE);
+        if (handler_installed) connSetWriteHandler(c->conn.get(), nullptr);
         if (c->flags & CLIENT_CLOSE_AFTER_REPLY) {
             freeClientAsync(c);
             return C_ERR;
@@ -698,9 +717,9 @@ static int writeToClient(client *c, bool handler_installed) {
  * the AOF first and then this client's output. Redis inverts the order of
  * the client's own events (AE_BARRIER) instead, which does not cover a
  * reply that shows another client's write (a served BLPOP). */
-void sendReplyToClient(aeEventLoop *, int, void *privdata, int) {
+void sendReplyToClient(connection *conn) {
     if (repliesMustWaitHook && repliesMustWaitHook()) return;
-    writeToClient(static_cast<client *>(privdata), true);
+    writeToClient(static_cast<client *>(connGetPrivateData(conn)), true);
 }
 
 /* Called from beforeSleep: write replies directly, without a round trip
@@ -721,8 +740,7 @@ int handleClientsWithPendingWrites(pendingWritesTally *tally) {
             tally->bytes += server.stat_net_output_bytes + server.stat_net_repl_output_bytes - before;
         }
         if (written == C_ERR) continue;
-        if (clientHasPendingReplies(c) &&
-            aeCreateFileEvent(server.el.get(), c->fd, AE_WRITABLE, sendReplyToClient, c) == AE_ERR)
+        if (clientHasPendingReplies(c) && connSetWriteHandler(c->conn.get(), sendReplyToClient) == C_ERR)
             freeClientAsync(c);
     }
     pending.clear();
@@ -911,8 +929,8 @@ void processInputBuffer(client *c) {
  * Reading from the socket
  * ====================================================================== */
 
-void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
-    client *c = static_cast<client *>(privdata);
+void readQueryFromClient(connection *conn) {
+    client *c = static_cast<client *>(connGetPrivateData(conn));
     size_t readlen = PROTO_IOBUF_LEN;
     /* While a big argument arrives, read exactly what is missing of it, so
      * it lands in the room processMultibulkBuffer reserved for it. */
@@ -924,14 +942,14 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
         if (need > have) readlen = need - have;
     }
     c->querybuf.makeRoomFor(readlen);
-    ssize_t nread = read(fd, c->querybuf.data() + c->querybuf.size(), readlen);
-    if (nread == -1) {
-        if (errno == EAGAIN || errno == EINTR) return;
-        serverLog(LL_VERBOSE, "Reading from client: %s", strerror(errno));
+    ssize_t nread = connRead(conn, c->querybuf.data() + c->querybuf.size(), readlen);
+    if (nread == -1 && connGetState(conn) == CONN_STATE_CONNECTED) return; /* nothing yet */
+    if (nread == -1 && connGetState(conn) == CONN_STATE_ERROR) {
+        serverLog(LL_VERBOSE, "Reading from client: %s", connGetLastError(conn));
         freeClient(c);
         return;
     }
-    if (nread == 0) {
+    if (nread <= 0) {
         serverLog(LL_VERBOSE, "Client closed connection id=%llu addr=%s",
                   static_cast<unsigned long long>(c->id), c->addr.c_str());
         freeClient(c);
@@ -961,7 +979,8 @@ void readQueryFromClient(aeEventLoop *, int fd, void *privdata, int) {
 
 /* A listening socket's file event carries no client (clientData nullptr). */
 static uint64_t traceClientOfFd(int fd, bool *trace_reader) {
-    auto *c = static_cast<client *>(aeGetFileClientData(server.el.get(), fd));
+    auto *conn = static_cast<connection *>(aeGetFileClientData(server.el.get(), fd));
+    auto *c = conn ? static_cast<client *>(connGetPrivateData(conn)) : nullptr;
     if (!c) return 0;
     *trace_reader = c->flags & CLIENT_TRACE_READER;
     return c->id;
@@ -1003,10 +1022,9 @@ static std::string clientFlagsString(const client *c) {
 
 std::string catClientInfoString(const client *c) {
     char line[1024];
-    int events = c->fd == -1 ? 0 : aeGetFileEvents(server.el.get(), c->fd);
     std::string ev;
-    if (events & AE_READABLE) ev += 'r';
-    if (events & AE_WRITABLE) ev += 'w';
+    if (c->conn && connHasReadHandler(c->conn.get())) ev += 'r';
+    if (c->conn && connHasWriteHandler(c->conn.get())) ev += 'w';
     size_t obufmem = getClientOutputBufferMemoryUsage(c);
     std::string cmd = c->lastcmd ? c->lastcmd->fullname : "NULL";
     const char *username = c->user && aclHooks.userName ? aclHooks.userName(c->user).c_str() : "(superuser)";
@@ -1015,7 +1033,7 @@ std::string catClientInfoString(const client *c) {
              "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
              "ssub=%zu multi=%lld qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
              "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s cmd=%s user=%s redir=%lld resp=%d",
-             static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->fd,
+             static_cast<unsigned long long>(c->id), c->addr.c_str(), c->laddr.c_str(), c->conn ? connGetFd(c->conn.get()) : -1,
              c->name.c_str(), static_cast<long long>(server.unixtime - c->ctime),
              static_cast<long long>(server.unixtime - c->lastinteraction / 1000), clientFlagsString(c).c_str(),
              c->db ? dbIdHook(c->db) : 0, c->pubsub_channels.size(), c->pubsub_patterns.size(),
@@ -1110,7 +1128,7 @@ bool checkClientOutputBufferLimits(client *c) {
 /* Async when called while replying (the client may be the one running a
  * command, or one being served or published to); clientsCron frees at once. */
 bool closeClientOnOutputBufferLimitReached(client *c, bool async) {
-    if (c->fd == -1 || c->reply_bytes == 0 || (c->flags & CLIENT_CLOSE_ASAP)) return false;
+    if (!c->conn || c->reply_bytes == 0 || (c->flags & CLIENT_CLOSE_ASAP)) return false;
     if (!checkClientOutputBufferLimits(c)) return false;
     std::string info = catClientInfoString(c);
     if (async) {
@@ -1199,7 +1217,7 @@ void clientsCron() {
     while (iterations-- && !server.clients.empty()) {
         server.clients.splice(server.clients.end(), server.clients, server.clients.begin());
         client *c = server.clients.back().get();
-        if (c->fd == -1) continue;
+        if (!c->conn) continue;
         if (clientsCronHandleTimeout(c, now)) continue;
         /* The soft limit's seconds may run out while nothing is appended. */
         if (closeClientOnOutputBufferLimitReached(c, false)) continue;
@@ -1244,7 +1262,7 @@ void clientListCommand(client *c) {
     }
     std::string out;
     for (const auto &owned : server.clients) {
-        if (owned->fd == -1) continue;
+        if (!owned->conn) continue;
         if (!ids.empty() && std::find(ids.begin(), ids.end(), static_cast<long long>(owned->id)) == ids.end())
             continue;
         if (type != -1 && getClientType(owned.get()) != type) continue;
@@ -1332,7 +1350,7 @@ static bool parseClientKillFilter(client *c, ClientKillFilter &f) {
 }
 
 static bool clientMatchesKillFilter(client *c, client *other, const ClientKillFilter &f) {
-    if (other->fd == -1) return false;
+    if (!other->conn) return false;
     if (f.user && other->user != f.user) return false;
     if (f.id && static_cast<long long>(other->id) != f.id) return false;
     if (f.type != -1 && getClientType(other) != f.type) return false;
@@ -1348,7 +1366,7 @@ static bool clientMatchesKillFilter(client *c, client *other, const ClientKillFi
 void clientKillCommand(client *c) {
     if (c->argv.size() == 3) {
         for (auto &owned : server.clients) {
-            if (owned->fd != -1 && owned->addr == c->argv[2]) {
+            if (owned->conn && owned->addr == c->argv[2]) {
                 killClient(c, owned.get());
                 return addReply(c, shared::ok);
             }

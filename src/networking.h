@@ -36,6 +36,8 @@
 #include <vector>
 
 #include "ae.h"
+#include "connection.h"
+#include "tls.h" /* tls-auth-clients */
 #include "dict.h"
 #include "keyspecs.h"
 #include "resp_parser.h"
@@ -299,7 +301,7 @@ struct clientBufferLimitsConfig {
  * ---------------------------------------------------------------------- */
 struct client {
     uint64_t id = 0;
-    int fd = -1;
+    connectionPtr conn;               /* its socket or TLS connection; null for a socketless client */
     std::string name;
     std::string addr, laddr;          /* "ip:port" of peer and local side */
     redisDb *db = nullptr;            /* the SELECTed database */
@@ -416,6 +418,7 @@ struct redisServerNetworking {
     unsigned int maxclients = 10000;
     int maxidletime = 0;              /* `timeout`, seconds; 0 = never */
     int tcpkeepalive = 300;
+    int tls_auth_clients = TLS_CLIENT_AUTH_YES; /* tls-auth-clients: whether TLS clients show a certificate */
     bool protected_mode = true;
     std::string unixsocket;           /* `unixsocket`: a path to listen at too, "" for none */
     unsigned int unixsocketperm = 0;  /* `unixsocketperm`: its file's mode, 0 for the umask's */
@@ -499,7 +502,8 @@ bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks);
 /* ------------------------------------------------------------------------
  * networking.cpp
  * ---------------------------------------------------------------------- */
-client *createClient(int fd);
+/* A client on `conn` (its read handler set), or a socketless one (nullptr). */
+client *createClient(connectionPtr conn);
 void freeClient(client *c);
 void freeClientAsync(client *c);
 void freeClientsInAsyncFreeQueue();
@@ -511,8 +515,9 @@ bool islocalClient(const client *c);
 /* The peer's IP as Redis's connPeerToString gives it: no port, no IPv6
  * brackets, "/unixsocket" for a client of the unix socket ("" for none). */
 std::string clientPeerIp(const client *c);
-void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
-void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
+void acceptTLSHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+void readQueryFromClient(connection *conn);
+void sendReplyToClient(connection *conn);
 void processInputBuffer(client *c);
 int processInlineBuffer(client *c);
 int processMultibulkBuffer(client *c);

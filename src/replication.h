@@ -102,6 +102,9 @@ void replicationUnsetMaster();
  * timeouts, REPLCONF ACK to the master. */
 void replicationCronReplica();
 void replicationSendAck();
+/* At shutdown: closes the link to the master still being set up (its
+ * connection leaves the event loop, which must outlive it). */
+void replicationCloseLinkOnShutdown();
 
 /* INFO's Replication section; ROLE. */
 void genReplicationInfoString(std::string &out);

@@ -25,9 +25,6 @@
  */
 #include "replication.h"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -193,13 +190,13 @@ static void replicaStartCommandStream(client *slave) {
 
 /* The disk mode's write handler: "$<len>\r\n", then the file, a chunk per
  * call; then the replica is online. */
-static void sendBulkToSlave(aeEventLoop *el, int fd, void *privdata, int) {
-    client *slave = static_cast<client *>(privdata);
+static void sendBulkToSlave(connection *conn) {
+    client *slave = static_cast<client *>(connGetPrivateData(conn));
     if (!slave->replpreamble.empty()) {
-        ssize_t n = write(fd, slave->replpreamble.data(), slave->replpreamble.size());
+        ssize_t n = connWrite(conn, slave->replpreamble.data(), slave->replpreamble.size());
         if (n == -1) {
-            if (errno == EAGAIN || errno == EINTR) return;
-            serverLog(LL_VERBOSE, "Write error sending RDB preamble to replica: %s", strerror(errno));
+            if (connGetState(conn) == CONN_STATE_CONNECTED) return;
+            serverLog(LL_VERBOSE, "Write error sending RDB preamble to replica: %s", connGetLastError(conn));
             return freeClient(slave);
         }
         server.stat_net_repl_output_bytes += n;
@@ -212,10 +209,10 @@ static void sendBulkToSlave(aeEventLoop *el, int fd, void *privdata, int) {
         serverLog(LL_WARNING, "Read error sending DB to replica: %s", buflen == 0 ? "premature EOF" : strerror(errno));
         return freeClient(slave);
     }
-    ssize_t n = write(fd, buf, static_cast<size_t>(buflen));
+    ssize_t n = connWrite(conn, buf, static_cast<size_t>(buflen));
     if (n == -1) {
-        if (errno == EAGAIN || errno == EINTR) return;
-        serverLog(LL_WARNING, "Write error sending DB to replica: %s", strerror(errno));
+        if (connGetState(conn) == CONN_STATE_CONNECTED) return;
+        serverLog(LL_WARNING, "Write error sending DB to replica: %s", connGetLastError(conn));
         return freeClient(slave);
     }
     slave->repldboff += n;
@@ -223,7 +220,7 @@ static void sendBulkToSlave(aeEventLoop *el, int fd, void *privdata, int) {
     if (slave->repldboff != slave->repldbsize) return;
     close(slave->repldbfd);
     slave->repldbfd = -1;
-    aeDeleteFileEvent(el, fd, AE_WRITABLE);
+    connSetWriteHandler(conn, nullptr);
     replicaPutOnline(slave, false);
 }
 
@@ -241,8 +238,7 @@ static bool replicaStartSendingFile(client *slave) {
     slave->repldbsize = st.st_size;
     slave->replstate = SLAVE_STATE_SEND_BULK;
     slave->replpreamble = "$" + std::to_string(st.st_size) + "\r\n";
-    aeDeleteFileEvent(server.el.get(), slave->fd, AE_WRITABLE);
-    return aeCreateFileEvent(server.el.get(), slave->fd, AE_WRITABLE, sendBulkToSlave, slave) != AE_ERR;
+    return connSetWriteHandler(slave->conn.get(), sendBulkToSlave) == C_OK;
 }
 
 /* ========================================================================
@@ -267,7 +263,7 @@ static void rdbPipeClose() {
     close(rdb_pipe.fd);
     rdb_pipe.fd = -1;
     for (client *c : rdb_pipe.conns)
-        if (static_cast<size_t>(c->repldboff) < rdb_pipe.buflen) aeDeleteFileEvent(server.el.get(), c->fd, AE_WRITABLE);
+        if (static_cast<size_t>(c->repldboff) < rdb_pipe.buflen) connSetWriteHandler(c->conn.get(), nullptr);
     rdb_pipe.conns.clear();
     rdb_pipe.writing = 0;
     rdb_pipe.buflen = 0;
@@ -288,7 +284,7 @@ static void rdbPipeDropConn(client *c) {
     if (it == rdb_pipe.conns.end()) return;
     rdb_pipe.conns.erase(it);
     if (static_cast<size_t>(c->repldboff) < rdb_pipe.buflen) {
-        aeDeleteFileEvent(server.el.get(), c->fd, AE_WRITABLE);
+        connSetWriteHandler(c->conn.get(), nullptr);
         c->repldboff = static_cast<long long>(rdb_pipe.buflen);
         rdbPipeWriteDone();
     }
@@ -300,22 +296,23 @@ static void rdbPipeDropConn(client *c) {
 }
 
 static void rdbPipeWriteError(client *c) {
-    serverLog(LL_WARNING, "Diskless rdb transfer, write error sending DB to replica: %s", strerror(errno));
+    serverLog(LL_WARNING, "Diskless rdb transfer, write error sending DB to replica: %s",
+              connGetLastError(c->conn.get()));
     rdbPipeDropConn(c);
     freeClientAsync(c);
 }
 
-static void rdbPipeWriteHandler(aeEventLoop *, int fd, void *privdata, int) {
-    client *c = static_cast<client *>(privdata);
-    ssize_t n = write(fd, rdb_pipe.buf.get() + c->repldboff, rdb_pipe.buflen - static_cast<size_t>(c->repldboff));
+static void rdbPipeWriteHandler(connection *conn) {
+    client *c = static_cast<client *>(connGetPrivateData(conn));
+    ssize_t n = connWrite(conn, rdb_pipe.buf.get() + c->repldboff, rdb_pipe.buflen - static_cast<size_t>(c->repldboff));
     if (n == -1) {
-        if (errno != EAGAIN && errno != EINTR) rdbPipeWriteError(c);
+        if (connGetState(conn) != CONN_STATE_CONNECTED) rdbPipeWriteError(c);
         return;
     }
     c->repldboff += n;
     server.stat_net_repl_output_bytes += n;
     if (static_cast<size_t>(c->repldboff) < rdb_pipe.buflen) return;
-    aeDeleteFileEvent(server.el.get(), fd, AE_WRITABLE);
+    connSetWriteHandler(conn, nullptr);
     rdbPipeWriteDone();
 }
 
@@ -341,8 +338,8 @@ static void rdbPipeReadHandler(aeEventLoop *el, int, void *, int) {
         std::vector<client *> conns = rdb_pipe.conns; /* a failing write drops its conn */
         for (client *c : conns) {
             c->repldboff = 0;
-            ssize_t w = write(c->fd, rdb_pipe.buf.get(), rdb_pipe.buflen);
-            if (w == -1 && errno != EAGAIN && errno != EINTR) {
+            ssize_t w = connWrite(c->conn.get(), rdb_pipe.buf.get(), rdb_pipe.buflen);
+            if (w == -1 && connGetState(c->conn.get()) != CONN_STATE_CONNECTED) {
                 c->repldboff = n;
                 rdbPipeWriteError(c);
                 continue;
@@ -352,7 +349,7 @@ static void rdbPipeReadHandler(aeEventLoop *el, int, void *, int) {
                 server.stat_net_repl_output_bytes += w;
             }
             if (static_cast<size_t>(c->repldboff) < rdb_pipe.buflen) {
-                if (aeCreateFileEvent(el, c->fd, AE_WRITABLE, rdbPipeWriteHandler, c) == AE_ERR) {
+                if (connSetWriteHandler(c->conn.get(), rdbPipeWriteHandler) == C_ERR) {
                     c->repldboff = n;
                     rdbPipeWriteError(c);
                     continue;
@@ -377,7 +374,7 @@ static bool replicationSetupSlaveForFullResync(client *slave, long long offset) 
     server.slaveseldb = -1;
     if (slave->flags & CLIENT_PRE_PSYNC) return true;
     std::string reply = "+FULLRESYNC " + server.replid + " " + std::to_string(offset) + "\r\n";
-    if (write(slave->fd, reply.data(), reply.size()) != static_cast<ssize_t>(reply.size())) {
+    if (connWrite(slave->conn.get(), reply.data(), reply.size()) != static_cast<ssize_t>(reply.size())) {
         freeClientAsync(slave);
         return false;
     }
@@ -568,7 +565,7 @@ static bool masterTryPartialResynchronization(client *c, long long psync_offset)
     /* Straight to the socket, which is empty: the output buffer gets the
      * backlog and the stream. */
     std::string reply = (c->slave_capa & SLAVE_CAPA_PSYNC2) ? "+CONTINUE " + server.replid + "\r\n" : "+CONTINUE\r\n";
-    if (write(c->fd, reply.data(), reply.size()) != static_cast<ssize_t>(reply.size())) {
+    if (connWrite(c->conn.get(), reply.data(), reply.size()) != static_cast<ssize_t>(reply.size())) {
         freeClientAsync(c);
         return true;
     }
@@ -634,10 +631,7 @@ void syncCommand(client *c) {
     }
     server.stat_sync_full++;
     c->replstate = SLAVE_STATE_WAIT_BGSAVE_START;
-    if (server.repl_disable_tcp_nodelay && c->fd != -1) {
-        int no = 0;
-        setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &no, sizeof(no)); /* not critical if it fails */
-    }
+    if (server.repl_disable_tcp_nodelay && c->conn) connDisableTcpNoDelay(c->conn.get()); /* not critical if it fails */
     c->repldbfd = -1;
     c->flags |= CLIENT_SLAVE;
     server.slaves.push_back(c);
@@ -842,7 +836,7 @@ void replicationCron() {
         bool is_presync = slave->replstate == SLAVE_STATE_WAIT_BGSAVE_START ||
                           (slave->replstate == SLAVE_STATE_WAIT_BGSAVE_END &&
                            server.rdb_child_type != RDB_CHILD_TYPE_SOCKET);
-        if (is_presync && write(slave->fd, "\n", 1) == -1) {
+        if (is_presync && slave->conn && connWrite(slave->conn.get(), "\n", 1) == -1) {
             /* The socket's error shows on its next read or write. */
         }
     }

@@ -21,7 +21,6 @@
 #include "replication.h"
 
 #include <fcntl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -30,7 +29,6 @@
 #include <utility>
 #include <vector>
 
-#include "anet.h"
 #include "aof.h"
 #include "functions.h"
 #include "blocked.h"
@@ -41,6 +39,7 @@
 #include "object.h"
 #include "rdb.h"
 #include "server.h"
+#include "tls.h"
 #include "util.h"
 
 namespace {
@@ -58,7 +57,6 @@ public:
         if (fd_ != -1) close(fd_);
         fd_ = fd;
     }
-    int release() { return std::exchange(fd_, -1); }
 
 private:
     int fd_ = -1;
@@ -67,7 +65,7 @@ private:
 /* The socket to the master until it becomes the master client, and the
  * RDB being received (Redis's server.repl_transfer_*). */
 struct replTransfer {
-    ownedFd s;                  /* the socket (repl_transfer_s) */
+    connectionPtr s;            /* the connection (repl_transfer_s): a socket, or TLS with tls-replication */
     std::string line;           /* a reply line being read */
     ownedFd fd;                 /* the temp file the RDB goes to */
     std::string tmpfile;
@@ -127,7 +125,6 @@ void disconnectAllBlockedClients() {
 
 void closeTransferSocket() {
     if (!transfer.s) return;
-    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_READABLE | AE_WRITABLE);
     transfer.s.reset();
     transfer.line.clear();
 }
@@ -150,10 +147,10 @@ std::string sendCommand(const std::vector<std::string_view> &args) {
         cmd += "\r\n";
     }
     ssize_t n;
-    do n = write(transfer.s.get(), cmd.data(), cmd.size());
-    while (n == -1 && errno == EINTR);
+    do n = connWrite(transfer.s.get(), cmd.data(), cmd.size());
+    while (n == -1 && errno == EINTR && connGetState(transfer.s.get()) == CONN_STATE_CONNECTED);
     if (n == static_cast<ssize_t>(cmd.size())) return "";
-    return n == -1 ? strerror(errno) : "short write";
+    return n == -1 ? connGetLastError(transfer.s.get()) : "short write";
 }
 
 /* Reads the master's next reply line, byte by byte (nothing past its '\n'
@@ -162,10 +159,12 @@ std::string sendCommand(const std::vector<std::string_view> &args) {
 int readReplyLine(std::string *out) {
     char ch;
     for (;;) {
-        ssize_t n = read(transfer.s.get(), &ch, 1);
-        if (n == -1 && errno == EINTR) continue;
-        if (n == -1 && errno == EAGAIN) return 0;
-        if (n == 0) errno = ECONNRESET;
+        ssize_t n = connRead(transfer.s.get(), &ch, 1);
+        if (n == -1 && connGetState(transfer.s.get()) == CONN_STATE_CONNECTED) {
+            if (errno == EINTR) continue;
+            return 0;
+        }
+        if (n == 0 || connGetState(transfer.s.get()) == CONN_STATE_CLOSED) errno = ECONNRESET;
         if (n <= 0) return -1;
         transfer.lastio = server.unixtime;
         server.stat_net_repl_input_bytes++;
@@ -189,21 +188,15 @@ Step receiveHandshakeLine(std::string *out) {
     return rc == 1 ? Step::Next : rc == 0 ? Step::Wait : Step::Error;
 }
 
-void syncWithMaster(aeEventLoop *el, int fd, void *clientData, int mask);
-void readSyncBulkPayload(aeEventLoop *el, int fd, void *clientData, int mask);
+void syncWithMaster(connection *conn);
+void readSyncBulkPayload(connection *conn);
 
 int connectWithMaster() {
     closeTransferSocket(); /* a link being set up is replaced */
-    std::string err;
-    int s = anetTcpNonBlockConnect(err, server.masterhost, server.masterport);
-    if (s == ANET_ERR) {
-        serverLog(LL_WARNING, "Unable to connect to MASTER: %s", err.c_str());
-        return C_ERR;
-    }
-    transfer.s.reset(s);
-    /* Writable once the connect completes (or fails). */
-    if (aeCreateFileEvent(server.el.get(), s, AE_WRITABLE, syncWithMaster, nullptr) == AE_ERR) {
-        serverLog(LL_WARNING, "Unable to connect to MASTER: can't create the file event");
+    transfer.s = server.tls_replication ? connCreateTLS() : connCreateSocket();
+    /* syncWithMaster runs once the connect (and TLS handshake) completed or failed. */
+    if (connConnect(transfer.s.get(), server.masterhost.c_str(), server.masterport, syncWithMaster) == C_ERR) {
+        serverLog(LL_WARNING, "Unable to connect to MASTER: %s", connGetLastError(transfer.s.get()));
         closeTransferSocket();
         return C_ERR;
     }
@@ -236,8 +229,7 @@ bool cancelReplicationHandshake(bool reconnect) {
 /* The transfer socket becomes server.master, its stream at `reploff` in
  * database `dbid`. */
 bool replicationCreateMasterClient(long long reploff, int dbid) {
-    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_READABLE | AE_WRITABLE);
-    client *c = createClient(transfer.s.release()); /* it owns the socket, even on failure */
+    client *c = createClient(std::move(transfer.s)); /* it owns the connection, even on failure */
     if (!c) {
         serverLog(LL_WARNING, "Error creating the master client: %s", strerror(errno));
         return false;
@@ -430,11 +422,12 @@ bool readSyncBulkChunk(bool *done) {
     char buf[PROTO_IOBUF_LEN];
     size_t readlen = sizeof(buf);
     if (!transfer.usemark) readlen = std::min<long long>(readlen, transfer.size - transfer.read);
-    ssize_t nread = read(transfer.s.get(), buf, readlen);
-    if (nread == -1 && (errno == EAGAIN || errno == EINTR)) return true;
+    connection *conn = transfer.s.get();
+    ssize_t nread = connRead(conn, buf, readlen);
+    if (nread == -1 && connGetState(conn) == CONN_STATE_CONNECTED) return true;
     if (nread <= 0) {
         serverLog(LL_WARNING, "I/O error trying to sync with MASTER: %s",
-                  nread == -1 ? strerror(errno) : "connection lost");
+                  connGetState(conn) == CONN_STATE_ERROR ? connGetLastError(conn) : "connection lost");
         return false;
     }
     server.stat_net_repl_input_bytes += nread;
@@ -467,7 +460,7 @@ bool readSyncBulkChunk(bool *done) {
     return true;
 }
 
-void readSyncBulkPayload(aeEventLoop *, int, void *, int) {
+void readSyncBulkPayload(connection *) {
     bool done = false;
     bool ok = transfer.size == -1 ? readSyncBulkHeader() : readSyncBulkChunk(&done);
     if (!ok) {
@@ -492,8 +485,7 @@ Step replicationPrepareTransfer() {
     }
     transfer.fd.reset(dfd);
     transfer.tmpfile = tmpfile;
-    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_READABLE | AE_WRITABLE);
-    if (aeCreateFileEvent(server.el.get(), transfer.s.get(), AE_READABLE, readSyncBulkPayload, nullptr) == AE_ERR) {
+    if (connSetReadHandler(transfer.s.get(), readSyncBulkPayload) == C_ERR) {
         serverLog(LL_WARNING, "Can't create readable event for SYNC: %s", strerror(errno));
         closeTransferFile(true);
         return Step::Error;
@@ -641,18 +633,14 @@ Step receivePingReply() {
 }
 
 Step connectFired() {
-    int sockerr = 0;
-    socklen_t len = sizeof(sockerr);
-    if (getsockopt(transfer.s.get(), SOL_SOCKET, SO_ERROR, &sockerr, &len) == -1) sockerr = errno;
-    if (sockerr) {
-        serverLog(LL_WARNING, "Error condition on socket for SYNC: %s", strerror(sockerr));
+    connection *conn = transfer.s.get();
+    if (connGetState(conn) != CONN_STATE_CONNECTED) {
+        serverLog(LL_WARNING, "Error condition on socket for SYNC: %s", connGetLastError(conn));
         return Step::Error;
     }
     serverLog(LL_NOTICE, "Non blocking connect for SYNC fired the event.");
     /* From now on the master's replies drive the handshake. */
-    aeDeleteFileEvent(server.el.get(), transfer.s.get(), AE_WRITABLE);
-    if (aeCreateFileEvent(server.el.get(), transfer.s.get(), AE_READABLE, syncWithMaster, nullptr) == AE_ERR)
-        return Step::Error;
+    if (connSetReadHandler(conn, syncWithMaster) == C_ERR) return Step::Error;
     server.repl_state = REPL_STATE_RECEIVE_PING_REPLY;
     std::string err = sendCommand({"PING"});
     if (!err.empty()) {
@@ -693,7 +681,7 @@ Step handshakeStep() {
 
 /* The transfer socket's handler until the RDB transfer (or CONNECTED):
  * runs the handshake as far as the replies already in allow. */
-void syncWithMaster(aeEventLoop *, int, void *, int) {
+void syncWithMaster(connection *) {
     Step step;
     do step = handshakeStep();
     while (step == Step::Next);
@@ -800,6 +788,8 @@ void replicationUnsetMaster() {
     if (server.aof_enabled && server.aof_state == AOF_OFF && startAppendOnly() != C_OK)
         serverLog(LL_WARNING, "Failed enabling the AOF after the promotion to master");
 }
+
+void replicationCloseLinkOnShutdown() { closeTransferSocket(); }
 
 void replicationCronReplica() {
     if (server.masterhost.empty()) return;

@@ -22,6 +22,7 @@
 #include "script_lua.h"
 #include "server.h"
 #include "sha1.h"
+#include "tls.h"
 #include "util.h"
 
 namespace {
@@ -66,7 +67,7 @@ struct luaScriptsRelease {
  * CLIENT LIST, INFO's connected_clients and maxclients ignore it. Blocking
  * commands never block on it. */
 std::unique_ptr<client> createScriptClient() {
-    client *c = createClient(-1);
+    client *c = createClient(nullptr);
     std::unique_ptr<client> owned = std::move(*c->self);
     server.clients.erase(c->self);
     server.clients_index.erase(c->id);
@@ -187,21 +188,22 @@ scriptsDict::entry *luaCreateFunction(client *c, std::string_view body, std::str
  * freed meanwhile either: the event loop frees clients with write errors
  * asynchronously, and CLIENT KILL is answered -BUSY. */
 void protectClient(client *c) {
-    if (c->fd != -1) aeDeleteFileEvent(server.el.get(), c->fd, AE_READABLE);
+    if (c->conn) connSetReadHandler(c->conn.get(), nullptr);
 }
 
 void unprotectClient(client *c) {
-    if (c->fd != -1) aeCreateFileEvent(server.el.get(), c->fd, AE_READABLE, readQueryFromClient, c);
+    if (c->conn) connSetReadHandler(c->conn.get(), readQueryFromClient);
 }
 
 /* Reads and answers other clients while a busy script runs (Redis's
- * processEventsWhileBlocked): file events only, no timers, and of
+ * processEventsWhileBlocked): file events (and TLS's pending bytes) only, no timers, and of
  * beforeSleep's work only the writing — the AOF first, as there, then the
  * replies — nothing that could run commands (unblocked clients wait). */
 void processEventsWhileBlocked() {
     client *current = server.current_client;
     for (int iterations = 4; iterations > 0; iterations--) {
         int events = aeProcessEvents(server.el.get(), AE_FILE_EVENTS | AE_DONT_WAIT);
+        events += connProcessPendingData(); /* as Redis: TLS's decrypted bytes too */
         if (server.aof_state == AOF_ON) flushAppendOnlyFile();
         events += handleClientsWithPendingWrites();
         if (!events) break;

@@ -95,7 +95,7 @@ redisCommand *lookupCommand(std::span<const std::string_view> argv) {
 bool allowProtectedAction(int config, const client *c) {
     if (config == PROTECTED_ACTION_ALLOWED_YES) return true;
     if (config != PROTECTED_ACTION_ALLOWED_LOCAL) return false;
-    return islocalClient(c) || c->fd == -1;
+    return islocalClient(c) || !c->conn;
 }
 
 /* ========================================================================
@@ -429,6 +429,8 @@ static void closeSocketListeners(std::vector<int> &fds) {
 void closeListeningSockets(bool unlink_unix_socket) {
     for (int fd : server.ipfd) close(fd);
     server.ipfd.clear();
+    for (int fd : server.tlsfd) close(fd);
+    server.tlsfd.clear();
     if (server.sofd != -1) close(server.sofd);
     server.sofd = -1;
     if (unlink_unix_socket && !server.unixsocket.empty()) {
@@ -463,9 +465,9 @@ int listenToPort(int port, std::vector<int> &fds) {
 }
 
 /* Accepts on every listener, or on none. */
-int createSocketAcceptHandler(const std::vector<int> &fds) {
+int createSocketAcceptHandler(const std::vector<int> &fds, aeFileProc accept_handler) {
     for (size_t j = 0; j < fds.size(); j++) {
-        if (aeCreateFileEvent(server.el.get(), fds[j], AE_READABLE, acceptTcpHandler, nullptr) == AE_ERR) {
+        if (aeCreateFileEvent(server.el.get(), fds[j], AE_READABLE, accept_handler, nullptr) == AE_ERR) {
             while (j--) aeDeleteFileEvent(server.el.get(), fds[j], AE_READABLE);
             return C_ERR;
         }
@@ -476,18 +478,20 @@ int createSocketAcceptHandler(const std::vector<int> &fds) {
 /* CONFIG SET port: as Redis, the old listeners close first and the new port
  * is bound; on C_ERR CONFIG SET restores the old port and calls this again,
  * which binds it back. Port 0 closes TCP. */
-int changeListenPort(int port) {
-    closeSocketListeners(server.ipfd);
+int changeListenPort(int port, std::vector<int> &fds, aeFileProc accept_handler) {
+    closeSocketListeners(fds);
     if (port == 0) return C_OK;
-    std::vector<int> fds;
-    if (listenToPort(port, fds) != C_OK) return C_ERR;
-    if (createSocketAcceptHandler(fds) != C_OK) {
-        closeSocketListeners(fds);
+    std::vector<int> newfds;
+    if (listenToPort(port, newfds) != C_OK) return C_ERR;
+    if (createSocketAcceptHandler(newfds, accept_handler) != C_OK) {
+        closeSocketListeners(newfds);
         return C_ERR;
     }
-    server.ipfd = std::move(fds);
+    fds = std::move(newfds);
     return C_OK;
 }
+
+bool tlsRequiresCA() { return server.tls_auth_clients != TLS_CLIENT_AUTH_NO || server.tls_replication; }
 
 /* CONFIG SET bind: the same on the current port with the new addresses. */
 int changeBindAddr() {
@@ -498,6 +502,15 @@ int changeBindAddr() {
     }
     if (createSocketAcceptHandler(server.ipfd) != C_OK) {
         serverLog(LL_WARNING, "Unrecoverable error creating TCP socket accept handler.");
+        abort();
+    }
+    closeSocketListeners(server.tlsfd);
+    if (server.tls_port != 0 && listenToPort(server.tls_port, server.tlsfd) != C_OK) {
+        serverLog(LL_WARNING, "Failed to bind");
+        return C_ERR;
+    }
+    if (createSocketAcceptHandler(server.tlsfd, acceptTLSHandler) != C_OK) {
+        serverLog(LL_WARNING, "Unrecoverable error creating TLS socket accept handler.");
         abort();
     }
     return C_OK;

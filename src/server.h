@@ -32,6 +32,7 @@
 #include "db.h"
 #include "log.h"
 #include "networking.h"
+#include "tls.h"
 #include "util.h"
 
 
@@ -180,6 +181,13 @@ struct redisServer : redisServerLog, redisServerNetworking {
     std::vector<std::string> bindaddr{"127.0.0.1", "-::1"};
     std::vector<int> ipfd;            /* listening sockets */
     int sofd = -1;                    /* the listener at `unixsocket` (networking.h) */
+    /* TLS (tls.cpp): its port's listeners, the contexts' configuration,
+     * and whether replication links are TLS (tls_auth_clients is
+     * networking's). */
+    int tls_port = 0;
+    std::vector<int> tlsfd;
+    redisTLSContextConfig tls_ctx_config;
+    bool tls_replication = false;
 
     /* Blocking operations (blocked.cpp). */
     unsigned int blocked_clients = 0;                  /* CLIENT_BLOCKED clients */
@@ -563,7 +571,7 @@ bool allowProtectedAction(int config, const client *c);
 bool updateMaxclients(const char **err); /* CONFIG SET maxclients apply hook */
 /* Re-listen after CONFIG SET port / bind (Redis's names); C_ERR leaves no
  * TCP listener, for CONFIG SET to restore the old value and call again. */
-int changeListenPort(int port);
+int changeListenPort(int port, std::vector<int> &fds = server.ipfd, aeFileProc accept_handler = acceptTcpHandler);
 int changeBindAddr();
 /* What initServer (server_main.cpp) sets up with: the file limit fitted
  * to maxclients (or maxclients to the limit), every `bind` address
@@ -571,11 +579,14 @@ int changeBindAddr();
  * accept handlers (on all of them or none). */
 void adjustOpenFilesLimit();
 int listenToPort(int port, std::vector<int> &fds);
-int createSocketAcceptHandler(const std::vector<int> &fds);
-/* Closes the TCP listeners and the unix socket's (Redis's
+/* Closes the TCP and TLS listeners and the unix socket's (Redis's
  * closeListeningSockets); at shutdown (unlink_unix_socket) also removes the
  * socket's file, which a forked child, closing its copies, must leave. */
 void closeListeningSockets(bool unlink_unix_socket);
+int createSocketAcceptHandler(const std::vector<int> &fds, aeFileProc accept_handler = acceptTcpHandler);
+/* Whether TLS must verify peers, so needs a CA (tls-auth-clients not no,
+ * or tls-replication). */
+bool tlsRequiresCA();
 
 /* Tells systemd `state` ("READY=1\n", "STATUS=...\n") by sd_notify's
  * protocol: one datagram to the unix socket named by $NOTIFY_SOCKET.

@@ -60,6 +60,7 @@
 #include "scripting.h"
 #include "server.h"
 #include "setproctitle.h"
+#include "tls.h"
 #include "trace.h"
 #include "tracing.h"
 #include "tracking.h"
@@ -366,6 +367,7 @@ static int prepareForShutdown(int flags) {
         return C_ERR;
     }
     closeListeningSockets(true);
+    replicationCloseLinkOnShutdown();
     /* Only our own file: unlinking a path we never wrote (its creation failed,
      * or another process wrote it since) would remove someone else's. */
     if (server.pidfile_written) {
@@ -475,6 +477,8 @@ static void traceBeforeSleep(monotime start, int unblocked, long long aof_writte
 void beforeSleep(aeEventLoop *) {
     const bool traced = traceOn(TRACE_LOOP);
     const monotime start = traced ? traceNow() : 0;
+    /* Requests TLS already decrypted, which no socket event announces. */
+    connProcessPendingData();
     /* First: the commands they pipelined while blocked add to the replies. */
     int unblocked = server.unblocked_clients.empty() ? 0 : processUnblockedClients();
     /* The keys modified under the BCAST clients' prefixes during this iteration. */
@@ -484,9 +488,10 @@ void beforeSleep(aeEventLoop *) {
     const long long aof_size = server.aof_current_size, aof_synced = server.aof_fsync_offset;
     if (server.aof_state == AOF_ON) flushAppendOnlyFile();
     replicationBeforeSleep();
-    /* A WAIT it answered may have pipelined more: they run in the next
-     * beforeSleep, which must not wait for an event to come. */
-    aeSetDontWait(server.el.get(), !server.unblocked_clients.empty());
+    /* A WAIT it answered may have pipelined more, and TLS may still hold
+     * decrypted requests: they run in the next beforeSleep, which must not
+     * wait for an event to come. */
+    aeSetDontWait(server.el.get(), !server.unblocked_clients.empty() || connHasPendingData());
     pendingWritesTally written;
     handleClientsWithPendingWrites(traced ? &written : nullptr);
     freeClientsInAsyncFreeQueue();
@@ -552,8 +557,16 @@ static void initServer() {
         serverLog(LL_WARNING, "Failed creating the event loop. Error message: '%s'", strerror(errno));
         exit(1);
     }
+    if ((server.tls_port || server.tls_replication) && !tlsConfigure(server.tls_ctx_config, tlsRequiresCA())) {
+        serverLog(LL_WARNING, "Failed to configure TLS. Check logs for more info.");
+        exit(1);
+    }
     if (server.port != 0 && listenToPort(server.port, server.ipfd) == C_ERR) {
         serverLog(LL_WARNING, "Failed listening on port %u (tcp), aborting.", server.port);
+        exit(1);
+    }
+    if (server.tls_port != 0 && listenToPort(server.tls_port, server.tlsfd) == C_ERR) {
+        serverLog(LL_WARNING, "Failed listening on port %u (TLS), aborting.", server.tls_port);
         exit(1);
     }
     /* Whatever is at the path goes, as in Redis: a socket file a server
@@ -569,7 +582,7 @@ static void initServer() {
         }
         fcntl(server.sofd, F_SETFD, FD_CLOEXEC);
     }
-    if (server.ipfd.empty() && server.sofd == -1) {
+    if (server.ipfd.empty() && server.tlsfd.empty() && server.sofd == -1) {
         serverLog(LL_WARNING, "Configured to not listen anywhere, exiting.");
         exit(1);
     }
@@ -590,6 +603,10 @@ static void initServer() {
     }
     if (createSocketAcceptHandler(server.ipfd) != C_OK) {
         serverLog(LL_WARNING, "Unrecoverable error creating server.ipfd file event.");
+        exit(1);
+    }
+    if (createSocketAcceptHandler(server.tlsfd, acceptTLSHandler) != C_OK) {
+        serverLog(LL_WARNING, "Unrecoverable error creating server.tlsfd file event.");
         exit(1);
     }
     if (server.sofd != -1 &&
@@ -807,7 +824,7 @@ int serverMain(int argc, char **argv) {
                   "WARNING: You specified a maxmemory value that is less than 1MB (current value is %lld bytes). Are "
                   "you sure this is what you really want?",
                   server.maxmemory);
-    if (!server.ipfd.empty()) serverLog(LL_NOTICE, "Ready to accept connections");
+    if (!server.ipfd.empty() || !server.tlsfd.empty()) serverLog(LL_NOTICE, "Ready to accept connections");
     if (server.sofd != -1)
         serverLog(LL_NOTICE, "The server is now ready to accept connections at %s", server.unixsocket.c_str());
     if (server.supervised_mode == SUPERVISED_SYSTEMD) {
@@ -916,7 +933,7 @@ static void infoServer(std::string &out) {
         .field("process_id", static_cast<long long>(server.pid))
         .field("process_supervised", supervisedName())
         .field("run_id", run_id)
-        .field("tcp_port", server.port)
+        .field("tcp_port", server.port ? server.port : server.tls_port)
         .field("server_time_usec", server.ustime)
         .field("uptime_in_seconds", uptime)
         .field("uptime_in_days", uptime / 86400)

@@ -45,7 +45,7 @@ slowlogEntry slowlogCreateEntry(client *c, std::span<const std::string_view> arg
     se.time = time(nullptr);
     se.duration = duration;
     /* A socketless client (a script's) has no peer: Redis shows "?:0". */
-    se.peerid = c->fd == -1 ? "?:0" : getClientPeerId(c);
+    se.peerid = !c->conn ? "?:0" : getClientPeerId(c);
     se.cname = c->name;
     return se;
 }

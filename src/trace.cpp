@@ -36,6 +36,7 @@ struct namedProc {
 };
 std::vector<namedProc> procNames;
 traceFdOwnerProc fdOwner = nullptr;
+traceFileProcResolverProc fileProcResolver = nullptr;
 
 const monotime traceEpoch = getMonotonicUs();
 
@@ -234,4 +235,10 @@ void traceSetFdOwner(traceFdOwnerProc proc) { fdOwner = proc; }
 uint64_t traceFdOwner(int fd, bool *trace_reader) {
     *trace_reader = false;
     return fdOwner ? fdOwner(fd, trace_reader) : 0;
+}
+
+void traceSetFileProcResolver(traceFileProcResolverProc proc) { fileProcResolver = proc; }
+
+const void *traceResolveFileProc(const void *proc, void *clientData, int mask) {
+    return fileProcResolver ? fileProcResolver(proc, clientData, mask) : proc;
 }

@@ -141,3 +141,10 @@ const char *traceProcName(const void *proc);
 using traceFdOwnerProc = uint64_t (*)(int fd, bool *trace_reader);
 void traceSetFdOwner(traceFdOwnerProc proc);
 uint64_t traceFdOwner(int fd, bool *trace_reader);
+
+// The handler a file event's proc stands for, for its name: a connection's
+// event handler (connection.cpp) runs the connection's read or write
+// handler, which names the event. Set by the connection layer.
+using traceFileProcResolverProc = const void *(*)(const void *proc, void *clientData, int mask);
+void traceSetFileProcResolver(traceFileProcResolverProc proc);
+const void *traceResolveFileProc(const void *proc, void *clientData, int mask);

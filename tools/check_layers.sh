@@ -8,7 +8,8 @@
 #   1  the event loop, the plain data structures, the request parser and
 #      the key specs (data the command table points at):
 #      they know nothing of the server
-#   2  networking (clients, reply buffers), config, and the log
+#   2  networking (clients, reply buffers), the connections under it
+#      (connection: the socket kind; tls), config, and the log
 #   3  the server, the keyspace and its objects, notifications, expiry
 #   4  the data types, t_*
 #   5  the mechanisms built on the types: blocking, transactions, pub/sub,
@@ -24,7 +25,7 @@ cd "$(dirname "$0")/.."
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
 assign 1 adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds setcpuaffinity setproctitle sha1 sha256 skiplist stream trace util version ziplist zmalloc
-assign 2 networking config log
+assign 2 networking config connection log tls
 assign 3 bio db expire latency lazyfree notify object pubsub server slowlog tracking
 assign 4 bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset
 assign 5 acl aof blocked childinfo cluster debug evict functions multi rdb replication script_lua scripting sort tracing

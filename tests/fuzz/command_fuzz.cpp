@@ -440,7 +440,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ACLInit(); /* only the default user, as at start-up: an input's ACL SETUSER stays its own */
     client *clients[kClients];
     for (int j = 0; j < kClients; j++) {
-        clients[j] = createClient(-1);
+        clients[j] = createClient(nullptr);
         client_ids[j] = clients[j]->id;
     }
     for (int n = 0; n < kMaxCommands && !in.empty(); n++) {

@@ -83,7 +83,9 @@ protected:
 
     /* A client on one end of a socket pair; the test reads the other. */
     client *newSocketClient(int fd) {
-        clients_.push_back(createClient(fd));
+        connectionPtr conn = connCreateAcceptedSocket(fd);
+        connAccept(conn.get(), nullptr);
+        clients_.push_back(createClient(std::move(conn)));
         return clients_.back();
     }
     /* What the next flush would write, and forgets it. */
@@ -218,10 +220,10 @@ TEST_F(Aof, WriteHandlerWaitsForTheAofBuffer) {
     client *c = newSocketClient(sv[0]);
     addReply(c, shared::ok);
     server.aof_buf = resp({"SET", "k", "v"});
-    sendReplyToClient(server.el.get(), sv[0], c, AE_WRITABLE);
+    sendReplyToClient(c->conn.get());
     EXPECT_FALSE(readable(sv[1], 0));
     server.aof_buf.clear();
-    sendReplyToClient(server.el.get(), sv[0], c, AE_WRITABLE);
+    sendReplyToClient(c->conn.get());
     EXPECT_TRUE(readable(sv[1], 1000));
     close(sv[1]);
 }

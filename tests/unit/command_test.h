@@ -1,7 +1,7 @@
 /* command_test.h — the fixture for unit tests that run commands without
  * sockets: the server state commands need (the command table, the
  * databases, an event loop for time events), and socketless clients
- * (createClient(-1)) fed inline commands as if read from their socket, the
+ * (createClient(nullptr)) fed inline commands as if read from their socket, the
  * replies read back from their buffers.
  *
  * A fixture derives from CommandTest and calls freeClients() first in its
@@ -27,7 +27,7 @@ protected:
     }
 
     client *newClient() {
-        clients_.push_back(createClient(-1));
+        clients_.push_back(createClient(nullptr));
         return clients_.back();
     }
     void freeOne(client *c) {

@@ -197,6 +197,12 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"list-max-listpack-size", "-2"}, {"list-max-ziplist-size", "-2"}, {"list-compress-depth", "0"},
         {"appenddirname", "appendonlydir"}, {"aof-use-rdb-preamble", "yes"}, {"sanitize-dump-payload", "no"},
         {"ignore-warnings", ""},
+        {"tls-port", "0"}, {"tls-session-cache-size", "20480"}, {"tls-session-cache-timeout", "300"},
+        {"tls-replication", "no"}, {"tls-auth-clients", "yes"}, {"tls-prefer-server-ciphers", "no"},
+        {"tls-session-caching", "yes"}, {"tls-cert-file", ""}, {"tls-key-file", ""}, {"tls-key-file-pass", ""},
+        {"tls-client-cert-file", ""}, {"tls-client-key-file", ""}, {"tls-client-key-file-pass", ""},
+        {"tls-dh-params-file", ""}, {"tls-ca-cert-file", ""}, {"tls-ca-cert-dir", ""}, {"tls-protocols", ""},
+        {"tls-ciphers", ""}, {"tls-ciphersuites", ""},
     };
     EXPECT_EQ(configGet(all), expected);
 }
@@ -718,7 +724,7 @@ protected:
     }
     void SetUp() override {
         ConfigTest::SetUp();
-        c_ = createClient(-1);
+        c_ = createClient(nullptr);
     }
     void TearDown() override {
         freeClient(c_);

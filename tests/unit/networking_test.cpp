@@ -21,7 +21,7 @@ protected:
         if (server.commands.empty()) populateCommandTable();
         server.verbosity = LL_WARNING;
     }
-    void SetUp() override { c_ = createClient(-1); }
+    void SetUp() override { c_ = createClient(nullptr); }
     void TearDown() override { freeClient(c_); }
 
     /* Feeds the chunks one after the other, as separate reads would. */

@@ -19,7 +19,7 @@ namespace {
 class ScriptLuaTest : public ::testing::Test {
 protected:
     lua_State *L = luaCreateScriptingState();
-    client *c = createClient(-1);
+    client *c = createClient(nullptr);
 
     ~ScriptLuaTest() override {
         lua_close(L);
