@@ -14,6 +14,20 @@ namespace {
 char *title_begin = nullptr; /* argv[0] */
 char *title_end = nullptr;   /* one past the last byte of the area */
 
+/* The environment's copies and the array `environ` points to from then on,
+ * owned here for the life of the process as the originals were: unsetenv
+ * (supervised upstart's UPSTART_JOB) drops a pointer from the array but
+ * frees no string, so the copies must stay reachable from here. Destroyed
+ * only as the process exits: the environment is emptied first, so nothing
+ * that still runs (another static's destructor) reads a freed copy. */
+struct movedEnviron {
+    std::vector<std::string> copies;
+    std::vector<char *> array;
+    ~movedEnviron() {
+        if (!array.empty()) environ = nullptr;
+    }
+} moved_environ;
+
 }  // namespace
 
 void spt_init(int argc, char **argv) {
@@ -27,15 +41,13 @@ void spt_init(int argc, char **argv) {
     while (environ[envc]) envc++;
     for (size_t i = 0; i < envc; i++)
         if (environ[i] == end) end = environ[i] + strlen(environ[i]) + 1;
-    /* The environment moves out: setenv/getenv keep working on the copies.
-     * The copies live as long as the process, as the originals did. */
-    char **new_environ = static_cast<char **>(calloc(envc + 1, sizeof(char *)));
-    if (!new_environ) return;
-    for (size_t i = 0; i < envc; i++) {
-        new_environ[i] = strdup(environ[i]);
-        if (!new_environ[i]) return; /* the area stays argv's: no title */
-    }
-    environ = new_environ;
+    /* The environment moves out: setenv/getenv keep working on the copies
+     * (reserved first, so no copy moves once the array points into it). */
+    moved_environ.copies.reserve(envc);
+    for (size_t i = 0; i < envc; i++) moved_environ.copies.emplace_back(environ[i]);
+    for (std::string &var : moved_environ.copies) moved_environ.array.push_back(var.data());
+    moved_environ.array.push_back(nullptr);
+    environ = moved_environ.array.data();
     title_begin = argv[0];
     title_end = end;
 }
