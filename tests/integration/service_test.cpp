@@ -4,7 +4,7 @@
  * NOTIFY_SOCKET as systemd names it (a path, or '@' for the abstract
  * namespace); upstart's readiness is the server stopping itself; SIGTERM
  * saves only with save points, SIGHUP changes nothing; `logfile` takes the
- * whole log. Each test runs on cppredis and on Redis 7.0.15 (Debian's,
+ * whole log; syslog-enabled copies it to /dev/log. Each test runs on cppredis and on Redis 7.0.15 (Debian's,
  * built with libsystemd) expecting the same.
  *
  * daemonize and pidfile are tested in config_test.cpp (StartupConfig.*). */
@@ -279,4 +279,27 @@ TEST_P(Service, LogfileTakesTheWholeLog) {
                              "is now ready to exit, bye bye..."})
         EXPECT_TRUE(logHas(line)) << line << " missing from:\n" << readFile(logfile);
     EXPECT_EQ(readFile(out), "") << "nothing to standard output";
+}
+
+/* ------------------------------------------------------------------------
+ * syslog-enabled: each log line also goes to syslog, under syslog-ident at
+ * syslog-facility, with the level as the priority. glibc's syslog() writes
+ * to /dev/log: the test binds that socket itself, so it runs only as root
+ * on a machine with no syslog daemon there (a fresh container, CI).
+ * ---------------------------------------------------------------------- */
+
+TEST_P(Service, SyslogGetsTheLogUnderItsIdentAndFacility) {
+    if (::geteuid() != 0 || std::filesystem::exists("/dev/log"))
+        GTEST_SKIP() << "needs root and no syslog daemon at /dev/log";
+    NotifySocket devlog("/dev/log");
+    const std::string ident = "cppredis-syslog-test-" + std::to_string(::getpid());
+    auto srv = start({"--save", "", "--syslog-enabled", "yes", "--syslog-ident", ident, "--syslog-facility", "local3"});
+    /* local3 is facility 19; "Ready to accept connections" is a notice (5):
+     * priority 19 * 8 + 5, then glibc's timestamp, then "ident[pid]: ". */
+    const std::string prefix = "<157>", tag = ident + "[" + std::to_string(srv->pid()) + "]: ";
+    bool found = false;
+    for (std::string m; !found && !(m = devlog.receive()).empty();)
+        found = m.starts_with(prefix) && m.find(tag + "Ready to accept connections") != std::string::npos;
+    EXPECT_TRUE(found) << "no '" << prefix << "... " << tag << "Ready to accept connections' on /dev/log";
+    EXPECT_TRUE(srv->waitForLog("Ready to accept connections")) << "the log keeps every line too";
 }
