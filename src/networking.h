@@ -509,13 +509,13 @@ void freeClientAsync(client *c);
 void freeClientsInAsyncFreeQueue();
 void acceptTcpHandler(aeEventLoop *el, int fd, void *privdata, int mask);
 void acceptUnixHandler(aeEventLoop *el, int fd, void *privdata, int mask);
+void acceptTLSHandler(aeEventLoop *el, int fd, void *privdata, int mask);
 /* From the loopback interface or the unix socket (protected mode,
  * enable-debug-command local...). */
 bool islocalClient(const client *c);
 /* The peer's IP as Redis's connPeerToString gives it: no port, no IPv6
  * brackets, "/unixsocket" for a client of the unix socket ("" for none). */
 std::string clientPeerIp(const client *c);
-void acceptTLSHandler(aeEventLoop *el, int fd, void *privdata, int mask);
 void readQueryFromClient(connection *conn);
 void sendReplyToClient(connection *conn);
 void processInputBuffer(client *c);
