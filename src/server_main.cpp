@@ -440,6 +440,11 @@ static long long serverCron(aeEventLoop *, long long, void *) {
         if (prepareForShutdown(server.shutdown_flags) == C_OK) aeStop(server.el.get());
         server.shutdown_asap = false;
     }
+    /* Ready to exit (a SHUTDOWN earlier in this round of events, or the
+     * signal's above; Redis exits right there): nothing else of the cron may
+     * run, or replicationCron would open a new link to the master after
+     * prepareForShutdown closed it. */
+    if (server.el->stop) return 1000 / server.hz;
     cronUpdateMemoryStats();
     clientsCron();
     databasesCron();
