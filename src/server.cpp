@@ -493,27 +493,25 @@ int changeListenPort(int port, std::vector<int> &fds, aeFileProc accept_handler)
 
 bool tlsRequiresCA() { return server.tls_auth_clients != TLS_CLIENT_AUTH_NO || server.tls_replication; }
 
-/* CONFIG SET bind: the same on the current port with the new addresses. */
-int changeBindAddr() {
-    closeSocketListeners(server.ipfd);
-    if (server.port != 0 && listenToPort(server.port, server.ipfd) != C_OK) {
+/* Closes `fds` and binds `port` again (none if 0) on the current `bind`
+ * addresses; as Redis, a listener bound but not watched is fatal. */
+static int rebindListeners(int port, std::vector<int> &fds, aeFileProc accept_handler, const char *kind) {
+    closeSocketListeners(fds);
+    if (port != 0 && listenToPort(port, fds) != C_OK) {
         serverLog(LL_WARNING, "Failed to bind");
         return C_ERR;
     }
-    if (createSocketAcceptHandler(server.ipfd) != C_OK) {
-        serverLog(LL_WARNING, "Unrecoverable error creating TCP socket accept handler.");
-        abort();
-    }
-    closeSocketListeners(server.tlsfd);
-    if (server.tls_port != 0 && listenToPort(server.tls_port, server.tlsfd) != C_OK) {
-        serverLog(LL_WARNING, "Failed to bind");
-        return C_ERR;
-    }
-    if (createSocketAcceptHandler(server.tlsfd, acceptTLSHandler) != C_OK) {
-        serverLog(LL_WARNING, "Unrecoverable error creating TLS socket accept handler.");
+    if (createSocketAcceptHandler(fds, accept_handler) != C_OK) {
+        serverLog(LL_WARNING, "Unrecoverable error creating %s socket accept handler.", kind);
         abort();
     }
     return C_OK;
+}
+
+/* CONFIG SET bind: the same on the current ports with the new addresses. */
+int changeBindAddr() {
+    if (rebindListeners(server.port, server.ipfd, acceptTcpHandler, "TCP") != C_OK) return C_ERR;
+    return rebindListeners(server.tls_port, server.tlsfd, acceptTLSHandler, "TLS");
 }
 
 /* ========================================================================
@@ -785,8 +783,7 @@ int setOOMScoreAdj(int process_class) {
 
 /* {title}, {listen-addr}, {server-mode}, {config-file}, {port}, {tls-port},
  * {unixsocket} as Redis 7.0 expands them ("{{" is a literal brace); the
- * result is trimmed of spaces. cppredis has no TLS port, unix socket or
- * cluster mode yet: those expand to 0, "" and "". */
+ * result is trimmed of spaces. {server-mode} is always "" (no cluster). */
 bool expandProcTitleTemplate(std::string_view tmpl, const char *title, std::string &out) {
     out.clear();
     while (!tmpl.empty()) {
@@ -805,12 +802,15 @@ bool expandProcTitleTemplate(std::string_view tmpl, const char *title, std::stri
         std::string_view name = tmpl.substr(0, close_brace);
         tmpl.remove_prefix(close_brace + 1);
         if (name == "title") out += title ? title : server.executable;
+        else if (name == "listen-addr" && !server.port && !server.tls_port)
+            out += "unixsocket:" + server.unixsocket;
         else if (name == "listen-addr")
-            out += (server.bindaddr.empty() ? std::string("*") : server.bindaddr[0]) + ":" + std::to_string(server.port);
+            out += (server.bindaddr.empty() ? std::string("*") : server.bindaddr[0]) + ":" +
+                   std::to_string(server.port ? server.port : server.tls_port);
         else if (name == "server-mode") continue;
         else if (name == "config-file") out += server.configfile.empty() ? "-" : server.configfile;
         else if (name == "port") out += std::to_string(server.port);
-        else if (name == "tls-port") out += "0";
+        else if (name == "tls-port") out += std::to_string(server.tls_port);
         else if (name == "unixsocket") out += server.unixsocket;
         else return false;
     }
