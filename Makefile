@@ -30,7 +30,7 @@ CXXFLAGS  ?=
 # only (-g1), enough for sanitizer and perf reports and ~40 % faster to compile.
 DEBUG     ?= -g
 CXXFLAGS  += -std=c++20 $(OPT) $(DEBUG) -Wall -Wextra -MMD -MP $(SANITIZE)
-CPPFLAGS  += -Isrc -DAE_BACKEND_$(shell echo $(AE_BACKEND) | tr a-z A-Z)
+CPPFLAGS  += -Isrc -Ideps -DAE_BACKEND_$(shell echo $(AE_BACKEND) | tr a-z A-Z)
 LDFLAGS   += $(SANITIZE)
 LDLIBS    += -lpthread
 # Persistence compresses strings with LZF (as Redis's rdbcompression);
@@ -52,12 +52,16 @@ ifeq ($(MALLOC),jemalloc)
   LDLIBS   += -ljemalloc
 endif
 
-LIB_SRC   := $(filter-out src/main.cpp,$(wildcard src/*.cpp))
-LIB_OBJ   := $(LIB_SRC:src/%.cpp=$(BUILD)/obj/%.o)
+# src/commands/ holds the generated command tables (Redis's own place for
+# them); deps/ the libraries Redis bundles in its deps/ (Lua's struct and
+# cmsgpack).
+LIB_SRC   := $(filter-out src/main.cpp,$(wildcard src/*.cpp)) $(wildcard src/commands/*.cpp)
+DEPS_SRC  := $(wildcard deps/lua/*.cpp)
+LIB_OBJ   := $(LIB_SRC:src/%.cpp=$(BUILD)/obj/%.o) $(DEPS_SRC:deps/%.cpp=$(BUILD)/obj/deps/%.o)
 LIB       := $(BUILD)/libcppredis.a
 SERVER    := $(BUILD)/cppredis-server
 
-UNIT_SRC  := $(filter-out tests/unit/ae_test.cpp tests/unit/resp_parser_test.cpp,$(wildcard tests/unit/*.cpp))
+UNIT_SRC  := $(filter-out tests/unit/ae_test.cpp tests/unit/request_parser_test.cpp,$(wildcard tests/unit/*.cpp))
 UNIT_OBJ  := $(UNIT_SRC:tests/unit/%.cpp=$(BUILD)/tests/unit/%.o)
 INTEG_SRC := $(wildcard tests/integration/*.cpp)
 # The integration tests' own code only talks to a server over sockets: it is
@@ -82,6 +86,10 @@ TOOLS_BIN := $(TOOLS_SRC:bench/tools/%.cpp=$(BUILD)/bench/%)
 all: $(SERVER)
 
 $(BUILD)/obj/%.o: src/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/obj/deps/%.o: deps/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
@@ -145,20 +153,20 @@ $(TEST_BUILD)/tests/integration/fsync_test.o: CPPFLAGS += -DCPPREDIS_FSYNC_SHIM=
   -DCPPREDIS_ASAN_RUNTIME='"$(shell $(CXX) -print-file-name=libasan.so)"'
 
 # The ae tests are built once per backend: ae.cpp is recompiled with each
-# (with trace.cpp, the loop's trace points, and util.cpp, which trace.cpp
+# (with livetrace.cpp, the loop's trace points, and util.cpp, which livetrace.cpp
 # quotes values with).
 # A static pattern rule, so it cannot match the .d files of these targets.
 AE_TEST_BINS := $(BUILD)/ae_tests_epoll $(BUILD)/ae_tests_poll $(BUILD)/ae_tests_kqueue
-$(AE_TEST_BINS): $(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h src/ae_%.h src/trace.cpp src/trace.h src/util.cpp
+$(AE_TEST_BINS): $(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h src/ae_%.h src/livetrace.cpp src/livetrace.h src/util.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) -Isrc -DAE_BACKEND_$(shell echo $* | tr a-z A-Z) $(CXXFLAGS) tests/unit/ae_test.cpp src/ae.cpp src/trace.cpp src/util.cpp -o $@ $(LDFLAGS) -lgtest -lgtest_main $(LDLIBS)
+	$(CXX) -Isrc -DAE_BACKEND_$(shell echo $* | tr a-z A-Z) $(CXXFLAGS) tests/unit/ae_test.cpp src/ae.cpp src/livetrace.cpp src/util.cpp -o $@ $(LDFLAGS) -lgtest -lgtest_main $(LDLIBS)
 
 # The request parser's tests link nothing but the parser and util: a
 # dependency of the parser on the server would fail this link.
-$(BUILD)/resp_parser_tests: $(BUILD)/tests/unit/resp_parser_test.o $(BUILD)/obj/resp_parser.o $(BUILD)/obj/util.o
+$(BUILD)/request_parser_tests: $(BUILD)/tests/unit/request_parser_test.o $(BUILD)/obj/request_parser.o $(BUILD)/obj/util.o
 	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)
 
-TEST_BINS := $(BUILD)/unit_tests $(BUILD)/resp_parser_tests $(AE_TESTS) $(BUILD)/integration_tests
+TEST_BINS := $(BUILD)/unit_tests $(BUILD)/request_parser_tests $(AE_TESTS) $(BUILD)/integration_tests
 
 test-release: $(SERVER) $(TEST_BINS)
 	@tests/run_suites.sh "$(if $(SANITIZE),asan+ubsan,release)" $(TEST_BINS)
@@ -213,14 +221,14 @@ test: deps-test check-layers $(CLIENTS_NPM)
 # views::split): clang 16 or later is needed.
 FUZZ_CXX      ?= clang++-16
 FUZZ_SANITIZE := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_BINS     := resp_parser_fuzz command_fuzz
+FUZZ_BINS     := request_parser_fuzz command_fuzz
 .PHONY: fuzz fuzz-targets
 fuzz:
 	$(MAKE) BUILD=$(BUILD)/fuzz CXX=$(FUZZ_CXX) OPT=-O1 TEST_OPT=-O1 DEBUG=-g1 SANITIZE="$(FUZZ_SANITIZE)" fuzz-targets
 fuzz-targets: $(FUZZ_BINS:%=$(BUILD)/%)
 
 # The parser's target links nothing but the parser and util, as its tests.
-$(BUILD)/resp_parser_fuzz: $(BUILD)/tests/fuzz/resp_parser_fuzz.o $(BUILD)/obj/resp_parser.o $(BUILD)/obj/util.o
+$(BUILD)/request_parser_fuzz: $(BUILD)/tests/fuzz/request_parser_fuzz.o $(BUILD)/obj/request_parser.o $(BUILD)/obj/util.o
 	$(CXX) $(LDFLAGS) -fsanitize=fuzzer $^ -o $@ $(LDLIBS)
 
 $(BUILD)/command_fuzz: $(BUILD)/tests/fuzz/command_fuzz.o $(LIB)

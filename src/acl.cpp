@@ -25,7 +25,7 @@
 
 #include "config.h"
 #include "db.h"
-#include "keyspecs.h"
+#include "commands/keyspecs.h"
 #include "log.h"
 #include "networking.h"
 #include "object.h"

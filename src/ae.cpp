@@ -24,7 +24,7 @@
 #include <cerrno>
 #include <climits>
 
-#include "trace.h"
+#include "livetrace.h"
 
 // The backend is fixed at build time (the Makefile passes the macro); with
 // none given, pick the best one the platform has, as Redis's config.h does.

@@ -42,7 +42,7 @@
 #include "t_set.h"
 #include "t_stream.h"
 #include "t_zset.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "util.h"
 
 /* ========================================================================

@@ -38,7 +38,7 @@
 #include "t_list.h"
 #include "t_stream.h"
 #include "t_zset.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "util.h"
 
 /* ========================================================================

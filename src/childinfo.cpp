@@ -15,7 +15,7 @@
 #include "latency.h"
 #include "rdb.h"
 #include "server.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "zmalloc.h"
 
 namespace {

@@ -23,7 +23,7 @@
 #include "bitops.h"
 #include "blocked.h"
 #include "cluster.h"
-#include "commanddocs.h"
+#include "commands/commanddocs.h"
 #include "config.h"
 #include "db.h"
 #include "debug.h"
@@ -31,7 +31,7 @@
 #include "functions.h"
 #include "geo.h"
 #include "hyperloglog.h"
-#include "keyspecs.h"
+#include "commands/keyspecs.h"
 #include "latency.h"
 #include "multi.h"
 #include "networking.h"
@@ -50,7 +50,7 @@
 #include "t_stream.h"
 #include "t_string.h"
 #include "t_zset.h"
-#include "tracing.h"
+#include "livetrace_output.h"
 #include "tracking.h"
 
 namespace {
@@ -579,7 +579,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("slaveof", replicaofCommand, 3, CMD_ADMIN | CMD_NOSCRIPT | CMD_STALE | CMD_NO_ASYNC_LOADING, 0, 0, 0),
         cmd("wait", waitCommand, 3, CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_CONNECTION).tips({"request_policy:all_shards", "response_policy:agg_min"}),
         cmd("role", roleCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0).acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS),
-        /* cppredis's own: the trace file (tracing.h); "since" is cppredis's version */
+        /* cppredis's own: the trace file (livetrace_output.h); "since" is cppredis's version */
         cmd("trace", nullptr, -2, 0, 0, 0, 0).docs("server", "A container for the trace of the server at work", "0.1.0")
             .subcommands({
                 cmd("start", traceStartCommand, -3, ADMIN, 0, 0, 0).docs("server", "Start writing the trace to a file in Chrome's Trace Event Format", "0.1.0"),

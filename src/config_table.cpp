@@ -26,7 +26,7 @@
 #include "replication.h"
 #include "server.h"
 #include "tls.h"
-#include "tracing.h"
+#include "livetrace_output.h"
 #include "util.h"
 #include "zmalloc.h"
 
@@ -576,7 +576,7 @@ const standardConfig static_configs[] = {
     {"rdb-key-save-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.rdb_key_save_delay, INT_MIN, INT_MAX}},
     {"enable-protected-configs", nullptr, IMMUTABLE_CONFIG, "no",
      EnumConfig{&server.enable_protected_configs, protected_action_enum}},
-    /* The live trace (tracing.cpp) */
+    /* The live trace (livetrace_output.cpp) */
     {"trace-events", nullptr, 0, "", SpecialConfig{setTraceEvents, getTraceEvents}},
     /* ACL (acl.cpp) */
     {"requirepass", nullptr, SENSITIVE_CONFIG, "", StringConfig{&server.requirepass}, updateRequirePass},

@@ -20,7 +20,7 @@
 #include "anet.h"
 #include "networking.h"
 #include "tls.h"
-#include "trace.h"
+#include "livetrace.h"
 
 using networking::server;
 

@@ -18,7 +18,7 @@
 #include "latency.h"
 #include "notify.h"
 #include "server.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "tracking.h"
 #include "util.h"
 

@@ -46,7 +46,7 @@
 #include <utility>
 
 #include "sds.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------------

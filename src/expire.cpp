@@ -24,7 +24,7 @@
 #include "latency.h"
 #include "notify.h"
 #include "server.h"
-#include "trace.h"
+#include "livetrace.h"
 
 /* ========================================================================
  * EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT

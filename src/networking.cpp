@@ -36,7 +36,7 @@
 
 #include "anet.h"
 #include "log.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "util.h"
 #include "version.h"
 
@@ -830,7 +830,7 @@ static void buildArgv(client *c) {
     }
 }
 
-/* The parser's verdict (resp_parser.h) for the client: a whole request
+/* The parser's verdict (request_parser.h) for the client: a whole request
  * becomes argv (C_OK); an error is replied and closes the client. */
 static int afterParse(client *c, ParseStatus st, const std::string &err) {
     if (st == PARSE_ERROR) setProtocolError(c, err.c_str());

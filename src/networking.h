@@ -39,8 +39,8 @@
 #include "connection.h"
 #include "tls.h" /* tls-auth-clients */
 #include "dict.h"
-#include "keyspecs.h"
-#include "resp_parser.h"
+#include "commands/keyspecs.h"
+#include "request_parser.h"
 #include "sds.h"
 #include "stream.h" /* streamID: what an XREAD waiter waits past */
 
@@ -84,7 +84,7 @@ constexpr uint64_t CLIENT_FORCE_REPL = 1ULL << 15;      /* ... to the replicas (
 constexpr uint64_t CLIENT_PROTOCOL_ERROR = 1ULL << 39;   /* reply then close */
 constexpr uint64_t CLIENT_DENY_BLOCKING = 1ULL << 41;
 constexpr uint64_t CLIENT_REPL_RDBONLY = 1ULL << 42;     /* a replica that wants the RDB only (REPLCONF rdb-only) */    /* blocking commands answer as if timed out (scripts) */
-/* cppredis's own: the client has received trace events (trace.h). Its
+/* cppredis's own: the client has received trace events (livetrace.h). Its
  * commands and socket events are the trace's delivery, so not traced. */
 constexpr uint64_t CLIENT_TRACE_READER = 1ULL << 56;
 /* CLIENT REPLY OFF / SKIP (the next command's reply) / SKIP armed for the next one. */

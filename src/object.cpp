@@ -19,7 +19,7 @@
 #include "adlist.h"
 #include "server.h"
 #include "skiplist.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "util.h"
 #include "ziplist.h"
 #include "zmalloc.h"

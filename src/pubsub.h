@@ -46,7 +46,7 @@ int pubsubUnsubscribeShardAllChannels(client *c, bool notify);
  * subscribed to the channel and to two matching patterns counts 3). */
 long long pubsubPublishMessage(std::string_view channel, std::string_view message);
 /* The same, calling received(c) for each client handed the message (the
- * live trace marks its readers, tracing.h). */
+ * live trace marks its readers, livetrace_output.h). */
 long long pubsubPublishMessageVisit(std::string_view channel, std::string_view message, void (*received)(client *));
 /* Whether a message on `channel` may reach anybody: it has subscribers, or
  * some pattern exists (which might match it). */

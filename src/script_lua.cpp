@@ -14,8 +14,8 @@ extern "C" {
 }
 
 #include "acl.h"
-#include "lua_cmsgpack.h"
-#include "lua_struct.h"
+#include "lua/lua_cmsgpack.h"
+#include "lua/lua_struct.h"
 #include "scripting.h"
 #include "server.h"
 #include "sha1.h"

@@ -39,7 +39,7 @@
 #include "setcpuaffinity.h"
 #include "setproctitle.h"
 #include "slowlog.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "tracking.h"
 #include "util.h"
 

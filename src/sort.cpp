@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "acl.h"
-#include "keyspecs.h"
+#include "commands/keyspecs.h"
 #include "notify.h"
 #include "server.h"
 #include "t_hash.h"

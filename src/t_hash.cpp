@@ -31,7 +31,7 @@
 
 #include "notify.h"
 #include "server.h"
-#include "trace.h"
+#include "livetrace.h"
 
 /* ========================================================================
  * Hash Type API

@@ -27,7 +27,7 @@
 
 #include "notify.h"
 #include "server.h"
-#include "trace.h"
+#include "livetrace.h"
 
 /* ========================================================================
  * List Type API

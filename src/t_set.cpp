@@ -30,7 +30,7 @@
 
 #include "notify.h"
 #include "server.h"
-#include "trace.h"
+#include "livetrace.h"
 
 /* ========================================================================
  * Set Type API

@@ -33,7 +33,7 @@
 
 #include "notify.h"
 #include "server.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "t_list.h" /* objectZiplist, and a ziplist entry's bytes */
 #include "t_set.h"  /* plain sets are valid inputs of ZUNION and friends */
 

@@ -24,11 +24,11 @@ cd "$(dirname "$0")/.."
 
 declare -A layer=()
 assign() { local l=$1; shift; for m in "$@"; do layer[$m]=$l; done; }
-assign 1 adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax resp_parser rio sds setcpuaffinity setproctitle sha1 sha256 skiplist stream trace util version ziplist zmalloc
+assign 1 adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack lua_cmsgpack lua_struct rax request_parser rio sds setcpuaffinity setproctitle sha1 sha256 skiplist stream livetrace util version ziplist zmalloc
 assign 2 networking config connection log tls
 assign 3 bio db expire latency lazyfree notify object pubsub server slowlog tracking
 assign 4 bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset
-assign 5 acl aof blocked childinfo cluster debug evict functions multi rdb replication script_lua scripting sort tracing
+assign 5 acl aof blocked childinfo cluster debug evict functions multi rdb replication script_lua scripting sort livetrace_output
 assign 6 commands config_table main server_main
 
 module_of() {  # src/ae_epoll.h -> ae
@@ -45,7 +45,7 @@ module_of() {  # src/ae_epoll.h -> ae
 diagram() {
     declare -A edges=()
     local f m inc im
-    for f in src/*.h src/*.cpp; do
+    for f in src/*.h src/*.cpp src/commands/*.h src/commands/*.cpp deps/lua/*.h deps/lua/*.cpp; do
         m=$(module_of "$f")
         while read -r inc; do
             im=$(module_of "$inc")
@@ -112,7 +112,7 @@ check_declarations() {
 }
 
 status=0
-for f in src/*.h src/*.cpp; do
+for f in src/*.h src/*.cpp src/commands/*.h src/commands/*.cpp deps/lua/*.h deps/lua/*.cpp; do
     m=$(module_of "$f")
     if [[ -z ${layer[$m]:-} ]]; then
         echo "check-layers: $f: module '$m' has no layer (add it to tools/check_layers.sh)"

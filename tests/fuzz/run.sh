@@ -4,7 +4,7 @@
 # executions ran and whether any crashed.
 #
 #   tests/fuzz/run.sh [-n RUNS | -t SECONDS] [TARGET...]
-#     TARGET: resp_parser, command (default: both)
+#     TARGET: request_parser, command (default: both)
 #     -n RUNS      executions per target (default 10000000)
 #     -t SECONDS   time per target instead
 #
@@ -26,13 +26,13 @@ while getopts "n:t:" opt; do
 done
 shift $((OPTIND - 1))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(resp_parser command)
+[ ${#targets[@]} -eq 0 ] && targets=(request_parser command)
 
 make -s fuzz FUZZ_BINS="${targets[*]/%/_fuzz}"
 
 # Bytes per input: the parser's streams hold several pipelined requests;
 # the dispatch target's inputs, up to its 32 commands.
-declare -A max_len=([resp_parser]=1024 [command]=512)
+declare -A max_len=([request_parser]=1024 [command]=512)
 
 status=0
 for t in "${targets[@]}"; do

@@ -2,7 +2,7 @@
  * replayed over a socket to the built server, and to Redis 7.0.15 to prove
  * the expected bytes.
  *
- * resp_parser_fuzz compares the request parser with Redis's parsing of the
+ * request_parser_fuzz compares the request parser with Redis's parsing of the
  * same stream. It found two differences, both in how a line's end is found:
  *  - Redis searches its query buffer (an sds) with strchr, so a NUL byte
  *    before a line's end hides the end: the request waits for more bytes

@@ -447,7 +447,7 @@ TEST_F(Introspection, SharedErrorRepliesCountAsErrors) {
 
 namespace {
 
-/* The commands COMMAND LIST names, cppredis's own (TRACE, tracing.h) left
+/* The commands COMMAND LIST names, cppredis's own (TRACE, livetrace_output.h) left
  * out: they have no Redis counterpart to compare with. */
 std::vector<std::string> commandsRedisHas(RespConn &c) {
     std::vector<std::string> names;

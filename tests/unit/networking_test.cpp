@@ -15,7 +15,7 @@
 
 namespace {
 
-class RespParserTest : public ::testing::Test {
+class RequestParserTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         if (server.commands.empty()) populateCommandTable();
@@ -51,15 +51,15 @@ std::vector<std::string> bytewise(const std::string &s) {
     return v;
 }
 
-TEST_F(RespParserTest, MultibulkWhole) {
+TEST_F(RequestParserTest, MultibulkWhole) {
     EXPECT_EQ(feed({echoReq("hello")}), bulk("hello"));
 }
 
-TEST_F(RespParserTest, MultibulkByteByByte) {
+TEST_F(RequestParserTest, MultibulkByteByByte) {
     EXPECT_EQ(feed(bytewise(echoReq("hello") + echoReq(""))), bulk("hello") + bulk(""));
 }
 
-TEST_F(RespParserTest, PipelineSplitAtEveryOffset) {
+TEST_F(RequestParserTest, PipelineSplitAtEveryOffset) {
     const std::string reqs = echoReq("a") + "PING\r\n" + echoReq("binary\r\n\0x") + "ECHO \"q s\"\n";
     const std::string want = bulk("a") + "+PONG\r\n" + bulk("binary\r\n\0x") + bulk("q s");
     for (size_t cut = 0; cut <= reqs.size(); cut++) {
@@ -69,7 +69,7 @@ TEST_F(RespParserTest, PipelineSplitAtEveryOffset) {
     }
 }
 
-TEST_F(RespParserTest, BigArgumentAcrossManyReads) {
+TEST_F(RequestParserTest, BigArgumentAcrossManyReads) {
     std::string big(200 * 1024, 'x');
     for (size_t i = 0; i < big.size(); i++) big[i] = static_cast<char>('a' + i % 26);
     const std::string req = echoReq(big);
@@ -78,16 +78,16 @@ TEST_F(RespParserTest, BigArgumentAcrossManyReads) {
     EXPECT_EQ(feed(chunks), bulk(big));
 }
 
-TEST_F(RespParserTest, InlineCommands) {
+TEST_F(RequestParserTest, InlineCommands) {
     EXPECT_EQ(feed({"PING\r\n", "ping\n", "\r\n", "\n", "ECHO 'it\\'s'\r\n"}),
               "+PONG\r\n+PONG\r\n" + bulk("it's"));
 }
 
-TEST_F(RespParserTest, InlineQuotesAndEscapes) {
+TEST_F(RequestParserTest, InlineQuotesAndEscapes) {
     EXPECT_EQ(feed({"ECHO \"a\\x41\\n\"\r\n"}), bulk("aA\n"));
 }
 
-TEST_F(RespParserTest, EmptyMultibulkIsSkipped) {
+TEST_F(RequestParserTest, EmptyMultibulkIsSkipped) {
     EXPECT_EQ(feed({"*0\r\n*-1\r\nPING\r\n"}), "+PONG\r\n");
 }
 
@@ -96,7 +96,7 @@ struct ProtocolErrorCase {
     std::string reply;
 };
 
-class RespProtocolErrorTest : public RespParserTest,
+class RespProtocolErrorTest : public RequestParserTest,
                               public ::testing::WithParamInterface<ProtocolErrorCase> {};
 
 TEST_P(RespProtocolErrorTest, RepliesAndCloses) {
@@ -128,7 +128,7 @@ INSTANTIATE_TEST_SUITE_P(
         ProtocolErrorCase{"*1\r\n$" + std::string(65 * 1024, '1'),
                           "-ERR Protocol error: too big bulk count string\r\n"}));
 
-TEST_F(RespParserTest, UnknownCommandAndArity) {
+TEST_F(RequestParserTest, UnknownCommandAndArity) {
     EXPECT_EQ(feed({"FOO a b\r\n"}), "-ERR unknown command 'FOO', with args beginning with: 'a' 'b' \r\n");
     EXPECT_FALSE(closing());
     EXPECT_EQ(feed({"PING a b\r\n"}),
@@ -136,11 +136,11 @@ TEST_F(RespParserTest, UnknownCommandAndArity) {
               "-ERR wrong number of arguments for 'ping' command\r\n");
 }
 
-TEST_F(RespParserTest, UnknownSubcommand) {
+TEST_F(RequestParserTest, UnknownSubcommand) {
     EXPECT_EQ(feed({"CONFIG foo\r\n"}), "-ERR unknown subcommand 'foo'. Try CONFIG HELP.\r\n");
 }
 
-TEST_F(RespParserTest, ManyRepliesSpillIntoTheReplyList) {
+TEST_F(RequestParserTest, ManyRepliesSpillIntoTheReplyList) {
     std::string reqs;
     for (int i = 0; i < 5000; i++) reqs += echoReq(std::to_string(i));
     std::string want;

@@ -25,7 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "lua_cmsgpack.h"
+#include "lua/lua_cmsgpack.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-/* trace_test.cpp — integration tests of the trace's outputs (tracing.cpp):
+/* livetrace_test.cpp — integration tests of the trace's outputs (livetrace_output.cpp):
  * CONFIG SET trace-events and the lines it publishes on __trace__:<category>
  * (nothing while off, a slow reader cut off by the pubsub output limit); the
  * TRACE command's file in Chrome's Trace Event Format (valid JSON, commands

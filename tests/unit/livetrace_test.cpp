@@ -1,4 +1,4 @@
-/* trace_test.cpp — unit tests of the trace core (trace.cpp): category
+/* livetrace_test.cpp — unit tests of the trace core (livetrace.cpp): category
  * names, the one word that gates every point, the text line, and the
  * iteration staging that keeps an iteration of nothing but the trace's own
  * delivery out of the trace. An output that collects records stands in for
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "trace.h"
+#include "livetrace.h"
 
 namespace {
 

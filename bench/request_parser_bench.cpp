@@ -1,4 +1,4 @@
-/* resp_parser_bench.cpp — micro-benchmarks of the request parsers.
+/* request_parser_bench.cpp — micro-benchmarks of the request parsers.
  *
  * Parse-only benchmarks call processMultibulkBuffer / processInlineBuffer on
  * a socketless client and rewind; the end-to-end one runs processInputBuffer

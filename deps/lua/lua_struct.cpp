@@ -32,7 +32,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "lua_struct.h"
+#include "lua/lua_struct.h"
 
 namespace {
 

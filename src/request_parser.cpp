@@ -1,6 +1,6 @@
-/* resp_parser.cpp — the query buffer and the inline / multibulk request
- * parsers (see resp_parser.h). */
-#include "resp_parser.h"
+/* request_parser.cpp — the query buffer and the inline / multibulk request
+ * parsers (see request_parser.h). */
+#include "request_parser.h"
 
 #include <algorithm>
 #include <climits>

@@ -1,4 +1,4 @@
-/* dict_trace_test.cpp — the dict's TRACE_DICT events: an incremental
+/* dict_livetrace_test.cpp — the dict's TRACE_DICT events: an incremental
  * rehash traced from its start (dictExpand's new table) to its end (the
  * last dictRehash step), with the dict's label, the sizes, the steps and
  * the time it took; nothing when the category is off. An output that
@@ -11,7 +11,7 @@
 
 #include "dict.h"
 #include "sds.h"
-#include "trace.h"
+#include "livetrace.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
-/* resp_parser_fuzz.cpp — libFuzzer target over the request parser
- * (src/resp_parser.h), driven as networking.cpp's processInputBuffer drives
+/* request_parser_fuzz.cpp — libFuzzer target over the request parser
+ * (src/request_parser.h), driven as networking.cpp's processInputBuffer drives
  * it.
  *
  * Each input is a byte stream a client could send. It is parsed three
@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "resp_parser.h"
+#include "request_parser.h"
 #include "util.h"
 
 namespace {
@@ -40,7 +40,7 @@ struct Verdict {
 [[noreturn]] void fail(const char *what, std::string_view input) {
     std::string repr;
     catRepr(repr, input.substr(0, 512));
-    fprintf(stderr, "resp_parser_fuzz: %s\ninput: %s\n", what, repr.c_str());
+    fprintf(stderr, "request_parser_fuzz: %s\ninput: %s\n", what, repr.c_str());
     abort();
 }
 

@@ -1,7 +1,7 @@
-/* resp_parser.h — the query buffer and the request parser: bytes read from a
+/* request_parser.h — the query buffer and the request parser: bytes read from a
  * socket in, a request's arguments out (the parsing half of Redis's
  * processInlineBuffer / processMultibulkBuffer in networking.c; Redis 7.2's
- * resp_parser.c is the other direction, replies, and unrelated).
+ * request_parser.c is the other direction, replies, and unrelated).
  *
  * It knows nothing of clients or of the server: networking.cpp feeds it a
  * client's buffer and turns its verdict into argv, a protocol error reply,

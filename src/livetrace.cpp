@@ -1,7 +1,7 @@
-// trace.cpp — building events and handing them to the outputs, with the
+// livetrace.cpp — building events and handing them to the outputs, with the
 // iteration staging that keeps the trace's own delivery out of the trace
-// (trace.h states the invariants).
-#include "trace.h"
+// (livetrace.h states the invariants).
+#include "livetrace.h"
 
 #include <cstdio>
 #include <utility>

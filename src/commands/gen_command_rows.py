@@ -4,10 +4,10 @@
 Flags, arity, key positions, ACL categories and tips are the command's
 public interface, so new rows are generated from the reference rather than
 typed (then reviewed and pasted; COMMAND DOCS comes from
-tools/gen_commanddocs.py):
+src/commands/gen_commanddocs.py):
 
     redis-server --port 7001 --save '' &
-    tools/gen_command_rows.py 7001 lpush:lpushCommand rpush:rpushCommand
+    src/commands/gen_command_rows.py 7001 lpush:lpushCommand rpush:rpushCommand
 
 COMMAND INFO does not show Redis's CMD_MAY_REPLICATE; add it by hand to the
 rows of the commands Redis 7.0 gives it (PFCOUNT, PUBLISH, SPUBLISH, EVAL,

@@ -1,8 +1,8 @@
-/* tracing.cpp — the live trace's outputs (trace-events on pub/sub, the
- * Chrome Trace Event Format file) and the TRACE command. See tracing.h for
+/* livetrace_output.cpp — the live trace's outputs (trace-events on pub/sub, the
+ * Chrome Trace Event Format file) and the TRACE command. See livetrace_output.h for
  * the design and the invariants.
  */
-#include "tracing.h"
+#include "livetrace_output.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -16,7 +16,7 @@
 #include "log.h"
 #include "networking.h"
 #include "pubsub.h"
-#include "trace.h"
+#include "livetrace.h"
 #include "util.h"
 
 /* Why a category name was refused, for CONFIG SET and TRACE START alike. */

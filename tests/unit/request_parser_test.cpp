@@ -1,5 +1,5 @@
-/* resp_parser_test.cpp — the request parser alone (resp_parser.h): it is
- * linked with nothing but resp_parser.o and util.o (see the Makefile), so
+/* request_parser_test.cpp — the request parser alone (request_parser.h): it is
+ * linked with nothing but request_parser.o and util.o (see the Makefile), so
  * it cannot grow a dependency on the server unnoticed. Every request is fed
  * whole, one byte at a time, and split at every offset, and must give the
  * same arguments; every malformed request gives Redis's error text. The
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "resp_parser.h"
+#include "request_parser.h"
 
 namespace {
 
@@ -58,7 +58,7 @@ std::string multibulk(const std::vector<std::string> &args) {
 
 using Requests = std::vector<std::vector<std::string>>;
 
-TEST(RespParser, MultibulkWholeAndByteByByte) {
+TEST(RequestParser, MultibulkWholeAndByteByByte) {
     const std::string req = multibulk({"SET", "k", std::string("a\r\n\0b", 5)});
     const Requests want{{"SET", "k", std::string("a\r\n\0b", 5)}};
     Feeder whole;
@@ -71,7 +71,7 @@ TEST(RespParser, MultibulkWholeAndByteByByte) {
     EXPECT_EQ(bytes.requests, want);
 }
 
-TEST(RespParser, PipelineSplitAtEveryOffset) {
+TEST(RequestParser, PipelineSplitAtEveryOffset) {
     const std::string reqs = multibulk({"ECHO", "a"}) + "PING\r\n" + "*0\r\n" + "ECHO \"q s\"\n" + multibulk({"GET", ""});
     const Requests want{{"ECHO", "a"}, {"PING"}, {"ECHO", "q s"}, {"GET", ""}};
     for (size_t cut = 0; cut <= reqs.size(); cut++) {
@@ -84,7 +84,7 @@ TEST(RespParser, PipelineSplitAtEveryOffset) {
 
 /* A bulk past PROTO_MBULK_BIG_ARG makes the parser size the buffer for it
  * at once, so the reads that follow land without any reallocation. */
-TEST(RespParser, BigArgumentIsSizedOnce) {
+TEST(RequestParser, BigArgumentIsSizedOnce) {
     const std::string big(PROTO_MBULK_BIG_ARG * 4, 'x');
     const std::string req = multibulk({"SET", "k", big});
     const size_t header = req.size() - big.size() - 2;
@@ -98,7 +98,7 @@ TEST(RespParser, BigArgumentIsSizedOnce) {
     EXPECT_EQ(f.requests[0][2], big);
 }
 
-TEST(RespParser, InlineQuotingAndEmptyLines) {
+TEST(RequestParser, InlineQuotingAndEmptyLines) {
     Feeder f;
     f.feed({"PING\r\n", "\r\n", "\n", "ECHO 'it\\'s' \"a\\x41\\n\"\r\n"});
     EXPECT_EQ(f.requests, (Requests{{"PING"}, {"ECHO", "it's", "aA\n"}}));
@@ -109,9 +109,9 @@ struct ErrorCase {
     std::string err;
 };
 
-class RespParserError : public ::testing::TestWithParam<ErrorCase> {};
+class RequestParserError : public ::testing::TestWithParam<ErrorCase> {};
 
-TEST_P(RespParserError, WholeAndByteByByte) {
+TEST_P(RequestParserError, WholeAndByteByByte) {
     const ErrorCase &p = GetParam();
     Feeder whole;
     whole.feed({p.input});
@@ -125,7 +125,7 @@ TEST_P(RespParserError, WholeAndByteByByte) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Errors, RespParserError,
+    Errors, RequestParserError,
     ::testing::Values(ErrorCase{"*abc\r\n", "invalid multibulk length"},
                       ErrorCase{"*3000000000\r\n", "invalid multibulk length"},
                       ErrorCase{"*1\r\n$abc\r\n", "invalid bulk length"},

@@ -1,4 +1,4 @@
-/* tracing.h — the outputs of the live trace (trace.h) and their controls:
+/* livetrace_output.h — the outputs of the live trace (livetrace.h) and their controls:
  * the config trace-events and the command TRACE. cppredis's own, no Redis
  * counterpart.
  *

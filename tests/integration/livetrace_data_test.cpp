@@ -1,4 +1,4 @@
-/* trace_data_test.cpp — the live trace (trace.h) of the data structures and
+/* livetrace_data_test.cpp — the live trace (livetrace.h) of the data structures and
  * of the server's background work: encoding conversions with their trigger
  * (categories encoding), the keyspace's rehashing (dict), activeExpireCycle
  * (cron), and BGSAVE / BGREWRITEAOF children (child). Read as a learner

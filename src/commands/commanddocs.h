@@ -1,5 +1,5 @@
 /* commanddocs.h — Redis 7.0's COMMAND DOCS of each command (commanddocs.cpp,
- * generated from a running Redis 7 by tools/gen_commanddocs.py). Plain data
+ * generated from a running Redis 7 by src/commands/gen_commanddocs.py). Plain data
  * at the bottom of the layers, like the key specs. */
 #pragma once
 

@@ -1,4 +1,4 @@
-/* trace_blocking_test.cpp — the live trace (trace.h) of the request path
+/* livetrace_blocking_test.cpp — the live trace (livetrace.h) of the request path
  * and of the blocking machinery, read as a learner reads it: with
  * PSUBSCRIBE __trace__:* after CONFIG SET trace-events. Seed 003's scenario
  * (A: BLPOP q 0 with a PING pipelined behind it; B: LPUSH q x) must show
