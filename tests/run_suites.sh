@@ -1,28 +1,57 @@
 #!/usr/bin/env bash
 # Runs GoogleTest binaries one after the other and ends with one line that
-# sums them up, "<label>: N passed, N failed", so CI and people read a single
-# verdict. Exits non-zero if any suite failed or crashed.
+# sums them up, "<label>: N passed, N failed, N skipped", so CI and people
+# read a single verdict. Exits non-zero if any suite failed or crashed.
+# Each binary's section ends with its skipped tests, one a line, with the
+# reason the test gave: a skip is never silent.
 #
 # The integration suites mostly wait (on servers, timers, sockets), so
 # their binary runs as TEST_SHARDS GoogleTest shards at once (default: one
 # per core), each test in exactly one shard; their outputs are printed one
 # after the other. Every test picks its own free ports and directories, so
-# shards never share a server or a file.
+# shards never share a server or a file. GoogleTest reads GTEST_FILTER
+# from the environment, so a filter passes straight through.
 set -u
 label=$1
 shift
 shards=${TEST_SHARDS:-$(nproc 2>/dev/null || echo 1)}
-passed=0 failed=0 status=0
+passed=0 failed=0 skipped=0 status=0
 
 # One run of binary $1 (shard $2 of $3, or all if $3 is 1); its output in
-# file $4, its exit status in file $4.rc.
+# file $4, its exit status in file $4.rc. Not --gtest_brief: it names
+# neither the skipped tests nor the failed count; summarize trims instead.
 run_one() {
     if [ "$3" -gt 1 ]; then
-        GTEST_TOTAL_SHARDS=$3 GTEST_SHARD_INDEX=$2 "./$1" --gtest_brief=1 >"$4" 2>&1
+        GTEST_TOTAL_SHARDS=$3 GTEST_SHARD_INDEX=$2 "./$1" >"$4" 2>&1
     else
-        "./$1" --gtest_brief=1 >"$4" 2>&1
+        "./$1" >"$4" 2>&1
     fi
     echo $? >"$4.rc"
+}
+
+# Reads GoogleTest's output $1 and prints it as --gtest_brief would (no
+# RUN/OK lines, no banners, no closing lists), less the skip messages;
+# writes "passed failed skipped crashed_test" to $1.counts and one line per
+# skipped test, "[  SKIPPED ] Suite.Name: reason", to $1.skips. A test
+# counts by the line that ends it ("[  SKIPPED ] Name (N ms)"); a RUN with
+# no end is the test the binary crashed in.
+summarize() {
+    awk -v counts="$1.counts" -v skips="$1.skips" '
+        function flush() { if (reason == "") reason = "(no reason given)"; print "[  SKIPPED ] " cur ": " reason > skips }
+        /^Running main\(\)/ { next }
+        /^\[ RUN      \] / { cur = $4; reason = ""; inSkip = 0; next }
+        cur != "" && /^\[       OK \] / { p++; cur = ""; next }
+        cur != "" && /^\[  SKIPPED \] / { s++; flush(); cur = ""; next }
+        cur != "" && /^\[  FAILED  \] / { f++; cur = ""; print; next }
+        cur != "" && /^[^ ]+:[0-9]+: Skipped$/ { inSkip = 1; next }
+        cur != "" && inSkip { reason = reason (reason == "" ? "" : " / ") $0; next }
+        /^\[==========\] .* ran\./ { print; next }
+        /^\[(==========|----------|  PASSED  |  SKIPPED |  FAILED  )\]/ { next }
+        cur == "" && (/^ *[0-9]+ FAILED TESTS?$/ || /^ *YOU HAVE [0-9]+ DISABLED TESTS?$/ || /^$/) { next }
+        { print }
+        END { printf "%d %d %d %s\n", p, f, s, (cur == "" ? "-" : cur) > counts }
+    ' "$1"
+    touch "$1.skips"
 }
 
 tmp=$(mktemp -d)
@@ -33,19 +62,25 @@ for t in "$@"; do
     case $t in *integration_tests) n=$shards ;; esac
     for ((i = 0; i < n; i++)); do run_one "$t" "$i" "$n" "$tmp/out$i" & done
     wait
+    : >"$tmp/skips"
     for ((i = 0; i < n; i++)); do
-        out=$(cat "$tmp/out$i")
+        summarize "$tmp/out$i"
+        read -r p f s crashed <"$tmp/out$i.counts"
         rc=$(cat "$tmp/out$i.rc")
-        printf '%s\n' "$out" | grep -v '^Running main()'
-        p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-        f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-        passed=$((passed + ${p:-0}))
-        failed=$((failed + ${f:-0}))
-        if [ "$rc" -ne 0 ]; then
-            status=1
-            [ -z "$f" ] && failed=$((failed + 1))  # a crash: count the shard as failed
+        passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+        cat "$tmp/out$i.skips" >>"$tmp/skips"
+        [ "$rc" -ne 0 ] && status=1
+        # A crash (a test begun, never ended), or a failure outside any
+        # test: one more failed.
+        if [ "$crashed" != - ]; then
+            failed=$((failed + 1))
+            echo "$t (shard $i of $n) exited with status $rc in $crashed"
+        elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+            failed=$((failed + 1))
+            echo "$t (shard $i of $n) exited with status $rc"
         fi
     done
+    sort "$tmp/skips"
 done
-echo "$label: $passed passed, $failed failed"
+echo "$label: $passed passed, $failed failed, $skipped skipped"
 exit $status
