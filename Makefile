@@ -201,13 +201,15 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-layers:
 	@tools/check_layers.sh
 
-# The queue libraries clients_test drives end to end (tests/clients): BullMQ
-# from npm, pinned by its package-lock.json. Without npm or its registry the
-# install fails, said here, and that test skips.
+# The client libraries clients_test and resp3_test drive end to end
+# (tests/clients): BullMQ and node-redis from npm, pinned by its
+# package-lock.json (npm and Node.js come from tools/install_deps.sh test).
+# A failed install fails `make test`, with npm's own message: those tests
+# would otherwise only skip.
 CLIENTS_NPM := tests/clients/node_modules/.package-lock.json
 $(CLIENTS_NPM): tests/clients/package-lock.json
-	@cd tests/clients && npm ci --silent --no-audit --no-fund >/dev/null 2>&1 \
-	  && echo "tests/clients: BullMQ installed" || echo "tests/clients: npm ci failed, BullMQ's test will skip"
+	@cd tests/clients && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@echo "tests/clients: BullMQ and node-redis installed"
 
 test: deps-test check-layers $(CLIENTS_NPM)
 	$(MAKE) -j$(JOBS) DEBUG=-g1 test-release

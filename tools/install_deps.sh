@@ -3,7 +3,8 @@
 # place, installed when missing. `make run`, `make test` and .ci/run call it.
 #   tools/install_deps.sh build   what building the server needs (make run)
 #   tools/install_deps.sh test    that, and what the tests need (make test)
-# Checks with dpkg-query; when everything is there it does nothing else
+# Checks with dpkg-query (Node.js and npm: by their commands, see below);
+# when everything is there it does nothing else
 # (no apt-get, no network). When something is missing: as root it runs
 # apt-get update and installs the missing packages; as another user it
 # prints the exact `sudo apt-get install` line to run and exits 1.
@@ -17,10 +18,17 @@ set -euo pipefail
 BUILD_PACKAGES=(g++ make libjemalloc-dev liblzf-dev liblua5.1-0-dev lua-cjson-dev lua-bitop-dev libssl-dev)
 # GoogleTest and Google Benchmark; real Redis 7.0 and its tools, which the
 # tests compare with and drive cppredis with (redis-cli, redis-benchmark,
-# redis-sentinel); python3-rq, a queue library run end to end; openssl,
-# which makes the TLS tests' certificates.
+# redis-sentinel); python3 with python3-rq, a queue library run end to end,
+# and python3-redis, which the TLS and Sentinel tests drive; openssl, which
+# makes the TLS tests' certificates; util-linux's prlimit (essential, so
+# always there in practice). A test lacking one of these skips, and fails
+# under CI (tests/integration/package_skip.h).
 TEST_PACKAGES=("${BUILD_PACKAGES[@]}" libgtest-dev libbenchmark-dev redis-server redis-tools redis-sentinel
-               python3-rq openssl)
+               python3 python3-rq python3-redis openssl util-linux)
+# Node.js and npm, which install and run tests/clients's BullMQ and
+# node-redis: Debian's nodejs and npm, only when no `node` (or `npm`) is
+# on PATH, so a Node.js from elsewhere (NodeSource's, with its own npm)
+# is used as it is rather than fought with.
 
 case ${1:-} in
     build) wanted=("${BUILD_PACKAGES[@]}") ;;
@@ -39,6 +47,10 @@ missing=()
 for p in "${wanted[@]}"; do
     [[ -n ${installed[$p]:-} ]] || missing+=("$p")
 done
+if [[ $1 == test ]]; then
+    command -v node >/dev/null || missing+=(nodejs)
+    command -v npm >/dev/null || missing+=(npm)
+fi
 ((${#missing[@]} == 0)) && exit 0
 
 if ((EUID != 0)); then
