@@ -30,21 +30,32 @@ run_one() {
 }
 
 # Reads GoogleTest's output $1 and prints it as --gtest_brief would (no
-# RUN/OK lines, no banners, no closing lists), less the skip messages;
-# writes "passed failed skipped crashed_test" to $1.counts and one line per
-# skipped test, "[  SKIPPED ] Suite.Name: reason", to $1.skips. A test
-# counts by the line that ends it ("[  SKIPPED ] Name (N ms)"); a RUN with
-# no end is the test the binary crashed in.
+# RUN/OK lines, no banners, no closing lists), less the messages of tests
+# that end skipped; writes "passed failed skipped crashed_test" to
+# $1.counts and one line per skipped test, "[  SKIPPED ] Suite.Name:
+# reason", to $1.skips. A test counts by the line that ends it; a RUN with
+# no end is the test the binary crashed in. A skip's message runs from its
+# "file:line: Skipped" line to the next failure or the test's end; a
+# reason repeated (a helper that skipped each time it was called) is kept
+# once; a test that skipped, then failed, prints it all.
 summarize() {
     awk -v counts="$1.counts" -v skips="$1.skips" '
-        function flush() { if (reason == "") reason = "(no reason given)"; print "[  SKIPPED ] " cur ": " reason > skips }
+        function addReason(line) {
+            if (index(" / " reason " / ", " / " line " / ") == 0) reason = reason (reason == "" ? "" : " / ") line
+        }
+        function endTest() { cur = ""; reason = ""; held = ""; inSkip = 0 }
         /^Running main\(\)/ { next }
-        /^\[ RUN      \] / { cur = $4; reason = ""; inSkip = 0; next }
-        cur != "" && /^\[       OK \] / { p++; cur = ""; next }
-        cur != "" && /^\[  SKIPPED \] / { s++; flush(); cur = ""; next }
-        cur != "" && /^\[  FAILED  \] / { f++; cur = ""; print; next }
-        cur != "" && /^[^ ]+:[0-9]+: Skipped$/ { inSkip = 1; next }
-        cur != "" && inSkip { reason = reason (reason == "" ? "" : " / ") $0; next }
+        /^\[ RUN      \] / { endTest(); cur = $4; next }
+        cur != "" && /^\[       OK \] / { p++; endTest(); next }
+        cur != "" && /^\[  SKIPPED \] / {
+            s++
+            print "[  SKIPPED ] " cur ": " (reason == "" ? "(no reason given)" : reason) > skips
+            endTest(); next
+        }
+        cur != "" && /^\[  FAILED  \] / { f++; printf "%s", held; print; endTest(); next }
+        cur != "" && /^[^ ]*:[0-9]+: Skipped$/ { inSkip = 1; held = held $0 "\n"; next }
+        cur != "" && /: Failure$/ { inSkip = 0 }
+        cur != "" && inSkip { addReason($0); held = held $0 "\n"; next }
         /^\[==========\] .* ran\./ { print; next }
         /^\[(==========|----------|  PASSED  |  SKIPPED |  FAILED  )\]/ { next }
         cur == "" && (/^ *[0-9]+ FAILED TESTS?$/ || /^ *YOU HAVE [0-9]+ DISABLED TESTS?$/ || /^$/) { next }
