@@ -629,7 +629,7 @@ TEST(AofLoad, MissingOrEmptyFileStartsEmpty) {
 }
 
 TEST(AofLoad, RedisCheckAofAcceptsOurFiles) {
-    if (!haveProgram("redis-check-aof")) GTEST_SKIP() << "redis-check-aof is missing (apt-get install redis-tools)";
+    SKIP_UNLESS_PACKAGE("redis-tools", haveProgram("redis-check-aof"));
     TempDir dir;
     TestServer srv(aofArgs(dir));
     RespConn c = srv.connect(), w = srv.connect();

@@ -26,7 +26,7 @@ std::filesystem::path clientsDir() { return repoDir() / "tests" / "clients"; }
 
 TEST(Clients, PythonRqRunsEveryJobOnceWithItsResult) {
     std::string ignored;
-    if (runCommand("/usr/bin/python3 -c 'import rq'", &ignored) != 0) GTEST_SKIP() << "python3-rq is not installed";
+    SKIP_UNLESS_PACKAGE("python3-rq", runCommand("/usr/bin/python3 -c 'import rq'", &ignored) == 0);
     TestServer srv;
     std::string out;
     int rc = runCommand("/usr/bin/python3 " + (clientsDir() / "rq_e2e.py").string() + " " + std::to_string(srv.port()) +
@@ -37,8 +37,7 @@ TEST(Clients, PythonRqRunsEveryJobOnceWithItsResult) {
 }
 
 TEST(Clients, BullmqRunsEveryJobOnceWithItsResult) {
-    if (!std::filesystem::exists(clientsDir() / "node_modules" / "bullmq"))
-        GTEST_SKIP() << "BullMQ is not installed (npm ci --prefix tests/clients)";
+    SKIP_UNLESS_PACKAGE("npm:bullmq", std::filesystem::exists(clientsDir() / "node_modules" / "bullmq"));
     TestServer srv;
     std::string out;
     int rc = runCommand("node " + (clientsDir() / "bullmq_e2e.mjs").string() + " " + std::to_string(srv.port()) + " 200 2 4",

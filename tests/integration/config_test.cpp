@@ -264,8 +264,8 @@ TEST_P(NetConfig, ProtoMaxBulkLenRefusesALongerBulk) {
 /* Without a TCP port (and no unix socket) nobody could connect: both
  * servers refuse to start rather than open an ephemeral port. */
 TEST(StartupConfig, NoTcpPortAndNoUnixSocketExits) {
-    std::vector<std::string> binaries{CPPREDIS_SERVER_BIN};
-    if (RedisReference::available()) binaries.push_back(RedisReference::kBinary);
+    REQUIRE_REDIS_REFERENCE();
+    const std::vector<std::string> binaries{CPPREDIS_SERVER_BIN, RedisReference::kBinary};
     for (const std::string &bin : binaries) {
         for (const std::vector<std::string> &args : {std::vector<std::string>{"--port", "0"},
                                                      std::vector<std::string>{"--bind", ""}}) {

@@ -150,7 +150,7 @@ TEST_F(Introspection, ObjectHelpAndArgumentErrors) {
 }
 
 TEST_F(Introspection, ObjectRepliesMatchRedis) {
-    if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     std::vector<Args> commands;
     const std::vector<std::string> values = {"0", "9999", "10000", "-1", "12345678901", "hello", "007",
                                              std::string(44, 'e'), std::string(45, 'r'), std::string("bi\0n", 4)};
@@ -263,7 +263,7 @@ TEST_F(Introspection, DebugObjectErrorsAndHelp) {
 /* serializedlength is the RDB length, LZF included for strings over 20
  * bytes that compress (44 'e's: 12). */
 TEST_F(Introspection, DebugObjectFieldsMatchRedis) {
-    if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     RespConn ours = conn(), ref = refConn();
     const std::vector<std::string> values = {
         "0", "-1", "127", "128", "-32768", "32768", "2147483647", "2147483648", "-2147483648", "-2147483649",
@@ -318,7 +318,7 @@ TEST_F(Introspection, MemoryArgumentErrorsAndHelp) {
 /* With the same allocator the figures are the same bytes as Redis's:
  * the same robj, sds and dictEntry layouts in the same size classes. */
 TEST_F(Introspection, MemoryUsageMatchesRedisUnderJemalloc) {
-    if (!haveRef()) GTEST_SKIP() << RedisReference::kBinary << " is missing: differential part skipped";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     RespConn probe = conn();
     std::string ours = info(probe, {"memory"}).fields["mem_allocator"];
     if (!ours.starts_with("jemalloc")) GTEST_SKIP() << "cppredis runs on " << ours << ", sizes differ from jemalloc's";
@@ -504,7 +504,7 @@ std::string docsWithSortedSubcommands(const Reply &map) {
  * as Redis 7 (flags, arity, key positions, ACL categories, tips, key
  * specs, subcommands, these in any order). */
 TEST_F(Introspection, CommandInfoMatchesRedisForEveryCommand) {
-    if (!haveRef()) GTEST_SKIP() << "no redis-server to compare with";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     RespConn c = conn(), ref = refConn();
     for (const std::string &name : kSubcommandsCppredisLacks) {
         EXPECT_EQ(c.call({"COMMAND", "INFO", name}).raw, "*1\r\n$-1\r\n") << name << " now exists: compare it";
@@ -526,7 +526,7 @@ TEST_F(Introspection, CommandInfoMatchesRedisForEveryCommand) {
  * since, group, complexity, doc flags, history, nested arguments...,
  * subcommands in any order). */
 TEST_F(Introspection, CommandDocsMatchesRedisForEveryCommand) {
-    if (!haveRef()) GTEST_SKIP() << "no redis-server to compare with";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     RespConn c = conn(), ref = refConn();
     const std::vector<std::string> names = commandsRedisHas(c);
     ASSERT_GT(names.size(), 250u);
@@ -548,9 +548,10 @@ TEST_F(Introspection, CommandDocsMatchesRedisForEveryCommand) {
  * entry COMMAND DOCS <name> gives; COMMAND COUNT counts the same commands,
  * as Redis's does. */
 TEST_F(Introspection, CommandDocsAndCountCoverEveryTopLevelCommand) {
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     std::vector<RespConn> servers;
     servers.push_back(conn());
-    if (haveRef()) servers.push_back(refConn());
+    servers.push_back(refConn());
     for (RespConn &c : servers) {
         std::set<std::string> topLevel;
         for (const Reply &name : c.call({"COMMAND", "LIST"}).elements)
@@ -577,7 +578,7 @@ TEST_F(Introspection, CommandDocsAndCountCoverEveryTopLevelCommand) {
  * procedure; and the errors of an unknown command, one without keys, a bad
  * arity and a call with no keys. */
 TEST_F(Introspection, CommandGetKeysMatchesRedis) {
-    if (!haveRef()) GTEST_SKIP() << "no redis-server to compare with";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     const std::vector<Args> calls = {
         {"GET", "k"}, {"SET", "k", "v"}, {"SET", "k", "v", "EX", "10", "GeT"}, {"SET", "k", "v", "NX"},
         {"MSET", "a", "1", "b", "2"}, {"MGET", "a", "b", "c"}, {"BLPOP", "a", "b", "0"},

@@ -359,7 +359,7 @@ TEST(NetworkingLimits, IdleClientIsClosedAfterTimeout) {
  * Real clients.
  * ---------------------------------------------------------------------- */
 TEST_F(Networking, RedisCliPingAndStdin) {
-    if (!haveProgram("redis-cli")) GTEST_SKIP() << "redis-cli not installed (apt-get install redis-tools)";
+    SKIP_UNLESS_PACKAGE("redis-tools", haveProgram("redis-cli"));
     const std::string port = std::to_string(srv().port());
     ProcessResult r = runProcess({"redis-cli", "-p", port, "ping"});
     EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -370,8 +370,7 @@ TEST_F(Networking, RedisCliPingAndStdin) {
 }
 
 TEST_F(Networking, RedisBenchmarkPingRunsToTheEnd) {
-    if (!haveProgram("redis-benchmark"))
-        GTEST_SKIP() << "redis-benchmark not installed (apt-get install redis-tools)";
+    SKIP_UNLESS_PACKAGE("redis-tools", haveProgram("redis-benchmark"));
     ProcessResult r = runProcess(
         {"redis-benchmark", "-p", std::to_string(srv().port()), "-q", "-n", "10000", "-t", "ping"}, {},
         Ms{60000});
@@ -623,7 +622,7 @@ struct LimitedServer {
 };
 
 TEST(NetworkingLimits, OpenFilesLimitIsRaisedForMaxclients) {
-    if (!haveProgram("prlimit")) GTEST_SKIP() << "prlimit is missing";
+    SKIP_UNLESS_PACKAGE("util-linux", haveProgram("prlimit"));
     LimitedServer s("1024:4096", "2000");
     RespConn c = s.srv->connect();
     EXPECT_EQ(c.call({"CONFIG", "GET", "maxclients"}).raw, "*2\r\n" + bulk("maxclients") + bulk("2000"));
@@ -631,7 +630,7 @@ TEST(NetworkingLimits, OpenFilesLimitIsRaisedForMaxclients) {
 }
 
 TEST(NetworkingLimits, MaxclientsIsLoweredToTheHardFileLimit) {
-    if (!haveProgram("prlimit")) GTEST_SKIP() << "prlimit is missing";
+    SKIP_UNLESS_PACKAGE("util-linux", haveProgram("prlimit"));
     LimitedServer s("100:100", "10000");
     RespConn c = s.srv->connect();
     EXPECT_EQ(c.call({"CONFIG", "GET", "maxclients"}).raw, "*2\r\n" + bulk("maxclients") + bulk("68"));

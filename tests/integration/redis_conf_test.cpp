@@ -55,7 +55,7 @@ std::string procTitle(pid_t pid) {
  * ---------------------------------------------------------------------- */
 
 TEST(RedisConf, DebianRedisConfLoadsAndServes) {
-    if (!std::filesystem::exists(kDebianConf)) GTEST_SKIP() << kDebianConf << " missing (apt-get install redis-server)";
+    SKIP_UNLESS_PACKAGE("redis-server", std::filesystem::exists(kDebianConf));
     TempDir dir;
     TestServer s(ServerOptions{.args = debianOverrides(dir), .configFile = kDebianConf});
     RespConn c = s.connect();
@@ -91,7 +91,7 @@ TEST(RedisConf, DebianRedisConfLoadsAndServes) {
  * the file only mentions in a comment is appended. Redis 7.0.15 rewrites the
  * same copy to the same lines. */
 TEST(RedisConf, RewriteKeepsDebianCommentsAndLines) {
-    if (!std::filesystem::exists(kDebianConf)) GTEST_SKIP() << kDebianConf << " missing (apt-get install redis-server)";
+    SKIP_UNLESS_PACKAGE("redis-server", std::filesystem::exists(kDebianConf));
     const std::vector<std::string> original = lines(readFile(kDebianConf));
     auto rewrite = [&](const std::string &binary) {
         TempDir dir;
@@ -124,7 +124,7 @@ TEST(RedisConf, RewriteKeepsDebianCommentsAndLines) {
     EXPECT_NE(std::find(ours.begin(), ours.end(), "maxmemory-policy allkeys-lru"), ours.end());
     EXPECT_NE(std::find(ours.begin(), ours.end(), "list-max-listpack-size -2"), ours.end());
     EXPECT_NE(std::find(ours.begin(), ours.end(), "oom-score-adj-values 0 200 800"), ours.end());
-    if (!RedisReference::available()) return;
+    REQUIRE_REDIS_REFERENCE(); /* after cppredis's checks: they run without Redis too */
     EXPECT_EQ(ours, rewrite(RedisReference::kBinary));
 }
 
@@ -281,8 +281,8 @@ int oomScoreAdj(pid_t pid) { return std::stoi(readFile("/proc/" + std::to_string
 /* oom-score-adj relative adds the master's value to the score the process
  * started with; `no` puts that back. As Redis 7.0.15 does. */
 TEST(RedisConf, OomScoreAdjWritesTheProcessScore) {
-    std::vector<std::string> binaries{CPPREDIS_SERVER_BIN};
-    if (RedisReference::available()) binaries.push_back(RedisReference::kBinary);
+    REQUIRE_REDIS_REFERENCE();
+    const std::vector<std::string> binaries{CPPREDIS_SERVER_BIN, RedisReference::kBinary};
     for (const std::string &binary : binaries) {
         TestServer s(ServerOptions{.args = {"--save", "", "--oom-score-adj", "relative", "--oom-score-adj-values",
                                             "10 20 30"},
@@ -332,10 +332,9 @@ TEST(RedisConf, AofTimestampAnnotationsAreWrittenAndSkipped) {
         EXPECT_EQ(c.call({"SET", "k2", "v2"}).str, "OK");
         EXPECT_TRUE(readFile(aof).starts_with("#TS:")) << escape(readFile(aof));
     }
-    if (haveProgram("redis-check-aof")) {
-        ProcessResult r = runProcess({"redis-check-aof", aof});
-        EXPECT_NE(r.out.find("is valid"), std::string::npos) << r.out << r.err;
-    }
+    SKIP_UNLESS_PACKAGE("redis-tools", haveProgram("redis-check-aof"));
+    ProcessResult r = runProcess({"redis-check-aof", aof});
+    EXPECT_NE(r.out.find("is valid"), std::string::npos) << r.out << r.err;
     TestServer again(args);
     RespConn c = again.connect();
     EXPECT_EQ(c.call({"MGET", "k", "k2"}).elements.size(), 2u);
@@ -368,8 +367,8 @@ TEST(RedisConf, ServerCpulistSetsTheAffinity) {
         size_t at = status.find("Cpus_allowed_list:\t");
         return at == std::string::npos ? "" : status.substr(at + 19, status.find('\n', at) - at - 19);
     };
-    std::vector<std::string> binaries{CPPREDIS_SERVER_BIN};
-    if (RedisReference::available()) binaries.push_back(RedisReference::kBinary);
+    REQUIRE_REDIS_REFERENCE();
+    const std::vector<std::string> binaries{CPPREDIS_SERVER_BIN, RedisReference::kBinary};
     for (const std::string &binary : binaries) {
         TestServer s(ServerOptions{.args = {"--server_cpulist", "0-0:1"}, .binary = binary});
         RespConn c = s.connect();

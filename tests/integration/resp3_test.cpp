@@ -343,8 +343,7 @@ INSTANTIATE_TEST_SUITE_P(Servers, Resp3, ::testing::Values(ServerImpl::Cppredis,
  * which make test runs). */
 TEST(Resp3Clients, NodeRedisSpeaksResp3WithPushesAndShardedPubsub) {
     const std::filesystem::path clients = repoDir() / "tests" / "clients";
-    if (!std::filesystem::exists(clients / "node_modules" / "redis"))
-        GTEST_SKIP() << "node-redis is not installed (npm ci --prefix tests/clients)";
+    SKIP_UNLESS_PACKAGE("npm:redis", std::filesystem::exists(clients / "node_modules" / "redis"));
     TestServer srv;
     std::string out;
     /* Bounded: a client waiting for a reply that never comes fails, not hangs. */

@@ -96,22 +96,20 @@ protected:
         ASSERT_EQ(c.call({"SCRIPT", "FLUSH"}).raw, OK);
     }
 
-    /* Each command's reply is `expected`, on cppredis and on Redis. */
+    /* Each command's reply is `expected`, on cppredis, then on Redis. */
     static void expectReplies(const std::vector<std::pair<Args, std::string>> &script) {
-        RespConn ours = conn();
-        std::optional<RespConn> ref;
-        if (haveRef()) ref.emplace(refConn());
-        for (const auto &[cmd, expected] : script) {
-            EXPECT_EQ(ours.call(cmd).raw, expected) << "cppredis: " << describe(cmd);
-            if (ref) {
-                EXPECT_EQ(ref->call(cmd).raw, expected) << "Redis 7.0: " << describe(cmd);
-            }
-        }
+        auto check = [&](RespConn c, const char *server) {
+            for (const auto &[cmd, expected] : script)
+                EXPECT_EQ(c.call(cmd).raw, expected) << server << ": " << describe(cmd);
+        };
+        check(conn(), "cppredis");
+        SKIP_UNLESS_PACKAGE("redis-server", haveRef());
+        check(refConn(), "Redis 7.0");
     }
 
     /* Each command's reply is the same on both servers (skipped without Redis). */
     static void expectSame(const std::vector<Args> &commands) {
-        if (!haveRef()) GTEST_SKIP() << "no reference Redis: differential test skipped";
+        SKIP_UNLESS_PACKAGE("redis-server", haveRef());
         expectSameAsRedis(commands);
     }
 };
@@ -318,7 +316,7 @@ TEST_F(ScriptingDiff, ReadOnlyScriptsAndShebangs) {
 }
 
 TEST_F(ScriptingDiff, ErrorsAreCountedOnce) {
-    if (!haveRef()) GTEST_SKIP() << "no reference Redis: differential test skipped";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     auto delta = [](RespConn &c, const std::vector<Args> &commands) {
         long long before = infoNumber(c, "stats", "total_error_replies");
         for (const Args &cmd : commands) c.call(cmd);
@@ -609,7 +607,7 @@ TEST_F(ScriptingDiff, BlockingCommandsDoNotBlockInScripts) {
 
 /* Redis's lines without SCRIPT DEBUG's two: there is no Lua debugger here. */
 TEST_F(ScriptingDiff, ScriptHelpIsRedissWithoutScriptDebug) {
-    if (!haveRef()) GTEST_SKIP() << "no reference Redis: differential test skipped";
+    SKIP_UNLESS_PACKAGE("redis-server", haveRef());
     auto lines = [](RespConn c) {
         std::vector<std::string> out;
         for (const Reply &line : c.call({"SCRIPT", "HELP"}).elements) out.push_back(line.str);
@@ -697,7 +695,7 @@ TEST(ScriptingAof, SetReplDecidesWhatReachesTheAof) {
     EXPECT_EQ(c.call({"MGET", "a", "b", "c", "d", "e", "f", "g"}).raw,
               array({NIL, bulk("2"), NIL, bulk("5"), NIL, bulk("6"), NIL}));
 
-    if (!RedisReference::available()) return;
+    REQUIRE_REDIS_REFERENCE(); /* after cppredis's checks: they run without Redis too */
     TempDir refdir;
     /* always: Redis writes before it replies. With everysec it may hold its
      * writes for up to 2 s behind a slow fsync (a loaded machine), and the

@@ -131,8 +131,8 @@ std::set<std::string> listOf(TestServer &srv) {
 class SentinelFailover : public ::testing::TestWithParam<ServerImpl> {};
 
 TEST_P(SentinelFailover, KillMasterPromotesAReplicaAndKeepsAcknowledgedWrites) {
-    if (::access(kSentinelBinary, X_OK) != 0) GTEST_SKIP() << kSentinelBinary << " is missing";
-    if (runProcess({kPython, "-c", "import redis"}).exitCode != 0) GTEST_SKIP() << kPython << " has no redis-py";
+    SKIP_UNLESS_PACKAGE("redis-sentinel", ::access(kSentinelBinary, X_OK) == 0);
+    SKIP_UNLESS_PACKAGE("python3-redis", runProcess({kPython, "-c", "import redis"}).exitCode == 0);
     const bool cppredis = GetParam() == ServerImpl::Cppredis;
     if (!cppredis) REQUIRE_REDIS_REFERENCE();
     const std::string binary = cppredis ? CPPREDIS_SERVER_BIN : RedisReference::kBinary;

@@ -473,11 +473,10 @@ TEST_F(StreamInterop, CppredisDumpLoadsIntoRedis) {
         ours = readFile(dir.file("dump.rdb"));
         shutdownNosave(*srv);
     }
-    if (haveProgram("redis-check-rdb")) {
-        ProcessResult check = runProcess({"redis-check-rdb", dir.file("dump.rdb")});
-        EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
-        EXPECT_NE(check.out.find("RDB looks OK"), std::string::npos) << check.out;
-    }
+    SKIP_UNLESS_PACKAGE("redis-tools", haveProgram("redis-check-rdb"));
+    ProcessResult check = runProcess({"redis-check-rdb", dir.file("dump.rdb")});
+    EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+    EXPECT_NE(check.out.find("RDB looks OK"), std::string::npos) << check.out;
     writeFile(dir.file("view.rdb"), ours);
     auto ref = startServerInDir(ServerImpl::Redis, dir.path(), {"--dbfilename", "view.rdb"});
     RespConn r = ref->connect();

@@ -276,7 +276,7 @@ TEST_P(Tls, LargePipelineAndLargeReply) {
 
 /* redis-py (python3-redis) with ssl=True. */
 TEST_P(Tls, RedisPyConnectsWithSsl) {
-    if (!haveProgram("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+    SKIP_UNLESS_PACKAGE("python3", haveProgram("/usr/bin/python3"));
     std::string script = "import redis\n"
                          "r = redis.Redis(host='127.0.0.1', port=" + std::to_string(tls_port) +
                          ", ssl=True, ssl_ca_certs='" + cert("ca.crt") + "', ssl_certfile='" + cert("client.crt") +
@@ -284,7 +284,7 @@ TEST_P(Tls, RedisPyConnectsWithSsl) {
                          "r.set('py', 'ssl')\n"
                          "print(r.ping(), r.get('py').decode())\n";
     ProcessResult r = runProcess({"/usr/bin/python3", "-c", script});
-    if (r.err.find("No module named 'redis'") != std::string::npos) GTEST_SKIP() << "python3-redis missing";
+    SKIP_UNLESS_PACKAGE("python3-redis", r.err.find("No module named 'redis'") == std::string::npos);
     EXPECT_EQ(r.out, "True ssl\n") << r.err;
 }
 
@@ -337,7 +337,7 @@ TEST_P(Tls, ReplicationOverTls) {
     ASSERT_EQ(m.call({"CONFIG", "SET", "repl-diskless-sync-delay", "0"}).raw, OK);
     for (int i = 0; i < 200; i++) ASSERT_EQ(m.call({"SET", "pre:" + std::to_string(i), std::string(1000, 'p')}).raw, OK);
     for (ServerImpl replica_impl : {ServerImpl::Cppredis, ServerImpl::Redis}) {
-        if (replica_impl == ServerImpl::Redis && !RedisReference::available()) continue;
+        if (replica_impl == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE(); /* the cppredis replica was checked */
         SCOPED_TRACE(replica_impl == ServerImpl::Redis ? "Redis 7 replica" : "cppredis replica");
         /* The RDB goes out through the child's pipe (diskless), then from the file. */
         ASSERT_EQ(m.call({"CONFIG", "SET", "repl-diskless-sync", replica_impl == ServerImpl::Redis ? "no" : "yes"}).raw,

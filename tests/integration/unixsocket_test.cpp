@@ -142,8 +142,7 @@ TEST_P(UnixSocket, UnixClientsAreLocal) {
 
 /* redis-cli -s and redis-benchmark -s. */
 TEST_P(UnixSocket, RedisCliAndBenchmark) {
-    if (!haveProgram("redis-cli") || !haveProgram("redis-benchmark"))
-        GTEST_SKIP() << "redis-cli or redis-benchmark is missing (apt-get install redis-tools)";
+    SKIP_UNLESS_PACKAGE("redis-tools", haveProgram("redis-cli") && haveProgram("redis-benchmark"));
     auto srv = start(false);
     ProcessResult cli = runProcess({"redis-cli", "-s", sock, "SET", "k", "v"});
     EXPECT_EQ(cli.exitCode, 0) << cli.err;
