@@ -39,6 +39,7 @@ run_one() {
 # reason repeated (a helper that skipped each time it was called) is kept
 # once; a test that skipped, then failed, prints it all.
 summarize() {
+    : >"$1.skips"  # the previous binary's, if any, is gone
     awk -v counts="$1.counts" -v skips="$1.skips" '
         function addReason(line) {
             if (index(" / " reason " / ", " / " line " / ") == 0) reason = reason (reason == "" ? "" : " / ") line
@@ -62,7 +63,6 @@ summarize() {
         { print }
         END { printf "%d %d %d %s\n", p, f, s, (cur == "" ? "-" : cur) > counts }
     ' "$1"
-    touch "$1.skips"
 }
 
 tmp=$(mktemp -d)
