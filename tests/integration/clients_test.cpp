@@ -7,9 +7,9 @@
  * once, and the script checks that every job ran exactly once and left its
  * result; the test passes when the script says so (exit status 0).
  *
- * A library that is not installed skips its test, as the Redis reference
- * does elsewhere: `apt-get install python3-rq` and `npm ci --prefix
- * tests/clients` (make test does the latter) provide them. */
+ * A library that is not installed skips its test (fails it under CI), as
+ * the Redis reference does elsewhere: tools/install_deps.sh test installs
+ * python3-rq, and make test runs npm ci in tests/clients. */
 #include <gtest/gtest.h>
 
 #include <filesystem>

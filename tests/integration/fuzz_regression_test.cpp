@@ -30,7 +30,7 @@ protected:
     static void SetUpTestSuite() { startSharedServer({.flushBeforeEachTest = false, .withReference = true}); }
 
     /* Everything the server sends for `request` until it closes, on
-     * cppredis and, when installed, on Redis. */
+     * cppredis, then on Redis (the test skips without it). */
     static void expectRepliesThenClose(const std::string &request, const std::string &reply) {
         RespConn c = conn();
         c.send(request);

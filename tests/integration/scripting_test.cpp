@@ -20,7 +20,7 @@
  *    (redis.setresp(3) is in resp3_test.cpp); and cppredis alone: the script
  *    client staying out of CLIENT LIST, and the AOF getting a script's
  *    effects (not EVAL) as one MULTI/EXEC, only those redis.set_repl()
- *    lets through (the file compared with Redis's when it is installed).
+ *    lets through (the file then compared with Redis's).
  * Nothing sleeps to let something happen: tests wait for replies, for
  * INFO's blocked_clients, or for -BUSY.
  */
