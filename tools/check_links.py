@@ -21,18 +21,21 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
-CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1)(?!\n\s*\n)[\s\S])+?\1")  # within a paragraph
 
 
-def prose_lines(text):
-    """(line number, line) outside fenced code blocks, code spans blanked."""
-    fenced = False
-    for n, line in enumerate(text.splitlines(), 1):
+def prose(text):
+    """The text with fenced code blocks and code spans blanked (newlines kept,
+    so offsets still give line numbers): what is left is prose, where a link
+    may run over a line break."""
+    out, fenced = [], False
+    for line in text.split("\n"):
         if FENCE.match(line):
             fenced = not fenced
-            continue
-        if not fenced:
-            yield n, CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+            out.append("")
+        else:
+            out.append("" if fenced else line)
+    return CODE_SPAN.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), "\n".join(out))
 
 
 def slug(heading):
@@ -60,19 +63,24 @@ def anchors(path, cache={}):
     return cache[path]
 
 
+def shown(path):
+    return path.relative_to(REPO) if path.is_relative_to(REPO) else path
+
+
 def check(md):
     broken = []
-    for n, line in prose_lines(md.read_text(encoding="utf-8")):
-        for m in LINK.finditer(line):
-            target = m.group(1)
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:...
-                continue
-            file_part, _, anchor = target.partition("#")
-            dest = (md.parent / file_part).resolve() if file_part else md
-            if not dest.exists():
-                broken.append((n, target, "no such file"))
-            elif anchor and dest.is_file() and dest.suffix == ".md" and anchor not in anchors(dest):
-                broken.append((n, target, "no such heading in %s" % dest.relative_to(REPO)))
+    text = prose(md.read_text(encoding="utf-8"))
+    for m in LINK.finditer(text):
+        n = text.count("\n", 0, m.start()) + 1
+        target = m.group(1)
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:...
+            continue
+        file_part, _, anchor = target.partition("#")
+        dest = (md.parent / file_part).resolve() if file_part else md
+        if not dest.exists():
+            broken.append((n, target, "no such file"))
+        elif anchor and dest.is_file() and dest.suffix == ".md" and anchor not in anchors(dest):
+            broken.append((n, target, "no such heading in %s" % shown(dest)))
     return broken
 
 
@@ -82,7 +90,7 @@ def main(args):
     bad = 0
     for md in files:
         for n, target, why in check(md):
-            print("%s:%d: %s (%s)" % (md.relative_to(REPO), n, target, why))
+            print("%s:%d: %s (%s)" % (shown(md), n, target, why))
             bad += 1
     print("%d file(s), %d broken link(s)" % (len(files), bad))
     return 1 if bad else 0
