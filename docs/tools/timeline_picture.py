@@ -3,7 +3,7 @@
 README and of docs/README.md, from a real trace file.
 
 Starts build/cppredis-server (as trace_excerpts.py does), has it write a
-trace file (TRACE START ... CATEGORIES loop cmd block), runs seed 003's
+trace file (TRACE START ... CATEGORIES loop cmd block), runs the classic blocking
 scenario — client A sends BLPOP q 0 and PING in one write and blocks,
 client B sends LPUSH q x, A is served and its PING runs — stops the file
 (TRACE STOP), and draws the iterations from A's BLPOP to A's PING with
