@@ -1,4 +1,4 @@
-/* adlist.cpp — Redis's doubly linked list (see adlist.h).
+/* adlist.cpp — the doubly linked list (Redis's adlist.c; see adlist.h).
  *
  * Invariant kept by every function: the prev/next links, head_, tail_ and
  * len_ agree after each public call; nodes are freed only here.

@@ -1,5 +1,6 @@
-/* adlist.h — Redis's adlist: the doubly linked list behind the `linkedlist`
- * list encoding, which a list takes once it outgrows its ziplist.
+/* adlist.h — the doubly linked list (Redis's adlist.c / adlist.h) behind
+ * the `linkedlist` list encoding, which a list takes once it outgrows its
+ * ziplist.
  *
  * Invariants:
  *  - head's prev and tail's next are null, len counts the nodes, and an empty

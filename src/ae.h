@@ -1,4 +1,4 @@
-// ae — the event loop (after Redis's ae.c, Redis 2.6 design).
+// ae.h — the event loop (after Redis's ae.c / ae.h, Redis 2.6 design).
 //
 // One thread multiplexes every file descriptor through a backend (epoll, poll
 // or kqueue, chosen at build time) and runs timers between polls. Invariants:

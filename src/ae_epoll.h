@@ -1,5 +1,5 @@
-// ae_epoll.h — Linux epoll backend of the ae event loop (included by ae.cpp
-// only, as Redis includes ae_epoll.c).
+// ae_epoll.h — the Linux epoll backend of the event loop (Redis's ae_epoll.c),
+// included by ae.cpp only, as Redis includes ae_epoll.c.
 //
 // Level-triggered: an fd that stays ready is reported again on the next poll,
 // so an event the loop does not get to handle this iteration is never lost.

@@ -1,5 +1,5 @@
-// ae_kqueue.h — BSD/macOS kqueue backend of the ae event loop (included by
-// ae.cpp only, as Redis includes ae_kqueue.c).
+// ae_kqueue.h — the BSD/macOS kqueue backend (Redis's ae_kqueue.c) of the
+// event loop, included by ae.cpp only, as Redis includes ae_kqueue.c.
 //
 // kqueue reports reading and writing as two separate filters, so one fd ready
 // both ways comes back as two kevents. They are merged into ONE fired entry

@@ -1,5 +1,6 @@
-// ae_poll.h — portable poll(2) backend of the ae event loop (included by
-// ae.cpp only). Redis has select instead; poll has no FD_SETSIZE limit.
+// ae_poll.h — the portable poll(2) backend of the event loop: cppredis's own
+// (Redis's portable fallback is ae_select.c; poll has no FD_SETSIZE limit),
+// included by ae.cpp only.
 //
 // The pollfd array is indexed by fd, like the loop's own events table: slot fd
 // has .fd == fd while something is registered and .fd == -1 otherwise, which

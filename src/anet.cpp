@@ -1,4 +1,5 @@
-/* anet.cpp — socket helpers: listen, accept, and per-connection options.
+/* anet.cpp — socket helpers (Redis's anet.c): listen, accept, and
+ * per-connection options.
  *
  * Listening sockets are non-blocking with SO_REUSEADDR; IPv6 sockets are
  * IPV6_V6ONLY so "127.0.0.1 ::1" can both be bound on one port, as Redis does.

@@ -1,5 +1,5 @@
-/* bitops.cpp — bitmaps on the string type: SETBIT, GETBIT, BITCOUNT, BITPOS,
- * BITOP, BITFIELD and BITFIELD_RO (Redis's bitops.c).
+/* bitops.cpp — bitmaps on the string type (Redis's bitops.c): SETBIT,
+ * GETBIT, BITCOUNT, BITPOS, BITOP, BITFIELD and BITFIELD_RO.
  *
  * A bitmap is a plain string value: bit 0 is the most significant bit of
  * byte 0. Invariants, as Redis's:

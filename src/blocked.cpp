@@ -1,29 +1,34 @@
-/* blocked.cpp — blocking operations (Redis 5.0–7.0's blocked.c and Redis 6's
- * timeout.c): blocking a client on keys, waking it when one of them gets a
- * list, a sorted set or new stream entries, timing it out, and running what
- * it pipelined once it is free, and the blocking commands themselves.
+/* blocked.cpp — blocking operations (Redis 5.0–7.0's blocked.c, with Redis
+ * 6's timeout.c): blocking a client on keys, waking it when one of them gets
+ * a list, a sorted set or new stream entries, timing it out, and running
+ * what it pipelined once it is free. Also here, though Redis has them
+ * elsewhere: the blocking commands (BLPOP... from t_list.c, BZPOPMIN... from
+ * t_zset.c, XREAD's waiting from t_stream.c), CLIENT UNBLOCK and CLIENT
+ * PAUSE (networking.c): they sit above the types (tools/check_layers.sh).
  * blocked.h tells the whole story step by step and lists the invariants.
  * What depends on the type of value — the pop, and serving one woken
  * waiter (what a woken BLPOP, BLMOVE, BZPOPMIN or XREAD does) — lives with
- * the type, in t_list.cpp, t_zset.cpp and t_stream.cpp, which know nothing
- * of blocking; the serving is registered below (registerBlockedType), so
- * that handleClientsBlockedOnKeys calls it without knowing the types.
+ * the type, in t_list.cpp, t_zset.cpp and t_stream.cpp, which read the
+ * waiter's c->bpop (networking.h) but call nothing of blocked.h; this file
+ * files each type's serve function in a table (registerBlockedType, below),
+ * through which handleClientsBlockedOnKeys serves a ready key by the type
+ * of its value.
  *
  * Streams are the exception to what follows: a stream stays in the
  * keyspace however empty, so XREAD waits on keys that exist, and XADD
  * signals every entry it adds; a stream leaving the keyspace is signalled
  * too, for its XREADGROUP waiters (db.cpp).
  *
- * Why only dbAdd signals for lists and sorted sets: a client blocks only
- * when all its keys are missing (no list or sorted set in the keyspace is
- * ever empty), and
- * handleClientsBlockedOnKeys runs after every command that created one of
- * them, leaving it either empty (so deleted) or with nobody of its type left
- * waiting. So a push onto a list (a ZADD to a sorted set) that already
- * exists can never concern a waiter; a write that creates the key goes
- * through dbAdd, as do RENAME, MOVE, COPY and the *STORE commands onto a
- * missing key. As in Redis 7.0, a key overwritten in place (ZUNIONSTORE
- * onto a string: dbOverwrite) wakes nobody.
+ * Why only dbAdd signals for lists and sorted sets (and SWAPDB, which
+ * brings in a whole keyspace: scanDatabaseForReadyKeys, db.cpp): a client
+ * blocks only when all its keys are missing (no list or sorted set in the
+ * keyspace is ever empty), and handleClientsBlockedOnKeys runs after every
+ * command that created one of them, leaving it either empty (so deleted) or
+ * with nobody of its type left waiting. So a push onto a list (a ZADD to a
+ * sorted set) that already exists can never concern a waiter; a write that
+ * creates the key goes through dbAdd, as do RENAME, MOVE, COPY and the
+ * *STORE commands onto a missing key. As in Redis 7.0, a key overwritten in
+ * place (ZUNIONSTORE onto a string: dbOverwrite) wakes nobody.
  */
 #include "blocked.h"
 

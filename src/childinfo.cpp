@@ -1,5 +1,6 @@
-/* childinfo.cpp — the child-info pipe, and forking and reaping the
- * children that use it; see childinfo.h. */
+/* childinfo.cpp — the child-info pipe (Redis's childinfo.c), and forking and
+ * reaping the children that use it (in Redis, server.c's redisFork and
+ * checkChildrenDone); see childinfo.h. */
 #include "childinfo.h"
 
 #include <algorithm>

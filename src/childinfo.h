@@ -1,6 +1,6 @@
-/* childinfo.h — the background children and the child-info pipe (Redis's
- * childinfo.c, plus redisFork and the reaping of children, which Redis
- * keeps in server.c): how BGSAVE and BGREWRITEAOF fork, how a child tells
+/* childinfo.h — forked children and the child-info pipe (Redis's childinfo.c,
+ * plus redisFork and the reaping of children, which Redis keeps in
+ * server.c): how BGSAVE and BGREWRITEAOF fork, how a child tells
  * the parent how far it got and how much memory copy-on-write has
  * duplicated since the fork, and how serverCron reaps it.
  *

@@ -1,8 +1,9 @@
-/* commands.cpp — the command table (Redis 7 generates it as commands.def),
- * its indexing at start-up, and COMMAND, which describes it to clients
- * (both in Redis's server.c; here with the table, at the top of the layers,
- * since COMMAND INFO and DOCS read the generated key specs and docs,
- * keyspecs.cpp and commanddocs.cpp).
+/* commands.cpp — the command table (Redis 7.0's commands.c, generated from the
+ * JSON files of its src/commands; since 7.2 generated as commands.def, which
+ * commands.c includes), its indexing at start-up, and COMMAND, which
+ * describes it to clients (both in Redis's server.c; here with the table, at
+ * the top of the layers, since COMMAND INFO and DOCS read the generated key
+ * specs and docs, keyspecs.cpp and commanddocs.cpp).
  *
  * Each row: name, implementation, arity (negative = at least -arity
  * arguments, the name included), flags, first/last key position and step
@@ -210,7 +211,7 @@ std::vector<redisCommand> buildCommandTable() {
             .acl(ACL_CATEGORY_LIST),
         cmd("lmpop", lmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0)
             .acl(ACL_CATEGORY_LIST).getkeys(lmpopGetKeys),
-        /* blocking list commands (t_list.cpp, machinery in blocked.cpp) */
+        /* blocking list commands (blocked.cpp; Redis has them in t_list.c) */
         cmd("blpop", blpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1)
             .acl(ACL_CATEGORY_LIST),
         cmd("brpop", brpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1)
@@ -289,7 +290,7 @@ std::vector<redisCommand> buildCommandTable() {
             .acl(ACL_CATEGORY_SET).getkeys(sintercardGetKeys),
         cmd("sscan", sscanCommand, -3, CMD_READONLY, 1, 1, 1)
             .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
-        /* sorted sets (t_zset.cpp; BZPOPMIN/BZPOPMAX/BZMPOP block through blocked.cpp) */
+        /* sorted sets (t_zset.cpp; BZPOPMIN/BZPOPMAX/BZMPOP are blocked.cpp's, t_zset.c's in Redis) */
         cmd("zadd", zaddCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
             .acl(ACL_CATEGORY_SORTEDSET),
         cmd("zincrby", zincrbyCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
@@ -360,7 +361,7 @@ std::vector<redisCommand> buildCommandTable() {
             .acl(ACL_CATEGORY_SORTEDSET),
         cmd("bzmpop", bzmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
             .acl(ACL_CATEGORY_SORTEDSET).getkeys(blmpopGetKeys),
-        /* streams (t_stream.cpp; XREAD/XREADGROUP block through blocked.cpp) */
+        /* streams (t_stream.cpp; XREAD/XREADGROUP are blocked.cpp's, t_stream.c's in Redis) */
         cmd("xadd", xaddCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
             .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
         cmd("xrange", xrangeCommand, -4, CMD_READONLY, 1, 1, 1)
@@ -464,6 +465,7 @@ std::vector<redisCommand> buildCommandTable() {
             .acl(ACL_CATEGORY_TRANSACTION),
         cmd("unwatch", unwatchCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0)
             .acl(ACL_CATEGORY_TRANSACTION),
+        /* OBJECT and MEMORY (object.cpp) */
         cmd("object", nullptr, -2, 0, 0, 0, 0)
             .subcommands({
                 cmd("encoding", objectCommand, 3, CMD_READONLY, 2, 2, 1)
@@ -537,7 +539,7 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("ssubscribe", ssubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
         cmd("sunsubscribe", sunsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
         cmd("spublish", spublishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 1, 1, 1),
-        /* server */
+        /* server (server_main.cpp, server.cpp, debug.cpp) */
         cmd("info", infoCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
             .acl(ACL_CATEGORY_DANGEROUS)
             .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
@@ -587,6 +589,7 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("status", traceStatusCommand, 2, ADMIN, 0, 0, 0).docs("server", "Show the live trace's categories and the trace file's state", "0.1.0"),
                 cmd("help", traceHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).docs("server", "Show helpful text about the different subcommands", "0.1.0"),
             }),
+        /* COMMAND (commands.cpp), ACL (acl.cpp), CONFIG (server.cpp; config.c in Redis) */
         cmd("command", commandCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
             .acl(CONNECTION).tips({"nondeterministic_output_order"})
             .subcommands({
@@ -626,7 +629,9 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("rewrite", configRewriteCommand, 2, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
                 cmd("help", configHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
             }),
-        /* issue 19: bitmaps, LCS, SORT, HyperLogLog, geo, keyspace odds, functions */
+        /* bitmaps (bitops.cpp), LCS and SUBSTR (t_string.cpp), SORT (sort.cpp),
+         * HyperLogLog (hyperloglog.cpp), geo (geo.cpp), SWAPDB and TOUCH (db.cpp),
+         * DUMP, RESTORE, MIGRATE (cluster.cpp), functions (functions.cpp) */
         cmd("setbit", setbitCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
         cmd("getbit", getbitCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
         cmd("bitcount", bitcountCommand, -2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),

@@ -1,5 +1,6 @@
-/* commands.h — the command table (commands.cpp) and COMMAND, which
- * describes it. */
+/* commands.h — the command table (Redis 7.0's commands.c, generated from the
+ * JSON files of its src/commands) and COMMAND, which describes it (in Redis's
+ * server.c); both are in commands.cpp. */
 #pragma once
 
 struct client;

@@ -1,6 +1,7 @@
-/* config.cpp — the configuration's machinery: parsing and printing each
- * type of config, loading redis.conf and the command line, and the logic of
- * CONFIG GET and CONFIG SET (see config.h; the table is config_table.cpp).
+/* config.cpp — the configuration's machinery (Redis's config.c, all but its
+ * table): parsing and printing each type of config, loading redis.conf and
+ * the command line, and the logic of CONFIG GET, CONFIG SET and CONFIG
+ * REWRITE (see config.h; the table is config_table.cpp).
  *
  * Values travel as strings between the loader, CONFIG SET and CONFIG GET,
  * exactly as in Redis, so one parser and one printer per type serve them

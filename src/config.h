@@ -1,6 +1,7 @@
-/* config.h — configuration: redis.conf, command-line options and CONFIG.
+/* config.h — configuration (Redis's config.c): redis.conf, command-line
+ * options and CONFIG.
  *
- * Mirrors Redis's config.c, in two parts. config.cpp is the machinery:
+ * It mirrors Redis's config.c, in two parts. config.cpp is the machinery:
  * the types of configs (bool, numeric, enum, string, special), the loader
  * of redis.conf and of the command line, and the logic of CONFIG GET,
  * CONFIG SET and CONFIG REWRITE. The table itself, which says for every

@@ -1,8 +1,8 @@
-/* config_table.cpp — the table of configs (Redis's static_configs[] in
- * config.c): for every directive its name, alias, flags, default (written
- * as in redis.conf), the field of `server` it sets, and the apply hook
- * CONFIG SET runs after changing it; with the parsers and printers of the
- * special ones. The machinery that reads it is config.cpp.
+/* config_table.cpp — the configs' table (Redis's config.c, static_configs[]):
+ * for every directive its name, alias, flags, default (written as in
+ * redis.conf), the field of `server` it sets, and the apply hook CONFIG SET
+ * runs after changing it; with the parsers and printers of the special
+ * ones. The machinery that reads it is config.cpp.
  *
  * It sits at the top of the layers (tools/check_layers.sh): its rows bind
  * fields and apply hooks of every layer, down to the AOF's. In Redis it is

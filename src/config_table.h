@@ -1,5 +1,6 @@
-/* config_table.h — the table of configs (config_table.cpp), which
- * serverMain hands to initConfigValues (config.h) at start-up. */
+/* config_table.h — the configs' table (Redis's config.c, static_configs[]),
+ * defined in config_table.cpp, which serverMain hands to initConfigValues
+ * (config.h) at start-up. */
 #pragma once
 
 #include <span>

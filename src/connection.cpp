@@ -1,5 +1,5 @@
-/* connection.cpp — the connection abstraction's common part and its plain
- * socket kind (Redis's connection.c and connhelpers.h). See connection.h.
+/* connection.cpp — connections (Redis's connection.c and connhelpers.h): the
+ * abstraction's common part and its plain socket kind. See connection.h.
  *
  * The socket kind is a thin layer: read, write and writev are the system
  * calls themselves on the fd, and its one event handler (registered for

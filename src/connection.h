@@ -1,8 +1,9 @@
-/* connection.h — one interface for a client's or a replication link's
- * connection, whatever carries it (Redis's connection.h/connection.c):
- * a plain socket (TCP, or any fd-based stream socket) or TLS (tls.cpp,
- * Redis's tls.c). Networking and replication read, write, connect, accept
- * and wait for events through it and never ask which kind they hold.
+/* connection.h — the connection abstraction (Redis's connection.h and
+ * connection.c): one interface for a client's or a replication link's
+ * connection, whatever carries it: a plain socket (TCP, or any fd-based
+ * stream socket) or TLS (tls.cpp, Redis's tls.c). Networking and
+ * replication read, write, connect, accept and wait for events through it
+ * and never ask which kind they hold.
  *
  * Invariants:
  *  - A connection is owned by one connectionPtr (a client's `conn`, the

@@ -1,4 +1,5 @@
-/* crc64.cpp — table-driven CRC-64/Jones (see crc64.h).
+/* crc64.cpp — table-driven CRC-64/Jones (Redis's crc64.c and crcspeed.c;
+ * see crc64.h).
  *
  * Reflected CRCs shift right, so the polynomial is used bit-reversed.
  * Slicing by 8: table[0] advances the CRC by one byte; table[k][b] is the

@@ -1,6 +1,8 @@
-/* db.cpp — databases and the keyspace API: lookup with lazy expiry, adding,
- * overwriting and deleting keys, expire bookkeeping, and the keyspace
- * commands (Redis's db.c). See db.h for the invariants. */
+/* db.cpp — databases and the keyspace API (Redis's db.c): lookup with lazy
+ * expiry, adding, overwriting and deleting keys, expire bookkeeping, and the
+ * keyspace commands. Also here: signalKeyAsReady (Redis's blocked.c, here
+ * because dbAdd calls it), TOUCH (expire.c) and databasesCron's rehashing and
+ * resizing (server.c). See db.h for the invariants. */
 #include "db.h"
 
 #include <algorithm>

@@ -1,14 +1,16 @@
-/* db.h — the keyspace: databases, key lookup, and expiry bookkeeping
- * (Redis's db.c and the core of expire.c).
+/* db.h — the keyspace (Redis's db.c): databases, key lookup, and the
+ * bookkeeping of expiry, db.c's in Redis too (expire.c, like expire.h here,
+ * has only the EXPIRE family and the active cycle).
  *
  * Each redisDb maps keys to values in `dict` and keys to their expire time
  * (unix ms) in `expires`. Invariants:
  *  - Every lookup goes through lookupKeyRead/lookupKeyWrite, which first
  *    delete the key if its time has passed (lazy expiry), so a command
  *    never sees an expired key.
- *  - Every key enters through dbAdd, which signals a list entering the
- *    keyspace to the clients blocked on its key (signalKeyAsReady), and
- *    leaves through dbDelete.
+ *  - Every key enters through dbAdd, which signals a list, a sorted set or
+ *    a stream entering the keyspace to the clients blocked on its key
+ *    (signalKeyAsReady), and leaves through dbDelete (or dbSyncDelete,
+ *    dbAsyncDelete) or with its whole database (FLUSHDB, FLUSHALL).
  *  - `expires` does not own its keys: each entry points at the sds key of
  *    the `dict` entry, so a key with a TTL stores its name once. An expires
  *    entry is always removed before its dict entry.

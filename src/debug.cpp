@@ -1,6 +1,6 @@
-/* debug.cpp — the DEBUG command: introspection and fault injection for
- * tests and learners (Redis's debug.c). Each later subsystem adds its
- * subcommands here (ZIPLIST, RELOAD...).
+/* debug.cpp — the DEBUG command (Redis's debug.c): introspection and fault
+ * injection for tests and learners. Every subsystem's subcommands are here
+ * (ZIPLIST, RELOAD...).
  *
  * DEBUG DIGEST is Redis's computeDatasetDigest, so the same data gives the
  * same 40 hex digits on cppredis and Redis whatever the encodings: each

@@ -1,7 +1,7 @@
-/* dict.cpp — the non-template half of dict.h: the seeded hash functions
- * (Redis's siphash.c and dictGenHashFunction), the random source of
- * randomEntry, the allocation and release of bucket arrays, and the
- * trace of rehashing (TRACE_DICT).
+/* dict.cpp — the non-template half of dict.h (Redis's dict.c and siphash.c):
+ * the seeded hash functions (SipHash and dictGenHashFunction), the random
+ * source of randomEntry, the allocation and release of bucket arrays, and
+ * the trace of rehashing (TRACE_DICT).
  *
  * SipHash (Aumasson & Bernstein) is a keyed hash: without the 16-byte seed
  * an attacker cannot predict which keys collide, so a client cannot turn a

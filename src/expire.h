@@ -1,7 +1,7 @@
-/* expire.h — keys with a time to live: the EXPIRE family of commands and
- * the active expiry cycle (Redis's expire.c). The keyspace side of expiry
+/* expire.h — keys with a time to live (Redis's expire.c): the EXPIRE family
+ * of commands and the active expiry cycle. The keyspace side of expiry
  * (getExpire, setExpire, expireIfNeeded: lazy expiry on every lookup) is in
- * db.h. */
+ * db.h, as it is in Redis's db.c. */
 #pragma once
 
 struct client;

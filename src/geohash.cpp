@@ -1,6 +1,7 @@
-/* geohash.cpp — see geohash.h. Every floating-point expression keeps
- * Redis's order of operations: a reordering would change the last bit of
- * a coordinate or a distance, and so what GEOPOS and GEODIST print. */
+/* geohash.cpp — the geohash (Redis's geohash.c and geohash_helper.c); see
+ * geohash.h. Every floating-point expression keeps Redis's order of
+ * operations: a reordering would change the last bit of a coordinate or a
+ * distance, and so what GEOPOS and GEODIST print. */
 #include "geohash.h"
 
 #include <cmath>

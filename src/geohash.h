@@ -1,5 +1,5 @@
-/* geohash.h — the 52-bit geohash behind the geo commands (Redis's
- * geohash.c and geohash_helper.c): a point's longitude and latitude, each
+/* geohash.h — the 52-bit geohash (Redis's geohash.c and geohash_helper.c)
+ * behind the geo commands: a point's longitude and latitude, each
  * scaled to 26 bits over its range, interleaved into one integer that a
  * sorted set holds as the member's score (exact in a double). A prefix of
  * the bits (`step` bits of each coordinate) names a box; the boxes around a

@@ -1,5 +1,5 @@
-/* hyperloglog.cpp — HyperLogLog: PFADD, PFCOUNT, PFMERGE, PFDEBUG, PFSELFTEST
- * (Redis's hyperloglog.c).
+/* hyperloglog.cpp — HyperLogLog (Redis's hyperloglog.c): PFADD, PFCOUNT,
+ * PFMERGE, PFDEBUG, PFSELFTEST.
  *
  * A HLL is a plain string value whose bytes are Redis 7.0's, so a HLL made
  * by either server and copied by GET/SET counts the same on the other:

@@ -1,4 +1,4 @@
-/* intset.cpp — Redis's intset (see intset.h for the layout).
+/* intset.cpp — the intset (Redis's intset.c; see intset.h for the layout).
  *
  * Every write follows Redis's steps: find the position by binary search,
  * reallocate to the exact new size, move the tail of the array, write the

@@ -1,6 +1,6 @@
-/* intset.h — Redis's intset: a sorted array of distinct integers in one
- * contiguous buffer, the compact encoding of sets whose members are all
- * integers.
+/* intset.h — the intset (Redis's intset.c): a sorted array of distinct
+ * integers in one contiguous buffer, the compact encoding of sets whose
+ * members are all integers.
  *
  * The bytes are exactly Redis's, because an RDB file stores the buffer as
  * it is and a real Redis must be able to read it:

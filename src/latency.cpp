@@ -1,5 +1,5 @@
-/* latency.cpp — the latency monitor and the command latency histograms
- * (Redis's latency.c, sparkline.c and the latency-tracking parts of
+/* latency.cpp — the latency monitor (Redis's latency.c, with sparkline.c)
+ * and the command latency histograms (the latency-tracking parts of Redis's
  * server.c). */
 #include "latency.h"
 

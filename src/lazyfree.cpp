@@ -1,5 +1,5 @@
-/* lazyfree.cpp — freeing big values on the background thread (Redis's
- * lazyfree.c); lazyfree.h describes the rule and the counters. */
+/* lazyfree.cpp — lazy freeing (Redis's lazyfree.c): big values freed on the
+ * background thread; lazyfree.h describes the rule and the counters. */
 #include "lazyfree.h"
 
 #include <atomic>

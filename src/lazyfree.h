@@ -1,5 +1,5 @@
-/* lazyfree.h — freeing big values on the background thread (Redis's
- * lazyfree.c, through bio.h's BIO_LAZY_FREE).
+/* lazyfree.h — lazy freeing (Redis's lazyfree.c): big values freed on the
+ * background thread, through bio.h's BIO_LAZY_FREE.
  *
  * What the main thread lets go of lazily (UNLINK, FLUSHALL ASYNC, the
  * lazyfree-lazy-* options) leaves the keyspace at once; the freeing of its

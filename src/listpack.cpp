@@ -1,6 +1,6 @@
-/* listpack.cpp — Redis's listpack (see listpack.h): decoding a blob read from
- * an RDB file, and building one with Redis 7.0's listpack.c algorithms, so
- * that the same writes leave the same bytes. */
+/* listpack.cpp — the listpack (Redis's listpack.c; see listpack.h): decoding
+ * a blob read from an RDB file, and building one with Redis 7.0's
+ * listpack.c algorithms, so that the same writes leave the same bytes. */
 #include "listpack.h"
 
 #include <cassert>

@@ -1,11 +1,11 @@
-/* listpack.h — Redis 5+'s listpack, the compact encoding that replaced the
- * ziplist: a list of strings and integers packed into one byte buffer,
- * read and written. Redis 7 stores small hashes and sorted sets, and the
- * nodes of every list, as listpacks in its RDB files, so the loader decodes
- * them (lpDecode) and rebuilds cppredis's own encodings; streams keep their
- * entries in listpacks built here, with Redis's functions (lpAppend,
- * lpReplaceInteger, lpNext...), so that the same writes leave the same bytes
- * as Redis 7.0's listpack.c.
+/* listpack.h — the listpack (Redis 5+'s listpack.c), the compact encoding
+ * that replaced the ziplist: a list of strings and integers packed into one
+ * byte buffer, read and written. Redis 7 stores small hashes and sorted
+ * sets, and the nodes of every list, as listpacks in its RDB files, so the
+ * loader decodes them (lpDecode) and rebuilds cppredis's own encodings;
+ * streams keep their entries in listpacks built here, with Redis's functions
+ * (lpAppend, lpReplaceInteger, lpNext...), so that the same writes leave the
+ * same bytes as Redis 7.0's listpack.c.
  *
  *   <total-bytes u32> <num-elements u16> <entry> ... <entry> <end 0xFF>
  *   entry   = <encoding+data> <backlen>

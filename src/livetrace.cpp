@@ -1,6 +1,7 @@
-// livetrace.cpp — building events and handing them to the outputs, with the
-// iteration staging that keeps the trace's own delivery out of the trace
-// (livetrace.h states the invariants).
+// livetrace.cpp — the live trace (cppredis's own; Redis has no counterpart):
+// building events and handing them to the outputs, with the iteration
+// staging that keeps the trace's own delivery out of the trace (livetrace.h
+// states the invariants).
 #include "livetrace.h"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
-// livetrace.h — the live trace of the server at work: named events at the points
-// where Redis's mechanisms act (aeProcessEvents, beforeSleep, call,
-// blockForKeys, signalKeyAsReady, an encoding conversion...), handed to the
-// outputs that asked for their category. cppredis's own: Redis has no such
-// trace (MONITOR shows commands only), so a learner can watch the loop turn.
+// livetrace.h — the live trace (cppredis's own; Redis has no counterpart):
+// named events at the points where Redis's mechanisms act (aeProcessEvents,
+// beforeSleep, call, blockForKeys, signalKeyAsReady, an encoding
+// conversion...), handed to the outputs that asked for their category.
+// Redis's MONITOR shows commands only; this lets a learner watch the loop turn.
 //
 // Two outputs consume events (livetrace_output.cpp registers them): the live one,
 // published on the pub/sub channels __trace__:<category> (CONFIG SET

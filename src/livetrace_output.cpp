@@ -1,6 +1,7 @@
-/* livetrace_output.cpp — the live trace's outputs (trace-events on pub/sub, the
- * Chrome Trace Event Format file) and the TRACE command. See livetrace_output.h for
- * the design and the invariants.
+/* livetrace_output.cpp — the live trace's outputs (cppredis's own; Redis has
+ * no counterpart): trace-events on pub/sub, the Chrome Trace Event Format
+ * file, and the TRACE command. See livetrace_output.h for the design and the
+ * invariants.
  */
 #include "livetrace_output.h"
 

@@ -1,6 +1,6 @@
-/* livetrace_output.h — the outputs of the live trace (livetrace.h) and their controls:
- * the config trace-events and the command TRACE. cppredis's own, no Redis
- * counterpart.
+/* livetrace_output.h — the live trace's outputs (cppredis's own; Redis has no
+ * counterpart): the outputs of livetrace.h and their controls, the config
+ * trace-events and the command TRACE.
  *
  *  - Live: CONFIG SET trace-events "block cmd" publishes each event of those
  *    categories as one human line (traceFormatText) on the pub/sub channel

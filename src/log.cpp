@@ -1,4 +1,4 @@
-/* log.cpp — serverLog (see log.h). */
+/* log.cpp — serverLog (Redis's serverLog, in server.c; see log.h). */
 #include "log.h"
 
 #include <sys/time.h>

@@ -1,6 +1,6 @@
-/* multi.h — transactions: MULTI/EXEC/DISCARD and optimistic locking with
- * WATCH (Redis's multi.c). The per-client state (multiState, watchedKey) is
- * part of the client, in networking.h.
+/* multi.h — transactions (Redis's multi.c): MULTI/EXEC/DISCARD and
+ * optimistic locking with WATCH. The per-client state (multiState,
+ * watchedKey) is part of the client, in networking.h.
  * The invariants are in multi.cpp.
  */
 #pragma once

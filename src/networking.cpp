@@ -1,5 +1,5 @@
-/* networking.cpp — clients: accepting them, reading and parsing their requests,
- * buffering their replies and writing them back (Redis's networking.c).
+/* networking.cpp — clients (Redis's networking.c): accepting them, reading
+ * and parsing their requests, buffering their replies and writing them back.
  *
  * The life of a request:
  *   readQueryFromClient   reads up to 16 KB into the client's query buffer;
@@ -20,9 +20,18 @@
  *  - argv views point into the query buffer; the buffer is only trimmed
  *    between requests, and while a request is partial its arguments are kept
  *    as offsets, so growing the buffer never invalidates them.
- *  - A client is freed synchronously only from its own read/write handler,
- *    which returns at once; everywhere else freeClientAsync() defers it to
- *    beforeSleep.
+ *  - freeClient() runs at once only where nothing on the stack touches the
+ *    client afterwards: its accept or read handler, which returns at once
+ *    (an error, EOF, a query buffer over its limit); the crons (an idle
+ *    client, an output buffer over its limit, a timed-out replica or
+ *    master); a replica's RDB write handler; the AOF loader's fake client;
+ *    and another client's command (CLIENT KILL, ACL DELUSER/LOAD's
+ *    freeClientsOf, REPLICAOF's disconnectSlaves and its dropping of the old
+ *    master), which never frees the client running it: that one is flagged
+ *    CLIENT_CLOSE_AFTER_REPLY instead. Where the client may be mid-command,
+ *    mid-reply or in a list being walked (writing its replies, an output
+ *    buffer limit reached while replying or publishing, replication walking
+ *    its replicas), freeClientAsync() defers it to beforeSleep.
  */
 #include "networking.h"
 

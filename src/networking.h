@@ -1,5 +1,5 @@
-/* networking.h — clients: the connection, its requests and its replies
- * (Redis's networking.c), and the `client` struct itself (in Redis's
+/* networking.h — clients (Redis's networking.c): the connection, its
+ * requests and its replies, and the `client` struct itself (in Redis's
  * server.h).
  *
  * The client is defined here, below the server (tools/check_layers.sh), so
@@ -11,11 +11,13 @@
  * blocked.cpp, pubsub.cpp).
  * Invariants:
  *  - server.clients owns every client (unique_ptr); every other structure
- *    (clients_pending_write, clients_to_close, clients_index, for a
- *    subscriber server.pubsub_channels / pubsub_patterns, and for a
- *    blocked client db->blocking_keys, clients_timeout_table and
- *    unblocked_clients) holds plain pointers and must drop them in
- *    freeClient() before the client dies.
+ *    (clients_pending_write, clients_to_close, clients_index; for a
+ *    watcher db->watched_keys; for a subscriber server.pubsub_channels /
+ *    pubsub_patterns / pubsub_shard_channels; for a blocked client
+ *    db->blocking_keys, clients_timeout_table, unblocked_clients,
+ *    postponed_clients and clients_waiting_acks; server.slaves, monitors
+ *    and master) holds plain pointers and must drop them in freeClient()
+ *    before the client dies.
  *  - A client's argv views point into its own query buffer and are valid
  *    only while its current command runs; anything kept longer is copied.
  */

@@ -1,6 +1,6 @@
-/* object.cpp — creating, encoding, sharing and freeing robj values, and the
- * OBJECT and MEMORY USAGE commands (Redis's object.c). See object.h for the
- * layout. */
+/* object.cpp — robj values (Redis's object.c): creating, encoding, sharing
+ * and freeing them, and the OBJECT and MEMORY commands; also the LRU clock
+ * and the LFU counter (in Redis, evict.c's). See object.h for the layout. */
 #include "object.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-/* object.h — Redis objects (robj): the values stored in the keyspace.
+/* object.h — the values stored in the keyspace, robj (Redis's object.c; the
+ * struct itself is in Redis's server.h).
  *
  * An robj is 16 bytes, as in Redis: type (string, list, ...) and encoding
  * (how the value is laid out) in 4 bits each, a 24-bit LRU clock, a reference
@@ -8,7 +9,8 @@
  *                        allocation (an sdshdr8 + bytes, up to 44 bytes, so
  *                        the whole object fits a 64-byte allocator class)
  *   OBJ_ENCODING_RAW     ptr *is* an sds (the sds object lives in the slot)
- *   OBJ_ENCODING_ZIPLIST ptr *is* a ziplist, likewise (t_list.h, t_hash.h)
+ *   OBJ_ENCODING_ZIPLIST ptr *is* a ziplist, likewise (t_list.h, t_hash.h,
+ *                        t_zset.h)
  *   OBJ_ENCODING_INTSET  ptr *is* an intset, likewise (t_set.h)
  *   other encodings      ptr owns the structure (list, dict, stream...)
  * Invariants:

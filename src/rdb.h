@@ -1,5 +1,5 @@
-/* rdb.h — RDB snapshots: the dataset written to one binary file and read
- * back (Redis's rdb.c). SAVE writes it from the server itself, BGSAVE and
+/* rdb.h — RDB snapshots (Redis's rdb.c): the dataset written to one binary
+ * file and read back. SAVE writes it from the server itself, BGSAVE and
  * the `save <seconds> <changes>` points from a forked child while the
  * parent keeps serving; the file is loaded at start-up.
  *

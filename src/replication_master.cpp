@@ -1,7 +1,7 @@
-/* replication_master.cpp — the master's side of replication (Redis's
- * replication.c, its first half): the backlog, feeding the replicas,
- * SYNC/PSYNC, REPLCONF, the cron's pings, min-replicas, WAIT. See
- * replication.h.
+/* replication_master.cpp — replication's master side (Redis's replication.c,
+ * its first half): the backlog, feeding the replicas, SYNC/PSYNC, REPLCONF,
+ * the cron's pings, min-replicas, WAIT, and the diskless transfer's child
+ * (rdbSaveToSlavesSockets, in Redis's rdb.c). See replication.h.
  *
  * The design is Redis 6's: the backlog is a circular buffer of
  * repl_backlog_size bytes (server.repl_backlog, repl_backlog_idx where the

@@ -1,7 +1,7 @@
-/* replication_replica.cpp — the replica's side of replication (Redis's
- * replication.c, its second half): REPLICAOF, the handshake, receiving and
- * loading the RDB, the master's connection as a client, PSYNC after a
- * dropped link, INFO replication and ROLE. See replication.h.
+/* replication_replica.cpp — replication's replica side (Redis's replication.c,
+ * its second half): REPLICAOF, the handshake, receiving and loading the
+ * RDB, the master's connection as a client, PSYNC after a dropped link, INFO
+ * replication and ROLE. See replication.h.
  *
  * The link's life, as Redis 7.0 (server.repl_state):
  *   CONNECT -> CONNECTING (non-blocking connect) -> RECEIVE_PING_REPLY ->

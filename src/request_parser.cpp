@@ -1,5 +1,6 @@
-/* request_parser.cpp — the query buffer and the inline / multibulk request
- * parsers (see request_parser.h). */
+/* request_parser.cpp — request parsing (Redis's networking.c, the parsing
+ * half of processInlineBuffer / processMultibulkBuffer) and the query buffer
+ * (see request_parser.h). */
 #include "request_parser.h"
 
 #include <algorithm>

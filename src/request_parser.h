@@ -1,7 +1,8 @@
-/* request_parser.h — the query buffer and the request parser: bytes read from a
- * socket in, a request's arguments out (the parsing half of Redis's
- * processInlineBuffer / processMultibulkBuffer in networking.c; Redis 7.2's
- * request_parser.c is the other direction, replies, and unrelated).
+/* request_parser.h — the request parser (Redis's networking.c: the parsing
+ * half of processInlineBuffer / processMultibulkBuffer) and the query buffer:
+ * bytes read from a socket in, a request's arguments out. Redis's
+ * resp_parser.c (there since 7.0.0) is unrelated: it parses replies, for the
+ * scripts and modules that read what a command answered.
  *
  * It knows nothing of clients or of the server: networking.cpp feeds it a
  * client's buffer and turns its verdict into argv, a protocol error reply,

@@ -1,4 +1,4 @@
-/* rio.cpp — the RDB streams (see rio.h). */
+/* rio.cpp — the RDB streams (Redis's rio.c; see rio.h). */
 #include "rio.h"
 
 #include <unistd.h>

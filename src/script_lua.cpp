@@ -1,5 +1,6 @@
-/* script_lua.cpp — the Lua interpreter of scripting, its sandbox, the
- * `redis` library and the RESP <-> Lua conversions. See script_lua.h. */
+/* script_lua.cpp — the Lua side of scripting (Redis's script_lua.c): the
+ * interpreter, its sandbox, the `redis` library and the RESP <-> Lua
+ * conversions. See script_lua.h. */
 #include "script_lua.h"
 
 #include <climits>

@@ -1,6 +1,6 @@
-/* scripting.h — Lua scripting: EVAL/EVALSHA (and their _RO variants), the
- * script cache (SCRIPT LOAD|EXISTS|FLUSH) and the life of a running script
- * (Redis's eval.c and script.c; the Lua side is script_lua.h).
+/* scripting.h — Lua scripting (Redis's eval.c and script.c): EVAL/EVALSHA
+ * (and their _RO variants), the script cache (SCRIPT LOAD|EXISTS|FLUSH) and
+ * the life of a running script (the Lua side is script_lua.h).
  *
  * A script runs on its own socketless client (the "script client") in the
  * caller's database; its redis.call()s are nested call()s, so their effects

@@ -1,8 +1,11 @@
-/* server.h — the global server state and the command table.
+/* server.h — the global server state (Redis's server.h): `server`, the
+ * cached time, the command lookup, call() and the propagation of writes
+ * (their code is server.cpp, the lower half of Redis's server.c).
  *
  * Mirrors Redis's server.h: one global `server` (struct redisServer) owns the
- * event loop, the listening sockets, every client (the `client` struct is in
- * networking.h) and the configuration, and call() runs a command. What each
+ * event loop, the listening sockets, every client (the `client` struct, and
+ * `redisCommand`, the command table's row, are in networking.h; the table is
+ * commands.cpp) and the configuration, and call() runs a command. What each
  * subsystem offers is declared in its own header (networking.h, db.h,
  * t_list.h, blocked.h, ...), each command procedure with its subsystem.
  * Invariants:

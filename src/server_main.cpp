@@ -1,7 +1,7 @@
-/* server_main.cpp — the top of the server: start-up (serverMain,
- * initServer, loading the dataset), the event loop's hooks (serverCron,
- * beforeSleep), the checks every command gets before it runs
- * (processCommand), shutdown (SHUTDOWN and the signals) and INFO.
+/* server_main.cpp — the top of the server (Redis's server.c, its top half):
+ * start-up (serverMain, initServer, loading the dataset), the event loop's
+ * hooks (serverCron, beforeSleep), the checks every command gets before it
+ * runs (processCommand), shutdown (SHUTDOWN and the signals) and INFO.
  *
  * Start-up also tells a supervisor (upstart, systemd) when the server is
  * ready, and shutdown tells systemd it is stopping.

@@ -1,6 +1,6 @@
-/* server_main.h — the top of the server (server_main.cpp): start-up, the
- * event loop's hooks, processCommand, shutdown and INFO. Redis keeps them
- * in server.c; they sit in the top layer here because they call the
+/* server_main.h — the top of the server (the top half of Redis's server.c):
+ * start-up, the event loop's hooks, processCommand, shutdown and INFO, in
+ * server_main.cpp. They sit in the top layer here because they call the
  * mechanisms (tools/check_layers.sh). Networking reaches processCommand
  * through the function it registers (networking.h). */
 #pragma once

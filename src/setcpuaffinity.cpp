@@ -1,4 +1,5 @@
-/* setcpuaffinity.cpp — see setcpuaffinity.h. */
+/* setcpuaffinity.cpp — CPU affinity (Redis's setcpuaffinity.c); see
+ * setcpuaffinity.h. */
 #include "setcpuaffinity.h"
 
 #include <sched.h>

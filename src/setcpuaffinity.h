@@ -1,6 +1,6 @@
-/* setcpuaffinity.h — binding the calling thread to a list of CPUs (Redis's
- * setcpuaffinity.c, for Linux), for server_cpulist, bio_cpulist,
- * aof_rewrite_cpulist and bgsave_cpulist.
+/* setcpuaffinity.h — CPU affinity (Redis's setcpuaffinity.c, for Linux):
+ * binding the calling thread to a list of CPUs, for server_cpulist,
+ * bio_cpulist, aof_rewrite_cpulist and bgsave_cpulist.
  *
  * The list is taskset's: CPU numbers, ranges and ranges with a stride,
  * separated by commas ("0,2,3", "0,2-3", "0-20:2").

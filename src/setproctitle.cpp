@@ -1,4 +1,5 @@
-/* setproctitle.cpp — see setproctitle.h. */
+/* setproctitle.cpp — the process title (Redis's setproctitle.c); see
+ * setproctitle.h. */
 #include "setproctitle.h"
 
 #include <unistd.h>

@@ -1,5 +1,5 @@
-/* setproctitle.h — the process title that ps and /proc/<pid>/cmdline show
- * (Redis's setproctitle.c, for Linux).
+/* setproctitle.h — the process title (Redis's setproctitle.c, for Linux): what
+ * ps and /proc/<pid>/cmdline show.
  *
  * Linux has no setproctitle(): the title is the memory holding argv's
  * strings, followed by the environment's. spt_init moves the environment

@@ -1,7 +1,7 @@
-/* sha1.cpp — SHA-1 (see sha1.h). The message is processed in 64-byte
- * blocks, each expanded into 80 big-endian words that drive 80 rounds over
- * the five-word state; the end is padded with 0x80, zeros and the bit
- * length so the last block is complete. */
+/* sha1.cpp — SHA-1 (Redis's sha1.c; see sha1.h). The message is processed
+ * in 64-byte blocks, each expanded into 80 big-endian words that drive 80
+ * rounds over the five-word state; the end is padded with 0x80, zeros and
+ * the bit length so the last block is complete. */
 #include "sha1.h"
 
 #include <algorithm>

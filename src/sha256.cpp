@@ -1,4 +1,5 @@
-/* sha256.cpp — SHA-256 over a whole buffer (FIPS 180-4, section 6.2). */
+/* sha256.cpp — SHA-256 (Redis's sha256.c) over a whole buffer (FIPS 180-4,
+ * section 6.2). */
 #include "sha256.h"
 
 #include <cstring>

@@ -1,5 +1,5 @@
-/* skiplist.cpp — the sorted set's skiplist (Redis's zsl* functions of
- * t_zset.c): insertion, deletion and score updates that keep spans right,
+/* skiplist.cpp — the sorted set's skiplist (Redis's t_zset.c, its zsl*
+ * functions): insertion, deletion and score updates that keep spans right,
  * rank queries, score and lex ranges, and the range parsers the commands
  * share. See skiplist.h for the structure and its invariants.
  */

@@ -1,5 +1,5 @@
-/* stream.cpp — the stream data structure (the low-level half of Redis 7.0's
- * t_stream.c): stream IDs, appending entries to the radix tree of listpack
+/* stream.cpp — the stream data structure (Redis 7.0's t_stream.c, its
+ * low-level half): stream IDs, appending entries to the radix tree of listpack
  * nodes (streamAppendItem), deleting (tombstones) and trimming, the stream
  * iterator, consumer groups, consumers and their pending entries (NACKs),
  * streamDup for COPY, and the deep check of a node read from an RDB file.

@@ -1,4 +1,5 @@
-/* util.cpp — string helpers with Redis 7.0's exact semantics (see util.h).
+/* util.cpp — string helpers (Redis's util.c) with Redis 7.0's exact
+ * semantics (see util.h).
  *
  * Invariants: no function reads outside [data, data+size) of its inputs,
  * even where Redis relies on a NUL terminator; where Redis's result depends

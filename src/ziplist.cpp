@@ -1,4 +1,4 @@
-/* ziplist.cpp — Redis's ziplist (see ziplist.h for the layout).
+/* ziplist.cpp — the ziplist (Redis's ziplist.c; see ziplist.h for the layout).
  *
  * Every write follows Redis's steps, in the same order, because the bytes a
  * write leaves behind depend on them: when a prevlen field grows, shrinks or

@@ -1,6 +1,6 @@
-/* ziplist.h — Redis's ziplist: a list of strings and integers packed into one
- * contiguous byte buffer, the compact encoding of small lists (and, later, of
- * small hashes and sorted sets).
+/* ziplist.h — the ziplist (Redis's ziplist.c): a list of strings and integers
+ * packed into one contiguous byte buffer, the compact encoding of small
+ * lists, small hashes and small sorted sets.
  *
  * The bytes are exactly Redis's, because an RDB file stores the buffer as is
  * and a real Redis must be able to read it:

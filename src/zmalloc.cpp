@@ -1,6 +1,6 @@
-/* zmalloc.cpp — allocator statistics: jemalloc's "stats.allocated" when the
- * server is linked with it, the sanitizer's count under ASan, glibc's
- * mallinfo2 otherwise. */
+/* zmalloc.cpp — allocator statistics (Redis's zmalloc.c): jemalloc's
+ * "stats.allocated" when the server is linked with it, the sanitizer's count
+ * under ASan, glibc's mallinfo2 otherwise. */
 #include "zmalloc.h"
 
 #include <cstdio>

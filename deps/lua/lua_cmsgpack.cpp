@@ -1,5 +1,6 @@
-/* lua_cmsgpack.cpp — the `cmsgpack` library Redis loads into Lua
- * (lua-cmsgpack 0.4.0, which Redis bundles): MessagePack encoding.
+/* lua_cmsgpack.cpp — Lua's `cmsgpack` (Redis's deps/lua/src/lua_cmsgpack.c):
+ * lua-cmsgpack 0.4.0, which Redis bundles and loads into Lua: MessagePack
+ * encoding.
  *
  *   cmsgpack.pack(v1, v2, ...)            the values, encoded one after another
  *   cmsgpack.unpack(s)                    every value encoded in s

@@ -1,6 +1,6 @@
-/* lua_struct.cpp — the `struct` library Redis loads into Lua (Roberto
- * Ierusalimschy's struct 0.2, which Redis bundles): C-struct-like binary
- * strings to and from Lua values.
+/* lua_struct.cpp — Lua's `struct` (Redis's deps/lua/src/lua_struct.c):
+ * Roberto Ierusalimschy's struct 0.2, which Redis bundles and loads into
+ * Lua: C-struct-like binary strings to and from Lua values.
  *
  *   struct.pack(fmt, v1, v2, ...)   the values laid out as `fmt` says
  *   struct.unpack(fmt, s [, pos])   the values read from s (from byte pos,

@@ -1,6 +1,7 @@
-/* lua_struct.h — Lua's `struct` library (struct.pack / unpack / size: values
- * to and from binary strings laid out like C structs), which Redis bundles
- * in deps/lua and Debian does not package; written here as Lua C functions.
+/* lua_struct.h — Lua's `struct` (Redis's deps/lua/src/lua_struct.c):
+ * struct.pack / unpack / size, values to and from binary strings laid out
+ * like C structs, which Redis bundles and Debian does not package; written
+ * here as Lua C functions.
  *
  * luaopen_struct leaves the library table on the stack, as Lua's own
  * luaopen_* do (scripting registers it as a global). Invariant: its

@@ -1,6 +1,7 @@
-/* commanddocs.h — Redis 7.0's COMMAND DOCS of each command (commanddocs.cpp,
- * generated from a running Redis 7 by src/commands/gen_commanddocs.py). Plain data
- * at the bottom of the layers, like the key specs. */
+/* commanddocs.h — COMMAND DOCS of each command (in Redis 7.0, commands.c's):
+ * Redis 7.0's docs, in commanddocs.cpp, generated from a running Redis 7 by
+ * src/commands/gen_commanddocs.py. Plain data at the bottom of the layers,
+ * like the key specs. */
 #pragma once
 
 #include <string_view>

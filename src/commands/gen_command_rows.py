@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Prints src/commands.cpp rows for commands, read from a running Redis 7.
+"""gen_command_rows.py — cppredis's own (Redis 7.0 generates commands.c from
+the JSON files of its src/commands with utils/generate-command-code.py).
+
+Prints src/commands.cpp rows for commands, read from a running Redis 7.
 
 Flags, arity, key positions, ACL categories and tips are the command's
 public interface, so new rows are generated from the reference rather than

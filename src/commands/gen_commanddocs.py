@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerates src/commands/commanddocs.cpp: Redis 7's COMMAND DOCS of every command
+"""gen_commanddocs.py — cppredis's own (Redis 7.0 generates commands.c from the
+JSON files of its src/commands with utils/generate-command-code.py).
+
+Regenerates src/commands/commanddocs.cpp: Redis 7's COMMAND DOCS of every command
 and subcommand cppredis implements, taken from a running Redis 7.
 
 The docs (summary, since, group, complexity, doc_flags, deprecated_since,

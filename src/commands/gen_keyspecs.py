@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerates src/commands/keyspecs.cpp: the key specifications of every command
+"""gen_keyspecs.py — cppredis's own (Redis 7.0 generates commands.c from the
+JSON files of its src/commands with utils/generate-command-code.py).
+
+Regenerates src/commands/keyspecs.cpp: the key specifications of every command
 cppredis implements, taken from a running Redis 7, both as the keySpec
 tables (keyspecs.h) getKeysFromCommandWithSpecs walks and as the RESP
 COMMAND INFO replies with.

@@ -1,8 +1,9 @@
-/* keyspecs.h — Redis 7.0's key specifications: which arguments of a
- * command are keys and how it uses them (keyspecs.cpp, generated from a
- * running Redis 7 by src/commands/gen_keyspecs.py). Plain data at the bottom of
- * the layers, so the command table (networking.h) can point at them and
- * the keyspace (db.cpp) can walk them. */
+/* keyspecs.h — Redis 7.0's key specifications (in Redis, part of commands.c):
+ * which arguments of a command are keys and how it uses them (keyspecs.cpp,
+ * generated from a running Redis 7 by src/commands/gen_keyspecs.py). Plain
+ * data at the bottom of the layers, so the command table's rows
+ * (networking.h's redisCommand) can point at them and the keyspace (db.cpp)
+ * can walk them. */
 #pragma once
 
 #include <cstdint>
