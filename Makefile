@@ -2,7 +2,7 @@
 #   make            release server: build/cppredis-server (-O2)
 #   make run        build, then start it with ./redis.conf
 #   make test       check the layer rule, build and run every GoogleTest suite, then again under ASan+UBSan
-#                   (first installing BullMQ from npm for the client end-to-end test, tests/clients)
+#                   (first installing tests/clients' npm packages: BullMQ, node-redis)
 #                   run and test first install the Debian packages they lack (tools/install_deps.sh:
 #                   as root; as another user it prints the sudo apt-get line and stops)
 #   make install    copy the server to $(PREFIX)/bin/cppredis-server (PREFIX=/usr/local); make uninstall

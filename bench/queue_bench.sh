@@ -111,8 +111,8 @@ print("\nmedians over %d rounds; CPU ratio = cppredis / Redis of the medians, mi
 loads = [float(f["load1"]) for rounds in runs.values() for r in rounds.values() for f in r.values()]
 print("load average (1 min) at the end of the runs: %.2f-%.2f" % (min(loads), max(loads)))
 
-# The targets of bench/README.md ("Issue 5: blocking pops", "Issue 15:
-# streams"), on the medians above, for the modes this run measured: (what,
+# The targets of bench/README.md ("The targets the scripts check"):
+# on the medians above, for the modes this run measured: (what,
 # cppredis's figure, limit).
 targets = []
 if sys.argv[2] == "stream":

@@ -94,7 +94,7 @@ print("\nmedians over %d rounds (max: the worst run)" % max(len(v) for by in run
 loads = [float(r["load1"]) for by in runs.values() for rs in by.values() for r in rs]
 print("load average (1 min) at the end of the runs: %.2f-%.2f" % (min(loads), max(loads)))
 
-# The targets of bench/README.md ("Issue 5: blocking pops", many waiters),
+# The targets of bench/README.md ("The targets the scripts check", many waiters),
 # for the sizes this run measured: (what, cppredis's figure, limit).
 targets = []
 for n in sorted(runs):

@@ -75,7 +75,7 @@ struct standardConfig {
     const char *default_value; /* as written in redis.conf */
     std::variant<BoolConfig, NumericConfig, EnumConfig, StringConfig, SpecialConfig> type;
     bool (*apply)(const char **err) = nullptr;
-    /* Set for a directive cppredis accepts without effect (README's list):
+    /* Set for a directive cppredis accepts without effect (docs/ref-configuration.md's list):
      * why. Loading it from redis.conf or the command line, or CONFIG SET,
      * logs this, unless the value is `honoured`: the one that describes
      * what cppredis does anyway (io-threads 1), if there is one. */
@@ -83,7 +83,7 @@ struct standardConfig {
     const char *honoured = nullptr;
 };
 
-/* A directive of Redis 7.0 that cppredis refuses (README's list): a glob
+/* A directive of Redis 7.0 that cppredis refuses (docs/ref-configuration.md's list): a glob
  * pattern over names and why. The loader's error names the directive and
  * gives the reason; CONFIG GET/SET know them no more than any unknown name. */
 struct refusedConfig {

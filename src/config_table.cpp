@@ -473,7 +473,7 @@ constexpr const char *NO_DEFRAG = "activedefrag cannot be enabled (cppredis has 
 int active_defrag_cycle_min, active_defrag_cycle_max, active_defrag_threshold_lower, active_defrag_threshold_upper;
 long long active_defrag_max_scan_fields, active_defrag_ignore_bytes;
 
-/* The values of the configs accepted without effect (README, "Configuration
+/* The values of the configs accepted without effect (docs/ref-configuration.md, "Configuration
  * (redis.conf)"): kept so that CONFIG GET and CONFIG REWRITE give them back,
  * read by nothing else. */
 int io_threads;
@@ -498,7 +498,7 @@ constexpr configEnum only_no_enum[] = {{"no", 0}};
 constexpr configEnum only_ignore_enum[] = {{"ignore", 0}};
 int cluster_enabled, enable_module_cmd, propagation_error_behavior;
 
-/* The Redis 7.0 directives that cppredis refuses, and why (README's list;
+/* The Redis 7.0 directives that cppredis refuses, and why (docs/ref-configuration.md's list;
  * the tls-*, unixsocket*, supervised and syslog-* ones are other work of
  * issue 21). */
 constexpr refusedConfig refused_configs[] = {
@@ -665,7 +665,7 @@ const standardConfig static_configs[] = {
     {"enable-module-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&enable_module_cmd, only_no_enum}},
     {"propagation-error-behavior", nullptr, 0, "ignore", EnumConfig{&propagation_error_behavior, only_ignore_enum}},
     {"activedefrag", nullptr, 0, "no", SpecialConfig{setActiveDefrag, getActiveDefrag}},
-    /* Accepted without effect (README): the reason, then the value that is
+    /* Accepted without effect (docs/ref-configuration.md): the reason, then the value that is
      * cppredis's behaviour anyway, if any */
     {"active-defrag-cycle-min", nullptr, 0, "1", NumericConfig{&active_defrag_cycle_min, 1, 99}, nullptr, NO_DEFRAG},
     {"active-defrag-cycle-max", nullptr, 0, "25", NumericConfig{&active_defrag_cycle_max, 1, 99}, nullptr, NO_DEFRAG},

@@ -972,7 +972,7 @@ static std::string formatDouble(const char *fmt, double d) {
 
 /* Redis's memory overhead breakdown (used_memory_overhead, _startup,
  * _dataset, mem_clients_*...), jemalloc's allocator_* figures and Redis's
- * estimates of its script caches' structures are left out: README, "INFO
+ * estimates of its script caches' structures are left out: docs/ref-compatibility.md, "INFO
  * fields cppredis leaves out". */
 static void infoMemory(std::string &out) {
     size_t used = zmalloc_used_memory();

@@ -201,7 +201,7 @@ TEST(ClientList, ReplyBufferPeakIsMeasured) {
  * ---------------------------------------------------------------------- */
 
 /* The fields of Redis 7.0.15's INFO everything that cppredis leaves out:
- * the list README.md gives ("INFO fields cppredis leaves out"), with why. */
+ * the list docs/ref-compatibility.md gives ("INFO fields cppredis leaves out"), with why. */
 const std::set<std::string> kAbsentFields = {
     /* Redis's memory overhead breakdown (getMemoryOverheadData) and
      * jemalloc's own figures */

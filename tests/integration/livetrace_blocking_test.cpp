@@ -6,7 +6,7 @@
  * BRPOPLPUSH wake, a timeout (its time event returning AE_NOMORE), a
  * CLIENT UNBLOCK and a disconnect. The loop's own events show what
  * beforeSleep wrote, never counting the trace's reader; clientsCron's idle
- * timeout (seed 004) shows whom it closed.
+ * timeout (docs chapter 6) shows whom it closed.
  *
  * Events are compared without their timestamp and iteration ("<s.us> #N "),
  * and without durations (us=..., late_us=...), which vary run to run. The

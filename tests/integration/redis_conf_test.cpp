@@ -132,7 +132,7 @@ TEST(RedisConf, RewriteKeepsDebianCommentsAndLines) {
  * CONFIG GET * against Redis 7.0.15
  * ---------------------------------------------------------------------- */
 
-/* Redis 7.0.15's names cppredis does not have, each for a reason README
+/* Redis 7.0.15's names cppredis does not have, each for a reason docs/ref-configuration.md
  * ("Configuration (redis.conf)") gives: refused... */
 const std::set<std::string> kRefused = {
     "cluster-allow-pubsubshard-when-down", "cluster-allow-reads-when-down", "cluster-allow-replica-migration",

@@ -14,7 +14,7 @@
  *    scripts (-BUSY, SCRIPT KILL, UNKILLABLE, SHUTDOWN NOSAVE), the caller
  *    not being read while its script runs, blocked clients woken once the
  *    script that pushed has ended (and not while it keeps the server busy),
- *    blocking commands inside scripts, and the delayed queue of seed 002 run
+ *    blocking commands inside scripts, and the delayed queue (docs chapter 5) run
  *    by racing consumers as one EVAL.
  *  - Where cppredis differs on purpose: SCRIPT HELP (no SCRIPT DEBUG here)
  *    (redis.setresp(3) is in resp3_test.cpp); and cppredis alone: the script
@@ -879,7 +879,7 @@ TEST_P(ScriptingLive, AScriptsFirstWriteIsRefusedAfterAFailedBgsave) {
     EXPECT_EQ(call(eval(write)), OK);
 }
 
-/* The delayed queue of seed 002 made atomic: ZRANGEBYSCORE key 0 <now>
+/* The delayed queue (docs chapter 5) made atomic: ZRANGEBYSCORE key 0 <now>
  * LIMIT 0 1 and ZREM in one script, run by racing consumers. Every job is
  * taken exactly once, never before it is due, and no consumer ever loses a
  * race (the non-atomic version of zset_blocking_test.cpp can). */

@@ -5,7 +5,7 @@
  * waking its waiters (and the overwrite that does not), a list waiter and a
  * sorted-set waiter sharing a key, timeouts and their argument errors,
  * forced unblocking, commands pipelined after a blocking one, MULTI, wrong
- * types, INFO; and the delayed queue of seed 002 (ZADD due times,
+ * types, INFO; and the delayed queue (docs chapter 5) (ZADD due times,
  * ZRANGEBYSCORE + ZREM by competing consumers).
  *
  * Every scenario runs twice, against cppredis and against Debian's Redis
@@ -420,7 +420,7 @@ TEST_P(ZsetBlocking, InfoAndClientListShowBlockedClients) {
 }
 
 /* ========================================================================
- * The delayed queue of seed 002: jobs due at a time (the score, in ms),
+ * The delayed queue (docs chapter 5): jobs due at a time (the score, in ms),
  * consumers polling ZRANGEBYSCORE delayed 0 <now> LIMIT 0 1 and competing
  * with ZREM, only the one whose ZREM returns 1 taking the job
  * ====================================================================== */
