@@ -11,8 +11,8 @@
  * layer (persistence, transactions, blocking, scripting), so here they are
  * in server_main.cpp, the top layer (tools/check_layers.sh). call() is
  * where a write is propagated to the AOF and the replicas, one execution
- * unit at a time (aof.h, replication.h), through the functions they
- * register (registerFeedAppendOnlyFile, registerReplicationFeed).
+ * unit at a time (aof.h, replication.h), through the hooks installServerHooks
+ * fills (registerFeedAppendOnlyFile, registerReplicationFeed).
  * Invariants:
  *  - server.unixtime / mstime / ustime are refreshed once per iteration and
  *    per command; code that needs "now" reads them instead of the clock.
