@@ -135,8 +135,10 @@ $(TEST_BUILD)/tests/integration/%.o: tests/integration/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) -Itests $(filter-out $(SANITIZE),$(CXXFLAGS)) $(TEST_OPT) -c $< -o $@
 
+# The unit tests' main (tests/unit/test_main.cpp, one of UNIT_OBJ) installs
+# the server's hooks first, as serverMain does: not GoogleTest's gtest_main.
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(LIB)
-	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)
+	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest $(LDLIBS)
 
 $(BUILD)/integration_tests: $(INTEG_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)

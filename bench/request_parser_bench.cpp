@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commands.h"
+#include "hooks.h"
 #include "server.h"
 
 namespace {
@@ -23,6 +24,7 @@ std::string multibulk(std::initializer_list<std::string> args) {
 }
 
 client *benchClient() {
+    installServerHooks(); /* processInputBuffer runs commands through them; once */
     if (server.commands.empty()) populateCommandTable();
     return createClient(nullptr);
 }

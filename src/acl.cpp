@@ -830,6 +830,8 @@ int ACLCheckUserCredentials(std::string_view username, std::string_view password
     return EINVAL;
 }
 
+}  // namespace
+
 bool ACLAuthenticateUser(client *c, std::string_view username, std::string_view password) {
     if (ACLCheckUserCredentials(username, password) == 0) {
         c->authenticated = true;
@@ -841,18 +843,15 @@ bool ACLAuthenticateUser(client *c, std::string_view username, std::string_view 
     return false;
 }
 
-}  // namespace
 /* Networking's view of users (networking.h), and RESET's (acl.h). */
 void clientSetDefaultAuth(client *c) {
     c->user = DefaultUser;
     c->authenticated = !DefaultUser || ((DefaultUser->flags & USER_FLAG_NOPASS) &&
                                         !(DefaultUser->flags & USER_FLAG_DISABLED));
 }
-namespace {
-bool defaultUserIsNopass() { return !DefaultUser || (DefaultUser->flags & USER_FLAG_NOPASS); }
-const std::string &userName(const user *u) { return u->name; }
-[[maybe_unused]] const bool acl_hooks_registered = registerACLNetworkingHooks(
-    {clientSetDefaultAuth, defaultUserIsNopass, userName, ACLGetUserByName, ACLAuthenticateUser, authRequired});
+bool ACLDefaultUserIsNopass() { return !DefaultUser || (DefaultUser->flags & USER_FLAG_NOPASS); }
+const std::string &ACLUserName(const user *u) { return u->name; }
+
 /* CONFIG REWRITE's `user` lines: every user, unless they live in an
  * aclfile (then none: the file is theirs). */
 std::vector<std::string> rewriteConfigUserOption() {
@@ -861,8 +860,8 @@ std::vector<std::string> rewriteConfigUserOption() {
     for (auto &[name, u] : Users) lines.push_back("user " + name + " " + ACLDescribeUser(u.get()));
     return lines;
 }
-[[maybe_unused]] const bool user_directive_registered =
-    registerConfigDirective({"user", nullptr, ACLAppendUserForLoading, rewriteConfigUserOption});
+
+namespace {
 
 /* ------------------------------------------------------------------------
  * ACL subcommands

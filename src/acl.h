@@ -89,6 +89,9 @@ void ACLLoadUsersAtStartup();
 /* A `user` line of redis.conf: checked now, applied at ACLLoadUsersAtStartup.
  * On error returns false with Redis's message. */
 bool ACLAppendUserForLoading(std::span<const std::string> argv, std::string &err);
+/* CONFIG REWRITE's `user` lines (none when the users live in an aclfile).
+ * The `user` directive is these two (registerConfigDirective, config.h). */
+std::vector<std::string> rewriteConfigUserOption();
 /* `requirepass`: "" makes the default user nopass. */
 void ACLUpdateDefaultUserPassword(std::string_view password);
 
@@ -118,8 +121,15 @@ void addACLLogEntry(client *c, int reason, int context, int argpos, std::string_
 const char *getAclErrorMessage(int acl_res);
 size_t ACLLogLength();
 
-/* AUTH and ACL (the command table is in commands.cpp). */
+/* What networking needs of users (registerACLNetworkingHooks,
+ * networking.h), with ACLGetUserByName and authRequired above. */
 /* The default user, authenticated if it needs no password (new clients, RESET). */
 void clientSetDefaultAuth(client *c);
+bool ACLDefaultUserIsNopass();
+const std::string &ACLUserName(const user *u);
+/* HELLO's AUTH: true if authenticated, else the denial logged (ACL LOG). */
+bool ACLAuthenticateUser(client *c, std::string_view username, std::string_view password);
+
+/* AUTH and ACL (the command table is in commands.cpp). */
 void authCommand(client *c);
 void aclCommand(client *c);

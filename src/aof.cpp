@@ -71,9 +71,6 @@ void feedAppendOnlyFile() {
     if (server.child_type == CHILD_TYPE_AOF) server.aof_rewrite_buf.append(unit);
 }
 
-/* propagatePendingCommands (server.cpp) hands each unit here. */
-[[maybe_unused]] static const bool feed_registered = registerFeedAppendOnlyFile(feedAppendOnlyFile);
-
 /* ========================================================================
  * Writing and fsyncing
  * ====================================================================== */
@@ -1046,8 +1043,4 @@ void aofInfoEnabledFields(InfoSection &info) {
         .field("aof_delayed_fsync", server.aof_delayed_fsync);
 }
 
-/* Replies wait while the AOF holds writes not yet in the file, unless
- * writing it failed (networking.h, registerRepliesMustWait; see
- * sendReplyToClient). */
-static bool aofHoldsUnwrittenWrites() { return !server.aof_buf.empty() && server.aof_last_write_status == C_OK; }
-[[maybe_unused]] static const bool replies_wait_registered = registerRepliesMustWait(aofHoldsUnwrittenWrites);
+bool aofHoldsUnwrittenWrites() { return !server.aof_buf.empty() && server.aof_last_write_status == C_OK; }

@@ -40,10 +40,14 @@ constexpr int AOF_OK = 0, AOF_NOT_EXIST = 1, AOF_EMPTY = 2;
 
 /* Appends the execution unit's ops meant for the AOF (server.h's
  * catExecutionUnit, with the file's SELECT state) to the AOF buffers.
- * Registered with propagation (registerFeedAppendOnlyFile, server.h) at
- * start-up. */
+ * Handed to propagation (registerFeedAppendOnlyFile, server.h) by
+ * installServerHooks. */
 void feedAppendOnlyFile();
 void flushAppendOnlyFile();
+/* Replies wait while the AOF holds writes not yet in the file, unless
+ * writing it failed (registerRepliesMustWait, networking.h; see
+ * sendReplyToClient). */
+bool aofHoldsUnwrittenWrites();
 
 /* At start-up: the AOF state from `appendonly`, and the file opened. */
 void aofOpenIfNeededOnServerStart();

@@ -9,10 +9,9 @@
  * What depends on the type of value — the pop, and serving one woken
  * waiter (what a woken BLPOP, BLMOVE, BZPOPMIN or XREAD does) — lives with
  * the type, in t_list.cpp, t_zset.cpp and t_stream.cpp, which read the
- * waiter's c->bpop (networking.h) but call nothing of blocked.h; this file
- * files each type's serve function in a table (registerBlockedType, below),
- * through which handleClientsBlockedOnKeys serves a ready key by the type
- * of its value.
+ * waiter's c->bpop (networking.h) but call nothing of blocked.h; a table
+ * below (key_waiter_types) names each type's serve function, through which
+ * handleClientsBlockedOnKeys serves a ready key by the type of its value.
  *
  * Streams are the exception to what follows: a stream stays in the
  * keyspace however empty, so XREAD waits on keys that exist, and XADD
@@ -126,10 +125,6 @@ static long long blockedClientsTimeoutProc(aeEventLoop *, long long, void *) {
         updateBlockedTimeoutTimer(getMonotonicUs() + BLOCKED_TIMEOUT_MIN_INTERVAL_US);
     return AE_NOMORE;
 }
-[[maybe_unused]] static const bool timeout_proc_named = [] {
-    traceNameProc(reinterpret_cast<const void *>(blockedClientsTimeoutProc), "blockedClientsTimeoutProc");
-    return true;
-}();
 
 /* Moves the timer earlier if the table's earliest deadline now comes before
  * it (but not before `not_before`). A timer left later is never a problem:
@@ -354,33 +349,31 @@ int processUnblockedClients() {
  * Waking
  * ====================================================================== */
 
-/* What each blocking type registered: how its waiters are served, and from
- * which type of value. Zero-initialized before any static initializer runs,
- * so the types' registrations may run in any order. */
-struct blockedTypeProcs {
+/* The block types served from keys: each waits for one type of value and
+ * is served by that type's serve-one-waiter (t_*.h). */
+struct keyWaiterType {
+    int btype;
     unsigned objtype;
-    serveClientBlockedProc serve; /* nullptr: not served from keys */
+    serveClientBlockedProc serve;
 };
-static blockedTypeProcs blocked_types[BLOCKED_NUM];
-
-bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc serve) {
-    blocked_types[btype] = {objtype, serve};
-    return true;
-}
-
-/* The types served from keys, each by its own serve-one-waiter. */
-[[maybe_unused]] static const bool list_waiters_registered =
-    registerBlockedType(BLOCKED_LIST, OBJ_LIST, serveClientBlockedOnList);
-[[maybe_unused]] static const bool zset_waiters_registered =
-    registerBlockedType(BLOCKED_ZSET, OBJ_ZSET, serveClientBlockedOnSortedSet);
-[[maybe_unused]] static const bool stream_waiters_registered =
-    registerBlockedType(BLOCKED_STREAM, OBJ_STREAM, serveClientBlockedOnStream);
+static constexpr keyWaiterType key_waiter_types[] = {
+    {BLOCKED_LIST, OBJ_LIST, serveClientBlockedOnList},
+    {BLOCKED_ZSET, OBJ_ZSET, serveClientBlockedOnSortedSet},
+    {BLOCKED_STREAM, OBJ_STREAM, serveClientBlockedOnStream},
+};
 
 /* The block type waiting for a value of `objtype`, or BLOCKED_NONE. */
 static int blockedTypeOf(unsigned objtype) {
-    for (int btype = 0; btype < BLOCKED_NUM; btype++)
-        if (blocked_types[btype].serve && blocked_types[btype].objtype == objtype) return btype;
+    for (const keyWaiterType &t : key_waiter_types)
+        if (t.objtype == objtype) return t.btype;
     return BLOCKED_NONE;
+}
+
+/* How waiters of `btype` (one of the table's) are served. */
+static serveClientBlockedProc serveProcOf(int btype) {
+    for (const keyWaiterType &t : key_waiter_types)
+        if (t.btype == btype) return t.serve;
+    return nullptr;
 }
 
 /* Which round of handleClientsBlockedOnKeys serves: 2 and up are chained
@@ -410,7 +403,7 @@ static void serveClientsBlockedOnKey(robj *o, const readyList &rl, int btype) {
     if (!server.blocked_clients_by_type[btype]) return;
     blockingKeysDict::entry *de = db->blocking_keys.find(key);
     if (!de) return;
-    serveClientBlockedProc serve = blocked_types[btype].serve;
+    serveClientBlockedProc serve = serveProcOf(btype);
     std::list<client *> &waiters = de->val; /* never empty while it exists */
     auto it = waiters.begin();
     for (bool last = false; !last;) {
@@ -487,11 +480,10 @@ void handleClientsBlockedOnKeys() {
 
 /* A client being freed leaves every waiting list, and the queue of clients
  * to reprocess, first (networking.h, registerFreeClientProc). */
-static void unblockClientOnFree(client *c) {
+void unblockClientOnFree(client *c) {
     if (c->flags & CLIENT_BLOCKED) unblockClient(c, "disconnect");
     if (c->flags & CLIENT_UNBLOCKED) server.unblocked_clients.erase(c->unblocked_node);
 }
-[[maybe_unused]] static const bool unblock_on_free_registered = registerFreeClientProc(unblockClientOnFree);
 
 /* In Redis, CLIENT UNBLOCK is in networking.c's clientCommand; here it is
  * with the blocking path, above networking. */
@@ -595,10 +587,11 @@ void clientUnpauseCommand(client *c) {
     unpauseClients();
     addReply(c, shared::ok);
 }
-[[maybe_unused]] static const bool pause_proc_named = [] {
+
+void traceNameBlockedProcs() {
+    traceNameProc(reinterpret_cast<const void *>(blockedClientsTimeoutProc), "blockedClientsTimeoutProc");
     traceNameProc(reinterpret_cast<const void *>(clientPauseEndProc), "clientPauseEndProc");
-    return true;
-}();
+}
 
 /* ========================================================================
  * The blocking commands: BLPOP, BRPOP, BLMPOP, BRPOPLPUSH, BLMOVE (in

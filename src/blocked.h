@@ -27,7 +27,7 @@
  *                        a sorted set, BLOCKED_STREAM for a stream; the
  *                        others go on waiting, in place)
  *                        first-block-first-serve, one pop (or read) each by
- *                        the type's serve function (registerBlockedType),
+ *                        the type's serve function (key_waiter_types),
  *                        then unblockClient, until the key is empty or nobody
  *                        waits; repeat while serving signalled more keys
  *                        (BLMOVE pushing to a key others wait on: the chained
@@ -108,6 +108,12 @@ void replyToBlockedClientTimedOut(client *c);
 void queueClientForReprocessing(client *c);
 /* Returns how many clients it reprocessed. */
 int processUnblockedClients();
+/* freeClient's step for blocking: off every waiting list and the queue of
+ * clients to reprocess (registerFreeClientProc, networking.h). */
+void unblockClientOnFree(client *c);
+/* Gives the live trace the names of the time events of blocking (the
+ * timeouts' timer, CLIENT PAUSE's end); installServerHooks calls it once. */
+void traceNameBlockedProcs();
 
 /* ---- waking (signalKeyAsReady, which queues a ready key, is db.h's) ------ */
 void handleClientsBlockedOnKeys();
@@ -118,10 +124,6 @@ void handleClientsBlockedOnKeys();
  * that nothing is there for this waiter yet (blockedServe, networking.h).
  * It does not unblock: handleClientsBlockedOnKeys does, after it. */
 using serveClientBlockedProc = blockedServe (*)(client *receiver, robj *o, std::string_view key);
-/* Files `serve` as the way waiters of `btype` are served from a key holding
- * a value of `objtype`; always returns true, so that it can be called from
- * a static initializer (blocked.cpp registers lists and sorted sets so). */
-bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc serve);
 
 /* How a new blocking type plugs in (BLOCKED_LIST and BLOCKED_ZSET are the
  * examples):
@@ -137,11 +139,10 @@ bool registerBlockedType(int btype, unsigned objtype, serveClientBlockedProc ser
  *       what it will need when served (bpop.target, blockpos, count; a new
  *       field of blockingState if none fits). A command that pops the first
  *       key it finds just calls blockingPopGenericCommand;
- *    3. register the serve function in blocked.cpp, next to the others:
- *         [[maybe_unused]] static const bool x_waiters_registered =
- *             registerBlockedType(BLOCKED_X, OBJ_X, serveClientBlockedOnX);
+ *    3. add a row to blocked.cpp's table of key waiters, next to the others:
+ *         {BLOCKED_X, OBJ_X, serveClientBlockedOnX},
  *       One block type per type of value: handleClientsBlockedOnKeys
- *       serves a key's waiters of the block type registered for its value;
+ *       serves a key's waiters of the block type of its value's row;
  *    4. signal: dbAdd signals a new key holding a list or a sorted set (its
  *       mayUnblock test, db.cpp): add the type there; a type that gives
  *       waiters something on a key that exists (XADD) calls

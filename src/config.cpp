@@ -237,7 +237,7 @@ std::string noEffectWarning(const standardConfig &config) {
 }
 
 std::vector<configDirective> &directives() {
-    static std::vector<configDirective> registered; /* filled by static initializers: built on first use */
+    static std::vector<configDirective> registered; /* installServerHooks fills it */
     return registered;
 }
 
@@ -639,9 +639,8 @@ bool rewriteConfigOverwriteFile(const std::string &path, std::string_view conten
  * Public API
  * ---------------------------------------------------------------------- */
 
-bool registerConfigDirective(const configDirective &directive) {
+void registerConfigDirective(const configDirective &directive) {
     directives().push_back(directive);
-    return true;
 }
 
 void initConfigValues(std::span<const standardConfig> table, std::span<const refusedConfig> refused) {

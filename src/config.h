@@ -94,8 +94,9 @@ struct refusedConfig {
 const standardConfig *lookupConfig(std::string_view name); /* by name or alias, any case; nullptr if none */
 
 /* Directives of redis.conf that are not configs of the table, owned by a
- * layer above, which registers them from a static initializer: `user`
- * (acl.cpp), `replicaof`/`slaveof` (replication). `load` takes the whole
+ * layer above and handed over by installServerHooks (hooks.cpp), before
+ * the configuration is read: `user` (acl.cpp), `replicaof`/`slaveof`
+ * (replication), `rename-command` (server.cpp). `load` takes the whole
  * line (argv[0] is the name as written; at least 2 words) and returns false
  * with the error; `rewrite` gives the lines CONFIG REWRITE writes for it
  * (none: the directive is dropped from the file). */
@@ -105,7 +106,7 @@ struct configDirective {
     bool (*load)(std::span<const std::string> argv, std::string &err);
     std::vector<std::string> (*rewrite)(); /* nullptr: its lines stay as they are (rename-command) */
 };
-bool registerConfigDirective(const configDirective &directive);
+void registerConfigDirective(const configDirective &directive);
 
 /* Takes `table` as the configs and sets every one to its default, as
  * Redis's initConfigValues(); `refused` names Redis's directives cppredis

@@ -163,9 +163,10 @@ const void *connectionHandlerOf(const void *proc, void *clientData, int mask) {
     if (conn->write_handler) return reinterpret_cast<const void *>(conn->write_handler);
     return reinterpret_cast<const void *>(conn->conn_handler);
 }
-[[maybe_unused]] const bool trace_resolver_set = (traceSetFileProcResolver(connectionHandlerOf), true);
 
 }  // namespace
+
+void connSetTraceResolver() { traceSetFileProcResolver(connectionHandlerOf); }
 
 connectionPtr connCreateSocket() { return connectionPtr(new socketConnection()); }
 connectionPtr connCreateAcceptedSocket(int fd) { return connectionPtr(new socketConnection(fd)); }

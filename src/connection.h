@@ -89,6 +89,10 @@ bool callHandler(connection *conn, ConnectionCallbackFunc handler);
 /* The socket kind: a new one to connect, or one around an accepted fd. */
 connectionPtr connCreateSocket();
 connectionPtr connCreateAcceptedSocket(int fd);
+/* Makes the loop's trace name a connection's file event after the handler
+ * the connection runs for it (readQueryFromClient), not after its own;
+ * installServerHooks calls it once. */
+void connSetTraceResolver();
 
 inline int connGetState(const connection *conn) { return conn->state; }
 inline int connGetType(const connection *conn) { return conn->type(); }

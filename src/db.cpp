@@ -38,10 +38,7 @@ void initDatabases() {
     }
 }
 
-/* CLIENT LIST's db= (networking.h, registerDbId: networking sits below
- * redisDb). */
-static int dbId(const redisDb *db) { return db->id; }
-[[maybe_unused]] static const bool db_id_registered = registerDbId(dbId);
+int dbId(const redisDb *db) { return db->id; }
 
 int selectDb(client *c, int id) {
     if (id < 0 || id >= server.dbnum) return C_ERR;
@@ -162,10 +159,9 @@ void signalKeyAsReady(redisDb *db, std::string_view key) {
 static touchWatchedKeyProc touch_watched_key = nullptr;
 static touchAllWatchedKeysInDbProc touch_all_watched_keys_in_db = nullptr;
 
-bool registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDbProc touch_all) {
+void registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDbProc touch_all) {
     touch_watched_key = touch;
     touch_all_watched_keys_in_db = touch_all;
-    return true;
 }
 
 void signalModifiedKey(client *c, redisDb *db, std::string_view key) {
@@ -462,9 +458,8 @@ void flushdbCommand(client *c) {
 /* FLUSHALL's persistence step, rdb.cpp's (db.h). */
 static flushAllResetRDBProc flushall_reset_rdb = nullptr;
 
-bool registerFlushAllResetRDB(flushAllResetRDBProc reset) {
+void registerFlushAllResetRDB(flushAllResetRDBProc reset) {
     flushall_reset_rdb = reset;
-    return true;
 }
 
 /* Redis 7.0's flushAllDataAndResetRDB: the keys removed count as changes;

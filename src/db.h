@@ -66,6 +66,9 @@ constexpr int EMPTYDB_NO_FLAGS = 0, EMPTYDB_ASYNC = 1;
 
 void initDatabases();
 int selectDb(client *c, int id);
+/* The number of a database: CLIENT LIST's db=, for networking, which sits
+ * below redisDb (registerDbId, networking.h). */
+int dbId(const redisDb *db);
 
 robj *lookupKeyRead(redisDb *db, std::string_view key);
 robj *lookupKeyWrite(redisDb *db, std::string_view key);
@@ -101,11 +104,10 @@ long long emptyData(int dbnum, int flags); /* -1 = all databases; returns keys r
 /* FLUSHALL's persistence step (the end of Redis 7.0's
  * flushAllDataAndResetRDB, in db.c there): stop a BGSAVE that would write
  * the old dataset and, with save points, save the empty one at once.
- * Persistence sits above the keyspace (tools/check_layers.sh), so rdb.cpp
- * registers it from a static initializer of its own, before main runs (it
- * is always linked: the command table names SAVE). Always returns true. */
+ * Persistence sits above the keyspace (tools/check_layers.sh): rdb.cpp's
+ * flushAllResetRDB, handed over by installServerHooks (hooks.cpp). */
 using flushAllResetRDBProc = void (*)();
-bool registerFlushAllResetRDB(flushAllResetRDBProc reset);
+void registerFlushAllResetRDB(flushAllResetRDBProc reset);
 
 /* Expiry (times are unix milliseconds). */
 long long getExpire(redisDb *db, std::string_view key);   /* -1 when none */
@@ -120,12 +122,11 @@ void signalModifiedKey(client *c, redisDb *db, std::string_view key);
 void signalFlushedDb(int dbid); /* -1: every database (FLUSHALL) */
 /* What they tell WATCH (Redis's db.c calls multi.c's touchWatchedKey and
  * touchAllWatchedKeysInDb): transactions (multi.h) sit above the keyspace
- * (tools/check_layers.sh), so multi.cpp registers its two functions from
- * a static initializer of its own, before main runs (it is always linked:
- * the command table names WATCH). Always returns true. */
+ * (tools/check_layers.sh), so installServerHooks (hooks.cpp) hands those
+ * two functions over. */
 using touchWatchedKeyProc = void (*)(redisDb *db, std::string_view key);
 using touchAllWatchedKeysInDbProc = void (*)(redisDb *emptied, redisDb *replaced_with);
-bool registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDbProc touch_all);
+void registerWatchedKeysTouch(touchWatchedKeyProc touch, touchAllWatchedKeysInDbProc touch_all);
 
 /* Scanning: SCAN, HSCAN, SSCAN, ZSCAN. o is nullptr for the keyspace,
  * else the collection, scanned by its type's scan (object.h). */

@@ -266,11 +266,6 @@ void touchAllWatchedKeysInDb(redisDb *emptied, redisDb *replaced_with) {
     }
 }
 
-/* The keyspace's signalModifiedKey and signalFlushedDb reach WATCH through
- * these (db.h). */
-[[maybe_unused]] static const bool watched_keys_touch_registered =
-    registerWatchedKeysTouch(touchWatchedKey, touchAllWatchedKeysInDb);
-
 void watchCommand(client *c) {
     if (c->flags & CLIENT_MULTI) {
         addReplyError(c, "WATCH inside MULTI is not allowed");
@@ -287,7 +282,3 @@ void unwatchCommand(client *c) {
     c->flags &= ~CLIENT_DIRTY_CAS;
     addReply(c, shared::ok);
 }
-
-/* A client being freed unwatches its keys: the databases' watcher lists
- * point at it (networking.h, registerFreeClientProc). */
-[[maybe_unused]] static const bool unwatch_on_free_registered = registerFreeClientProc(unwatchAllKeys);

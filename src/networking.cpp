@@ -54,47 +54,38 @@
 using networking::server;
 
 /* ========================================================================
- * Calls up (networking.h): what the layers above registered
+ * Calls up (networking.h): what installServerHooks (hooks.cpp) handed over
  * ====================================================================== */
 
 static processCommandProc processCommandHook;
-static std::vector<freeClientProc> &freeClientProcs() {
-    static std::vector<freeClientProc> procs; /* built on first use: static initializers register */
-    return procs;
-}
+static std::vector<freeClientProc> freeClientProcs;
 static repliesMustWaitProc repliesMustWaitHook;
 static masterStreamProcessedProc masterStreamProcessedHook;
 static dbIdProc dbIdHook;
 static aclNetworkingHooks aclHooks;
 
-bool registerProcessCommand(processCommandProc proc) {
+void registerProcessCommand(processCommandProc proc) {
     processCommandHook = proc;
-    return true;
 }
 
-bool registerFreeClientProc(freeClientProc proc) {
-    freeClientProcs().push_back(proc);
-    return true;
+void registerFreeClientProc(freeClientProc proc) {
+    freeClientProcs.push_back(proc);
 }
 
-bool registerMasterStreamProcessed(masterStreamProcessedProc proc) {
+void registerMasterStreamProcessed(masterStreamProcessedProc proc) {
     masterStreamProcessedHook = proc;
-    return true;
 }
 
-bool registerRepliesMustWait(repliesMustWaitProc proc) {
+void registerRepliesMustWait(repliesMustWaitProc proc) {
     repliesMustWaitHook = proc;
-    return true;
 }
 
-bool registerDbId(dbIdProc proc) {
+void registerDbId(dbIdProc proc) {
     dbIdHook = proc;
-    return true;
 }
 
-bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks) {
+void registerACLNetworkingHooks(const aclNetworkingHooks &hooks) {
     aclHooks = hooks;
-    return true;
 }
 
 /* ========================================================================
@@ -143,7 +134,7 @@ void freeClient(client *c) {
     /* The mechanisms' structures point at c (watched keys, waiting lists,
      * subscriptions): each lets go first. Nothing may ever be popped for,
      * or published to, a client that is gone. */
-    for (freeClientProc proc : freeClientProcs()) proc(c);
+    for (freeClientProc proc : freeClientProcs) proc(c);
     if (c->flags & CLIENT_PENDING_WRITE) eraseClientPointer(server.clients_pending_write, c);
     if (c->flags & CLIENT_CLOSE_ASAP) eraseClientPointer(server.clients_to_close, c);
     server.clients_index.erase(c->id);
@@ -995,15 +986,13 @@ static uint64_t traceClientOfFd(int fd, bool *trace_reader) {
     return c->id;
 }
 
-static bool registerTraceNames() {
+void traceNameNetworkingProcs() {
     traceNameProc(reinterpret_cast<const void *>(acceptTcpHandler), "acceptTcpHandler");
     traceNameProc(reinterpret_cast<const void *>(acceptUnixHandler), "acceptUnixHandler");
     traceNameProc(reinterpret_cast<const void *>(readQueryFromClient), "readQueryFromClient");
     traceNameProc(reinterpret_cast<const void *>(sendReplyToClient), "sendReplyToClient");
     traceSetFdOwner(traceClientOfFd);
-    return true;
 }
-[[maybe_unused]] static const bool trace_names_registered = registerTraceNames();
 
 /* ========================================================================
  * Introspection: CLIENT LIST lines

@@ -452,45 +452,47 @@ extern redisServerNetworking &server;
 
 /* ------------------------------------------------------------------------
  * Where networking calls the layers above it. Redis's networking.c calls
- * these directly; here they are above networking, so each registers itself
- * from a static initializer in its own file (set before main(), so in the
- * unit tests too).
+ * these directly; here they are above networking, so installServerHooks
+ * (hooks.cpp, the wiring) hands them over once, before anything runs: the
+ * server's start-up and every test binary's main call it.
  * ---------------------------------------------------------------------- */
 
-/* Runs a parsed request (processCommand, server.cpp). */
+/* Runs a parsed request (processCommand, server_main.cpp). */
 using processCommandProc = int (*)(client *c);
-bool registerProcessCommand(processCommandProc proc);
+void registerProcessCommand(processCommandProc proc);
 
 /* Releases what a mechanism keeps of a client, before freeClient destroys
- * it (unwatch its keys, unblock it, unsubscribe it: multi.cpp,
- * blocked.cpp, pubsub.cpp). Run in the order registered; each must not
- * depend on another having run. */
+ * it: unblock it, unwatch its keys, unsubscribe it, stop tracking for it,
+ * drop it as a replica or a monitor, cache the master it was
+ * (installServerHooks lists the seven, in the order Redis's freeClient
+ * takes those steps). Run in the order registered; none depends on
+ * another having run. */
 using freeClientProc = void (*)(client *c);
-bool registerFreeClientProc(freeClientProc proc);
+void registerFreeClientProc(freeClientProc proc);
 
 /* The master's connection on a replica (CLIENT_MASTER): after each request
  * of its stream is processed, the bytes of that request (an empty line
  * included: every byte counts in the replication offset), for replication
  * to advance the applied offset and proxy them (replication_replica.cpp). */
 using masterStreamProcessedProc = void (*)(client *c, std::string_view request);
-bool registerMasterStreamProcessed(masterStreamProcessedProc proc);
+void registerMasterStreamProcessed(masterStreamProcessedProc proc);
 
 /* True while replies must not be written from the write handler because
  * the AOF still holds writes they may show (aof.cpp; see sendReplyToClient). */
 using repliesMustWaitProc = bool (*)();
-bool registerRepliesMustWait(repliesMustWaitProc proc);
+void registerRepliesMustWait(repliesMustWaitProc proc);
 
 /* The number of a client's database, for CLIENT LIST's db= (redisDb is
- * db.h's, above networking; db.cpp registers it). */
+ * db.h's, above networking: db.cpp's dbId). */
 using dbIdProc = int (*)(const redisDb *db);
-bool registerDbId(dbIdProc proc);
+void registerDbId(dbIdProc proc);
 
-/* What networking needs of ACL users (acl.cpp registers it): the user a
- * new client starts as and whether that already authenticates it, whether
- * the default user takes no password (protected mode), a user's name
- * (CLIENT LIST user=) and lookup by name (CLIENT KILL USER), HELLO's AUTH
- * option (true if authenticated), and whether a client must still
- * authenticate (the request size limits before it has). */
+/* What networking needs of ACL users (acl.cpp's): the user a new client
+ * starts as and whether that already authenticates it, whether the
+ * default user takes no password (protected mode), a user's name (CLIENT
+ * LIST user=) and lookup by name (CLIENT KILL USER), HELLO's AUTH option
+ * (true if authenticated), and whether a client must still authenticate
+ * (the request size limits before it has). */
 struct aclNetworkingHooks {
     void (*clientSetDefaultAuth)(client *c);
     bool (*defaultUserIsNopass)();
@@ -499,7 +501,7 @@ struct aclNetworkingHooks {
     bool (*authenticateUser)(client *c, std::string_view username, std::string_view password);
     bool (*authRequired)(const client *c);
 };
-bool registerACLNetworkingHooks(const aclNetworkingHooks &hooks);
+void registerACLNetworkingHooks(const aclNetworkingHooks &hooks);
 
 /* ------------------------------------------------------------------------
  * networking.cpp
@@ -520,6 +522,9 @@ bool islocalClient(const client *c);
 std::string clientPeerIp(const client *c);
 void readQueryFromClient(connection *conn);
 void sendReplyToClient(connection *conn);
+/* Gives the live trace the names of the handlers above and which client
+ * owns a file descriptor (installServerHooks calls it once). */
+void traceNameNetworkingProcs();
 void processInputBuffer(client *c);
 int processInlineBuffer(client *c);
 int processMultibulkBuffer(client *c);

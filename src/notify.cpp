@@ -3,6 +3,7 @@
  * See notify.h for the invariants. */
 #include "notify.h"
 
+#include "pubsub.h"
 #include "util.h"
 
 namespace {
@@ -68,14 +69,6 @@ std::string keyspaceEventsFlagsToString(int flags) {
     return out;
 }
 
-/* pubsubPublishMessage, once pubsub.cpp has registered it. */
-static keyspaceEventPublishProc publishMessage = nullptr;
-
-bool registerKeyspaceEventPublisher(keyspaceEventPublishProc publish) {
-    publishMessage = publish;
-    return true;
-}
-
 void publishKeyspaceEvent(const char *event, std::string_view key, int dbid) {
     /* Nobody listens to anything: skip building the channel names. */
     if (server.pubsub_channels.size() == 0 && server.pubsub_patterns.size() == 0) return;
@@ -83,10 +76,10 @@ void publishKeyspaceEvent(const char *event, std::string_view key, int dbid) {
     std::string_view name = event;
     if (server.notify_keyspace_events & NOTIFY_KEYSPACE) {
         buildChannel(channel, "__keyspace@", dbid, key);
-        publishMessage(channel, name);
+        pubsubPublishMessage(channel, name);
     }
     if (server.notify_keyspace_events & NOTIFY_KEYEVENT) {
         buildChannel(channel, "__keyevent@", dbid, name);
-        publishMessage(channel, key);
+        pubsubPublishMessage(channel, key);
     }
 }

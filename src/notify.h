@@ -1,8 +1,8 @@
 /* notify.h — keyspace notifications (Redis's notify.c).
  *
  * With notify-keyspace-events set, every change to a key is published as
- * two pub/sub messages (pubsub.h, through the publisher pubsub.cpp
- * registers: registerKeyspaceEventPublisher): on "__keyspace@<db>__:<key>"
+ * two pub/sub messages (pubsub.h's pubsubPublishMessage, of the same
+ * layer): on "__keyspace@<db>__:<key>"
  * the event's name ("lpush", "del", "expired" ...), and on
  * "__keyevent@<db>__:<event>" the key. Each command calls
  * notifyKeyspaceEvent after its change, with the class of the event (the
@@ -47,15 +47,6 @@ std::string keyspaceEventsFlagsToString(int flags);
 
 /* Publishes the event's messages (the part behind the inlined test). */
 void publishKeyspaceEvent(const char *event, std::string_view key, int dbid);
-
-/* How publishKeyspaceEvent hands a message to the subscribers: Redis's
- * notify.c calls pubsubPublishMessage, but pub/sub (pubsub.h) sits above
- * the keyspace (tools/check_layers.sh), so pubsub.cpp registers it here
- * from a static initializer of its own, before main runs. Only pubsub.cpp
- * adds subscribers, so with any listener it is set (and it always is in
- * the server: the command table names PUBLISH). Always returns true. */
-using keyspaceEventPublishProc = long long (*)(std::string_view channel, std::string_view message);
-bool registerKeyspaceEventPublisher(keyspaceEventPublishProc publish);
 
 inline void notifyKeyspaceEvent(int type, const char *event, std::string_view key, int dbid) {
     if (server.notify_keyspace_events & type) [[unlikely]]

@@ -144,15 +144,13 @@ static size_t stringObjectComputeSize(const robj *o, size_t) {
 }
 
 /* Each type's row; the string row is constant-initialized, the others are
- * zero until their files register them (before main, in any order: a
- * static array needs no initializer to run first). */
+ * zero until installServerHooks files them. */
 static objectType object_types[OBJ_TYPE_MAX] = {
     {freeStringObject, dupStringObject, stringObjectComputeSize, nullptr, false, nullptr},
 };
 
-bool registerObjectType(unsigned type, const objectType &row) {
+void registerObjectType(unsigned type, const objectType &row) {
     object_types[type] = row;
-    return true;
 }
 
 const objectType &getObjectType(unsigned type) { return object_types[type]; }

@@ -121,11 +121,10 @@ ObjRef createObject(unsigned type, unsigned encoding, void *ptr);
  * row per OBJ_* type, as Redis's dictType gives a dict its functions.
  * Redis's object.c and db.c switch on the type and call each type's
  * functions; here the types (t_*.cpp) sit a layer above them
- * (tools/check_layers.sh), so each registers its row from a static
- * initializer of its own file (registerObjectType), before main runs, and
- * object.cpp and db.cpp call through the row. Every type's file is linked
- * whenever its values can exist: the command table names its commands, and
- * only its API fills a value. Strings are object.cpp's own row. */
+ * (tools/check_layers.sh), so each defines its row (listObjectType...),
+ * installServerHooks (hooks.cpp) files them (registerObjectType) before
+ * anything runs, and object.cpp and db.cpp call through the row. Strings
+ * are object.cpp's own row. */
 struct objectType {
     /* Frees what the value owns; decrRefCount then frees the robj itself
      * (Redis's freeListObject, freeSetObject...). */
@@ -150,8 +149,8 @@ struct objectType {
 };
 /* Every value the robj's 4-bit type field can hold. */
 constexpr unsigned OBJ_TYPE_MAX = 1u << 4;
-/* Files the row of `type`; always returns true, for a static initializer. */
-bool registerObjectType(unsigned type, const objectType &row);
+/* Files the row of `type`. */
+void registerObjectType(unsigned type, const objectType &row);
 const objectType &getObjectType(unsigned type);
 
 /* A hash table's bytes for computeSize: the dict, its buckets and its

@@ -260,10 +260,6 @@ bool pubsubMayHaveReceivers(std::string_view channel) {
     return server.pubsub_patterns.size() != 0 || server.pubsub_channels.find(channel) != nullptr;
 }
 
-/* Keyspace notifications (notify.h) publish through this too. */
-[[maybe_unused]] static const bool keyspace_event_publisher_registered =
-    registerKeyspaceEventPublisher(pubsubPublishMessage);
-
 /* ========================================================================
  * Commands
  * ====================================================================== */
@@ -353,12 +349,11 @@ void pubsubHelpCommand(client *c) {
 /* A client being freed leaves every channel, pattern and shard channel: the
  * server's subscriber lists point at it (networking.h,
  * registerFreeClientProc). */
-static void pubsubUnsubscribeAllOnFree(client *c) {
+void pubsubUnsubscribeAllOnFree(client *c) {
     pubsubUnsubscribeShardAllChannels(c, false);
     pubsubUnsubscribeAllChannels(c, false);
     pubsubUnsubscribeAllPatterns(c, false);
 }
-[[maybe_unused]] static const bool unsubscribe_on_free_registered = registerFreeClientProc(pubsubUnsubscribeAllOnFree);
 
 /* ========================================================================
  * Sharded pub/sub (Redis 7.0 without a cluster: one shard, every slot)

@@ -41,6 +41,9 @@ bool pubsubUnsubscribePattern(client *c, std::string_view pattern, bool notify);
 int pubsubUnsubscribeAllChannels(client *c, bool notify);
 int pubsubUnsubscribeAllPatterns(client *c, bool notify);
 int pubsubUnsubscribeShardAllChannels(client *c, bool notify);
+/* freeClient's step for pub/sub: every channel, pattern and shard channel,
+ * unnotified (registerFreeClientProc, networking.h). */
+void pubsubUnsubscribeAllOnFree(client *c);
 
 /* Delivers `message` and returns how many clients received it (a client
  * subscribed to the channel and to two matching patterns counts 3). */

@@ -1334,12 +1334,11 @@ void killRDBChild() {
     concludeChild(pid, status);
 }
 
-/* FLUSHALL's persistence step (db.h). */
-static void flushAllResetRDB() {
+/* FLUSHALL's persistence step (db.h, registerFlushAllResetRDB). */
+void flushAllResetRDB() {
     killRDBChild();
     if (!server.saveparams.empty()) rdbSave(server.rdb_filename.c_str());
 }
-[[maybe_unused]] static const bool flushall_reset_rdb_registered = registerFlushAllResetRDB(flushAllResetRDB);
 
 void rdbSaveCron() {
     bool may_retry =

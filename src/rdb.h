@@ -143,6 +143,10 @@ void rdbRemoveTempFile(pid_t childpid);
 /* Sleeps rdb-key-save-delay once per key saved (or rewritten to the AOF). */
 void rdbKeySaveDelay();
 void killRDBChild();
+/* FLUSHALL's persistence step (registerFlushAllResetRDB, db.h): stops a
+ * BGSAVE that would write the old dataset and, with save points, saves the
+ * empty one at once. */
+void flushAllResetRDB();
 void backgroundSaveDoneHandler(int exitcode, int bysignal);
 /* serverCron's share when no child runs: a save point reached, or a
  * BGSAVE scheduled, starts a background save. */

@@ -37,8 +37,10 @@
  */
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct client;
 
@@ -70,6 +72,8 @@ void refreshGoodSlavesCount();
 bool checkGoodReplicasStatus();
 /* How many replicas acknowledged `offset` or more. */
 int replicationCountAcksByOffset(long long offset);
+/* freeClient's step for a replica (registerFreeClientProc, networking.h). */
+void replicationFreeSlave(client *c);
 
 /* serverCron, once a second: timeouts, pings, the backlog's TTL, diskless
  * delays, the replica's side (replicationCronReplica). */
@@ -105,6 +109,15 @@ void replicationSendAck();
 /* At shutdown: closes the link to the master still being set up (its
  * connection leaves the event loop, which must outlive it). */
 void replicationCloseLinkOnShutdown();
+/* Networking's calls up (networking.h): freeClient's step for the master's
+ * connection (registerFreeClientProc), and each request of its stream once
+ * run (registerMasterStreamProcessed). */
+void replicationHandleMasterDisconnection(client *c);
+void replicationMasterStreamProcessed(client *c, std::string_view request);
+/* The `replicaof` directive of redis.conf, `slaveof` its alias
+ * (registerConfigDirective, config.h). */
+bool loadReplicaofDirective(std::span<const std::string> argv, std::string &err);
+std::vector<std::string> rewriteReplicaofDirective();
 
 /* INFO's Replication section; ROLE. */
 void genReplicationInfoString(std::string &out);

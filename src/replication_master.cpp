@@ -165,9 +165,6 @@ void replicationFeedSlaves() {
     if (!stream.empty()) feedReplicationBuffer(stream);
 }
 
-/* propagatePendingCommands (server.cpp) hands each unit here. */
-[[maybe_unused]] static const bool repl_feed_registered = registerReplicationFeed(replicationFeedSlaves);
-
 /* ========================================================================
  * Replicas going online
  * ====================================================================== */
@@ -711,7 +708,7 @@ void replconfCommand(client *c) {
  * Replicas leaving
  * ====================================================================== */
 
-static void replicationFreeSlave(client *c) {
+void replicationFreeSlave(client *c) {
     if (!(c->flags & CLIENT_SLAVE) || (c->flags & CLIENT_MONITOR)) return; /* a MONITOR is flagged a replica too */
     serverLog(LL_WARNING, "Connection with replica %s lost.", replicationGetSlaveName(c).c_str());
     server.slaves.remove(c);
@@ -724,7 +721,6 @@ static void replicationFreeSlave(client *c) {
     }
     refreshGoodSlavesCount();
 }
-[[maybe_unused]] static const bool free_slave_registered = registerFreeClientProc(replicationFreeSlave);
 
 /* ========================================================================
  * min-replicas-to-write, acknowledgements

@@ -247,8 +247,11 @@ bool replicationCreateMasterClient(long long reploff, int dbid) {
     return true;
 }
 
-/* registerFreeClientProc: the master's connection went away. Its place in
- * the stream is cached for a PSYNC, and the link started again. */
+}  // namespace
+
+/* freeClient's step for the master's connection (registerFreeClientProc,
+ * networking.h): it went away. Its place in the stream is cached for a
+ * PSYNC, and the link started again. */
 void replicationHandleMasterDisconnection(client *c) {
     if (c != server.master) return;
     serverLog(LL_NOTICE, "Connection with master lost.");
@@ -289,6 +292,8 @@ void replicationMasterStreamProcessed(client *c, std::string_view request) {
     server.master_repl_offset = c->reploff;
     c->pending_querybuf.clear();
 }
+
+namespace {
 
 /* Before turning into a replica, this master's own history is what a
  * promoted replica of ours can continue: PSYNC with our replid and offset
@@ -692,6 +697,8 @@ void syncWithMaster(connection *) {
     }
 }
 
+}  // namespace
+
 /* ---- the replicaof directive ------------------------------------------------- */
 
 bool loadReplicaofDirective(std::span<const std::string> argv, std::string &err) {
@@ -720,6 +727,8 @@ std::vector<std::string> rewriteReplicaofDirective() {
     return {"replicaof " + server.masterhost + " " + std::to_string(server.masterport)};
 }
 
+namespace {
+
 const char *replstateToString(int replstate) {
     switch (replstate) {
     case SLAVE_STATE_WAIT_BGSAVE_START:
@@ -734,11 +743,6 @@ const char *replstateToString(int replstate) {
 std::string slaveAddr(const client *slave) {
     return slave->slave_addr.empty() ? clientPeerIp(slave) : slave->slave_addr;
 }
-
-[[maybe_unused]] const bool replica_hooks_registered =
-    registerFreeClientProc(replicationHandleMasterDisconnection) &&
-    registerMasterStreamProcessed(replicationMasterStreamProcessed) &&
-    registerConfigDirective({"replicaof", "slaveof", loadReplicaofDirective, rewriteReplicaofDirective});
 
 } // namespace
 

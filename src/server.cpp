@@ -11,8 +11,8 @@
  * layer (persistence, transactions, blocking, scripting), so here they are
  * in server_main.cpp, the top layer (tools/check_layers.sh). call() is
  * where a write is propagated to the AOF and the replicas, one execution
- * unit at a time (aof.h, replication.h), through the functions they
- * register (registerFeedAppendOnlyFile, registerReplicationFeed).
+ * unit at a time (aof.h, replication.h), through the hooks installServerHooks
+ * fills (registerFeedAppendOnlyFile, registerReplicationFeed).
  * Invariants:
  *  - server.unixtime / mstime / ustime are refreshed once per iteration and
  *    per command; code that needs "now" reads them instead of the clock.
@@ -114,14 +114,12 @@ static constexpr std::string_view kMulti = "*1\r\n$5\r\nMULTI\r\n", kExec = "*1\
 static propagationTargetProc aof_feed = nullptr;  /* aof.cpp's feedAppendOnlyFile */
 static propagationTargetProc repl_feed = nullptr; /* replication_master.cpp's replicationFeedSlaves */
 
-bool registerFeedAppendOnlyFile(propagationTargetProc feed) {
+void registerFeedAppendOnlyFile(propagationTargetProc feed) {
     aof_feed = feed;
-    return true;
 }
 
-bool registerReplicationFeed(propagationTargetProc feed) {
+void registerReplicationFeed(propagationTargetProc feed) {
     repl_feed = feed;
-    return true;
 }
 
 void catExecutionUnit(std::string &dst, int target, int &seldb) {
@@ -648,7 +646,6 @@ void unmonitorClient(client *c) {
     server.monitors.remove(c);
     c->flags &= ~(CLIENT_MONITOR | CLIENT_SLAVE);
 }
-[[maybe_unused]] static const bool unmonitor_on_free_registered = registerFreeClientProc(unmonitorClient);
 
 /* A RESP2 subscriber gets the pong as a push-like array: ["pong", message]. */
 
@@ -838,7 +835,7 @@ void redisSetProcTitle(const char *title) {
  * on; "" removes it. CONFIG REWRITE keeps these lines as they are.
  * ====================================================================== */
 
-static bool loadRenameCommandDirective(std::span<const std::string> argv, std::string &err) {
+bool loadRenameCommandDirective(std::span<const std::string> argv, std::string &err) {
     if (argv.size() != 3) {
         err = "Bad directive or wrong number of arguments";
         return false;
@@ -856,6 +853,3 @@ static bool loadRenameCommandDirective(std::span<const std::string> argv, std::s
     }
     return true;
 }
-
-[[maybe_unused]] static const bool rename_command_registered =
-    registerConfigDirective({"rename-command", nullptr, loadRenameCommandDirective, nullptr});

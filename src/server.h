@@ -499,15 +499,13 @@ inline bool checkClientPauseTimeoutAndReturnIfPaused() {
 std::string traceCommandArgs(const client *c);
 /* Propagation (server.cpp): every write reaches the AOF through here. */
 /* The AOF and replication, layers above (tools/check_layers.sh), receive
- * each execution unit propagation closes (server.also_propagate): aof.cpp
- * registers its feedAppendOnlyFile, replication_master.cpp its
- * replicationFeedSlaves, from static initializers (both are always
- * linked: the command table names BGREWRITEAOF and SYNC). Each writes the
- * ops meant for it (catExecutionUnit). Redis's propagation calls them
- * directly. */
+ * each execution unit propagation closes (server.also_propagate): aof.cpp's
+ * feedAppendOnlyFile and replication_master.cpp's replicationFeedSlaves,
+ * handed over by installServerHooks (hooks.cpp). Each writes the ops meant
+ * for it (catExecutionUnit). Redis's propagation calls them directly. */
 using propagationTargetProc = void (*)();
-bool registerFeedAppendOnlyFile(propagationTargetProc feed);
-bool registerReplicationFeed(propagationTargetProc feed);
+void registerFeedAppendOnlyFile(propagationTargetProc feed);
+void registerReplicationFeed(propagationTargetProc feed);
 /* Appends the unit's ops meant for `target` to dst, as that target's
  * stream: a SELECT where the db differs from `seldb` (which follows), and
  * MULTI/EXEC around two ops or more, after the SELECT of the first (as
@@ -628,6 +626,9 @@ void monitorCommand(client *c);
 void replicationFeedMonitors(client *c, int dictid, std::span<const std::string_view> argv);
 /* RESET and freeClient: the client leaves server.monitors. */
 void unmonitorClient(client *c);
+/* The `rename-command` directive of redis.conf (registerConfigDirective,
+ * config.h): the command answers to the new name alone; "" removes it. */
+bool loadRenameCommandDirective(std::span<const std::string> argv, std::string &err);
 void echoCommand(client *c);
 void timeCommand(client *c);
 void configGetCommand(client *c);

@@ -51,6 +51,7 @@
 #include "config_table.h"
 #include "evict.h"
 #include "functions.h"
+#include "hooks.h"
 #include "latency.h"
 #include "lazyfree.h"
 #include "multi.h"
@@ -149,7 +150,7 @@ static bool isAllowedInPubsubContext(const redisCommand *cmd) {
 }
 
 /* Runs the command in c->argv after the checks every command gets. */
-static int processCommand(client *c) {
+int processCommand(client *c) {
     c->cmd = c->lastcmd = lookupCommand(c->argv);
     if (!c->cmd) {
         redisCommand *base = lookupCommandByName(c->argv[0]);
@@ -319,9 +320,6 @@ void resetCommand(client *c) {
     clearClientConnectionState(c);
     addReplyStatus(c, "RESET");
 }
-
-/* Networking runs each parsed request through here (networking.h). */
-[[maybe_unused]] static const bool process_command_registered = registerProcessCommand(processCommand);
 
 /* ========================================================================
  * Shutdown
@@ -778,6 +776,7 @@ static void usage() {
 }
 
 int serverMain(int argc, char **argv) {
+    installServerHooks(); /* before anything runs: the config's directives among them */
     if (argc >= 2) {
         std::string_view a1 = argv[1];
         if (a1 == "-v" || a1 == "--version") {

@@ -2,7 +2,7 @@
  * start-up, the event loop's hooks, processCommand, shutdown and INFO, in
  * server_main.cpp. They sit in the top layer here because they call the
  * mechanisms (tools/check_layers.sh). Networking reaches processCommand
- * through the function it registers (networking.h). */
+ * through the hook installServerHooks sets (hooks.cpp, networking.h). */
 #pragma once
 
 #include "ae.h"
@@ -23,3 +23,8 @@ void beforeSleep(aeEventLoop *el);
 void shutdownCommand(client *c);
 void infoCommand(client *c);
 void resetCommand(client *c);
+
+/* Runs the command in c->argv after the checks every command gets: what
+ * networking calls for each parsed request (registerProcessCommand,
+ * networking.h). */
+int processCommand(client *c);

@@ -226,13 +226,12 @@ static unsigned long hashTypeScan(robj *o, unsigned long cursor, long count, std
     return 0;
 }
 
-[[maybe_unused]] static const bool hash_type_registered =
-    registerObjectType(OBJ_HASH, {.free = freeHashObject,
-                                  .dup = hashTypeDup,
-                                  .computeSize = hashObjectComputeSize,
-                                  .scan = hashTypeScan,
-                                  .scan_pairs = true,
-                                  .freeEffort = hashTypeLength});
+const objectType hashObjectType = {.free = freeHashObject,
+                                   .dup = hashTypeDup,
+                                   .computeSize = hashObjectComputeSize,
+                                   .scan = hashTypeScan,
+                                   .scan_pairs = true,
+                                   .freeEffort = hashTypeLength};
 
 /* hashTypeRandomElement: a field and its value, at random; the hash must
  * not be empty. A hash table draws fairly among a sample of entries

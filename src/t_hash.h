@@ -41,6 +41,10 @@
 
 struct client;
 
+/* The hash's row of the objects' table (object.h): its free, dup,
+ * size and scan (installServerHooks files it with registerObjectType). */
+extern const objectType hashObjectType;
+
 using hashDict = dict<sds, sds>;
 
 inline hashDict &objectHashDict(const robj *o) { return *static_cast<hashDict *>(o->ptr); }

@@ -170,13 +170,12 @@ static size_t listObjectComputeSize(const robj *o, size_t samples) {
     return size;
 }
 
-[[maybe_unused]] static const bool list_type_registered =
-    registerObjectType(OBJ_LIST, {.free = freeListObject,
-                                  .dup = listTypeDup,
-                                  .computeSize = listObjectComputeSize,
-                                  .scan = nullptr, /* no LSCAN */
-                                  .scan_pairs = false,
-                                  .freeEffort = listTypeLength});
+const objectType listObjectType = {.free = freeListObject,
+                                   .dup = listTypeDup,
+                                   .computeSize = listObjectComputeSize,
+                                   .scan = nullptr, /* no LSCAN */
+                                   .scan_pairs = false,
+                                   .freeEffort = listTypeLength};
 
 /* ---- iterating --------------------------------------------------------- */
 

@@ -33,6 +33,10 @@
 
 struct client;
 
+/* The list's row of the objects' table (object.h): its free, dup,
+ * size and scan (installServerHooks files it with registerObjectType). */
+extern const objectType listObjectType;
+
 /* Which end of a list (Redis's LIST_HEAD / LIST_TAIL). As an iteration
  * direction, LIST_TAIL walks towards the tail. */
 constexpr int LIST_HEAD = 0, LIST_TAIL = 1;

@@ -216,13 +216,12 @@ static unsigned long setTypeScan(robj *o, unsigned long cursor, long count, std:
     return 0;
 }
 
-[[maybe_unused]] static const bool set_type_registered =
-    registerObjectType(OBJ_SET, {.free = freeSetObject,
-                                 .dup = setTypeDup,
-                                 .computeSize = setObjectComputeSize,
-                                 .scan = setTypeScan,
-                                 .scan_pairs = false,
-                                 .freeEffort = setTypeSize});
+const objectType setObjectType = {.free = freeSetObject,
+                                  .dup = setTypeDup,
+                                  .computeSize = setObjectComputeSize,
+                                  .scan = setTypeScan,
+                                  .scan_pairs = false,
+                                  .freeEffort = setTypeSize};
 
 /* ---- iterating --------------------------------------------------------- */
 

@@ -40,6 +40,10 @@
 
 struct client;
 
+/* The set's row of the objects' table (object.h): its free, dup,
+ * size and scan (installServerHooks files it with registerObjectType). */
+extern const objectType setObjectType;
+
 /* A dict used as a set: members are keys, there is no value. */
 struct setDictMember {};
 using setDict = dict<sds, setDictMember>;

@@ -146,13 +146,12 @@ static size_t streamFreeEffort(const robj *o) {
     return effort;
 }
 
-[[maybe_unused]] static const bool stream_type_registered =
-    registerObjectType(OBJ_STREAM, {.free = freeStreamObject,
-                                    .dup = streamDupObject,
-                                    .computeSize = streamObjectComputeSize,
-                                    .scan = nullptr, /* no XSCAN */
-                                    .scan_pairs = false,
-                                    .freeEffort = streamFreeEffort});
+const objectType streamObjectType = {.free = freeStreamObject,
+                                     .dup = streamDupObject,
+                                     .computeSize = streamObjectComputeSize,
+                                     .scan = nullptr, /* no XSCAN */
+                                     .scan_pairs = false,
+                                     .freeEffort = streamFreeEffort};
 
 /* ---- IDs as arguments and replies ------------------------------------------ */
 

@@ -29,6 +29,10 @@
 
 struct client;
 
+/* The stream's row of the objects' table (object.h): its free, dup,
+ * size and scan (installServerHooks files it with registerObjectType). */
+extern const objectType streamObjectType;
+
 inline stream &objectStream(const robj *o) { return *static_cast<stream *>(o->ptr); }
 
 /* A new, empty stream value (Redis's createStreamObject). */
@@ -125,7 +129,7 @@ struct xreadBlockArgs {
  * reading past its group's last ID when it wakes) and returns false: the
  * caller blocks the client (BLOCKED_STREAM). */
 bool xreadGenericCommand(client *c, xreadBlockArgs *block);
-/* BLOCKED_STREAM's serve-one-waiter (registerBlockedType): `receiver`
+/* BLOCKED_STREAM's serve-one-waiter (blocked.cpp's key_waiter_types): `receiver`
  * waits on `key`, which holds the stream `o`. Replies and returns
  * blockedServe::served when an entry past the waiter's ID is there;
  * replies -NOGROUP and returns served when its group is gone; else

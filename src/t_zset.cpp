@@ -450,13 +450,12 @@ static unsigned long zsetScan(robj *o, unsigned long cursor, long count, std::ve
     return 0;
 }
 
-[[maybe_unused]] static const bool zset_type_registered =
-    registerObjectType(OBJ_ZSET, {.free = freeZsetObject,
-                                  .dup = zsetDup,
-                                  .computeSize = zsetObjectComputeSize,
-                                  .scan = zsetScan,
-                                  .scan_pairs = true,
-                                  .freeEffort = zsetLength});
+const objectType zsetObjectType = {.free = freeZsetObject,
+                                   .dup = zsetDup,
+                                   .computeSize = zsetObjectComputeSize,
+                                   .scan = zsetScan,
+                                   .scan_pairs = true,
+                                   .freeEffort = zsetLength};
 
 /* ========================================================================
  * Shared by the commands

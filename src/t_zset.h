@@ -44,6 +44,10 @@
 
 struct client;
 
+/* The sorted set's row of the objects' table (object.h): its free, dup,
+ * size and scan (installServerHooks files it with registerObjectType). */
+extern const objectType zsetObjectType;
+
 /* The skiplist encoding's value (skiplist.h) in an robj. */
 inline zset &objectZset(const robj *o) { return *static_cast<zset *>(o->ptr); }
 

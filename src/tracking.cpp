@@ -187,12 +187,13 @@ bool trackingBuildBroadcastReply(const std::map<std::string, uint64_t, std::less
     return true;
 }
 
+}  // namespace
+
+/* A client being freed stops being tracked: the prefix table points at it
+ * (networking.h, registerFreeClientProc). */
 void freeClientTracking(client *c) {
     if (c->flags & CLIENT_TRACKING) disableTracking(c);
 }
-[[maybe_unused]] const bool free_client_registered = registerFreeClientProc(freeClientTracking);
-
-}  // namespace
 
 /* ========================================================================
  * Remembering and invalidating keys

@@ -37,6 +37,8 @@ void trackingHandlePendingKeyInvalidations();
 void trackingInvalidateKeysOnFlush(bool async);
 /* freeClient and CLIENT TRACKING off. */
 void disableTracking(client *c);
+/* freeClient's step for tracking (registerFreeClientProc, networking.h). */
+void freeClientTracking(client *c);
 /* serverCron and processCommand: evicts tracked keys past
  * tracking-table-max-keys, telling their clients as if they had changed. */
 void trackingLimitUsedSlots();

@@ -30,9 +30,6 @@ constexpr int ZMALLOC_MAX_THREADS = 8;
 threadCounters thread_counters[ZMALLOC_MAX_THREADS];
 std::atomic<int> registered_threads{0};
 std::mutex register_mutex;
-
-/* The main thread runs static initializers: it is counted from the start. */
-[[maybe_unused]] const bool main_thread_registered = (zmalloc_register_thread(), true);
 }  // namespace
 
 void zmalloc_register_thread() {

@@ -10,8 +10,10 @@
 #include <cstddef>
 
 size_t zmalloc_used_memory();  /* bytes allocated and not freed */
-/* A thread that allocates (bio's) registers itself once, at its start, for
- * zmalloc_used_memory to count what it allocates and frees. */
+/* A thread that allocates registers itself once, for zmalloc_used_memory
+ * to count what it allocates and frees: bio's at their start, the main
+ * thread in installServerHooks (hooks.cpp). jemalloc's counts run from
+ * the thread's start, so registering late misses nothing. */
 void zmalloc_register_thread();
 size_t zmalloc_get_rss();      /* resident set size of the process */
 /* Bytes of this process's pages that are dirty and not shared: in a forked

@@ -14,10 +14,12 @@
 #   4  the data types, t_*
 #   5  the mechanisms built on the types: blocking, transactions, pub/sub,
 #      scripting, persistence, the background thread, DEBUG
-#   6  the wiring: the command table, start-up and the event loop's hooks
-#      (server_main), main()
+#   6  the wiring: the command table, the hooks the lower layers call up
+#      through (hooks: installServerHooks), start-up and the event loop's
+#      hooks (server_main), main()
 # Where a lower layer must call up, it goes through an interface defined
-# below it (a table of function pointers, a hook), never an include.
+# below it (a table of function pointers, a hook), never an include;
+# hooks.cpp fills every such hook, in one place.
 set -euo pipefail
 export LC_ALL=C  # the same sort order (and so the same docs/layers.md) everywhere
 cd "$(dirname "$0")/.."
@@ -29,7 +31,7 @@ assign 2 networking config connection log tls
 assign 3 bio db expire latency lazyfree notify object pubsub server slowlog tracking
 assign 4 bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset
 assign 5 acl aof blocked childinfo cluster debug evict functions multi rdb replication script_lua scripting sort livetrace_output
-assign 6 commands config_table main server_main
+assign 6 commands config_table hooks main server_main
 
 module_of() {  # src/ae_epoll.h -> ae
     local m=${1##*/}
@@ -58,8 +60,9 @@ diagram() {
     echo 'A module (a `.h` and its `.cpp`) includes modules of its own layer or of a'
     echo 'lower one: every arrow points down or sideways, never up (`make'
     echo 'check-layers` fails on an upward one). Where a lower layer must call up,'
-    echo 'it registers or is handed a function (networking.h, db.h, object.h,'
-    echo 'notify.h, blocked.h, server.h), not an include.'
+    echo 'it is handed a function through a hook (networking.h, db.h, object.h,'
+    echo 'server.h, config.h), not an include: `installServerHooks` (hooks.cpp)'
+    echo 'fills them all.'
     echo
     echo '```mermaid'
     echo 'flowchart TB'

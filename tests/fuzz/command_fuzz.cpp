@@ -42,6 +42,7 @@
 #include "blocked.h"
 #include "commands.h"
 #include "db.h"
+#include "hooks.h"
 #include "intset.h"
 #include "server.h"
 #include "skiplist.h"
@@ -418,6 +419,7 @@ void printOutput(int j, const client *c) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+    installServerHooks(); /* as serverMain: commands, freeClient, the types all go through them */
     server.verbosity = LL_WARNING;
     populateCommandTable();
     initDatabases();
