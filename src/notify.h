@@ -49,9 +49,11 @@ std::string keyspaceEventsFlagsToString(int flags);
 void publishKeyspaceEvent(const char *event, std::string_view key, int dbid);
 
 /* How publishKeyspaceEvent hands a message to the subscribers: Redis's
- * notify.c calls pubsubPublishMessage, but pub/sub (pubsub.h) sits above
- * the keyspace (tools/check_layers.sh), so pubsub.cpp registers it here
- * from a static initializer of its own, before main runs. Only pubsub.cpp
+ * notify.c calls pubsubPublishMessage; here pubsub.cpp registers it from a
+ * static initializer of its own, before main runs. (Pub/sub is in the
+ * keyspace's own layer, 3 in tools/check_layers.sh, and includes this
+ * header only to register: notify.cpp could include pubsub.h instead
+ * without making a cycle.) Only pubsub.cpp
  * adds subscribers, so with any listener it is set (and it always is in
  * the server: the command table names PUBLISH). Always returns true. */
 using keyspaceEventPublishProc = long long (*)(std::string_view channel, std::string_view message);
