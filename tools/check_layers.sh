@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 # The layers, from the bottom: number|name|what it holds|its modules.
 layers=(
 "0|bundled|third-party libraries bundled in deps/ (Lua's struct and cmsgpack): they include nothing of src/|lua_cmsgpack lua_struct"
-"1|foundations|the event loop, the plain data structures, the request parser, hashing and helpers, and the generated tables of src/commands/ (key specs and docs, data the command table points at): they know nothing of the server|adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack livetrace rax request_parser rio sds setcpuaffinity setproctitle sha1 sha256 skiplist stream util version ziplist zmalloc"
+"1|foundations|the event loop and its clock, the plain data structures, the request parser, hashing and helpers, and the generated tables of src/commands/ (key specs and docs, data the command table points at): they know nothing of the server|adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack livetrace monotonic rax request_parser rio sds setcpuaffinity setproctitle sha1 sha256 skiplist stream util version ziplist zmalloc"
 "2|connections|networking (clients, reply buffers), the connections under it (connection: the socket kind; tls), config, and the log|config connection log networking tls"
 "3|keyspace|the server (call, the command table's lookup), the keyspace and its objects, expiry, keyspace notifications and pub/sub, the background thread (bio) and lazy freeing, the latency monitor, the slow log, client-side caching (tracking)|bio db expire latency lazyfree notify object pubsub server slowlog tracking"
 "4|types|the data types: t_*, and the commands built on strings and sorted sets (bitops, hyperloglog, geo)|bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset"
@@ -38,7 +38,6 @@ layers=(
 # with why it is not cut: members|reason. Any other cycle fails the check,
 # and so does one of these whose members changed or that is gone.
 accepted_cycles=(
-"ae livetrace|ae.cpp traces the loop (livetrace.h) and livetrace.h takes monotime from ae.h"
 "connection networking tls|connection.cpp and tls.cpp reach the event loop through networking::server, connection.cpp's trace resolver names tls's handler, networking.h takes tls-auth-clients' values from tls.h"
 "commands server_main|the command table names INFO, SHUTDOWN and RESET (server_main.h), and server_main.cpp populates the table (commands.h)"
 "bio db expire latency lazyfree notify object server slowlog tracking|server.h includes db.h (a redisServer holds the databases) and the keyspace's files include server.h for the global \`server\`; server.cpp's call() feeds the slow log, the latency monitor and tracking, and frees asynchronously (lazyfree, bio), all of which read \`server\` back. Cutting it is giving each a part of redisServer of its own, as log.h and networking.h have"
