@@ -37,6 +37,7 @@
 #include "anet.h"
 #include "log.h"
 #include "livetrace.h"
+#include "tls.h" /* acceptTLSHandler: connCreateAcceptedTLS */
 #include "util.h"
 #include "version.h"
 

@@ -44,8 +44,10 @@
 #include "util.h"
 
 redisServer server;
-/* The layers below server.h see their part of it (log.h, networking.h). */
+/* The layers below server.h see their part of it (log.h, connection.h,
+ * networking.h). */
 constinit redisServerLog &logging::server = ::server;
+constinit redisServerConnection &connections::server = ::server;
 constinit redisServerNetworking &networking::server = ::server;
 
 /* ========================================================================

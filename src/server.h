@@ -164,7 +164,8 @@ struct redisOp {
  * ---------------------------------------------------------------------- */
 /* Redis's struct redisServer. The parts that the layers below the server
  * use are its bases, defined with them (redisServerLog in log.h,
- * redisServerNetworking in networking.h): above, every field still reads
+ * redisServerNetworking in networking.h, and its base redisServerConnection
+ * in connection.h): above, every field still reads
  * server.x, as in Redis. */
 struct redisServer : redisServerLog, redisServerNetworking {
     std::string executable;
