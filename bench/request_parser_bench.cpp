@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "server.h"
+#include "server_main.h"
 
 namespace {
 
@@ -23,7 +24,7 @@ std::string multibulk(std::initializer_list<std::string> args) {
 }
 
 client *benchClient() {
-    if (server.commands.empty()) populateCommandTable();
+    if (server.commands.empty()) initCommandTable();
     return createClient(nullptr);
 }
 

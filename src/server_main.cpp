@@ -777,6 +777,8 @@ static void usage() {
     exit(1);
 }
 
+void initCommandTable() { populateCommandTable({infoCommand, shutdownCommand, resetCommand}); }
+
 int serverMain(int argc, char **argv) {
     if (argc >= 2) {
         std::string_view a1 = argv[1];
@@ -795,7 +797,7 @@ int serverMain(int argc, char **argv) {
     std::random_device rd;
     for (uint8_t &b : hashseed) b = static_cast<uint8_t>(rd());
     dictSetHashFunctionSeed(hashseed);
-    populateCommandTable();
+    initCommandTable();
     ACLInit(); /* before the configuration: its `user` lines are checked as read */
     initConfigValues(standardConfigs(), refusedConfigs());
     std::string configfile, options;

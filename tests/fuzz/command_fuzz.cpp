@@ -44,6 +44,7 @@
 #include "db.h"
 #include "intset.h"
 #include "server.h"
+#include "server_main.h"
 #include "skiplist.h"
 #include "t_hash.h"
 #include "t_list.h"
@@ -419,7 +420,7 @@ void printOutput(int j, const client *c) {
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     server.verbosity = LL_WARNING;
-    populateCommandTable();
+    initCommandTable();
     initDatabases();
     server.el = aeCreateEventLoop(128);
     updateCachedTime();
