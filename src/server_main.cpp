@@ -59,6 +59,7 @@
 #include "replication.h"
 #include "scripting.h"
 #include "server.h"
+#include "setcpuaffinity.h"
 #include "setproctitle.h"
 #include "tls.h"
 #include "livetrace.h"

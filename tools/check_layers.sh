@@ -25,8 +25,8 @@ cd "$(dirname "$0")/.."
 # The layers, from the bottom: number|name|what it holds|its modules.
 layers=(
 "0|bundled|third-party libraries bundled in deps/ (Lua's struct and cmsgpack): they include nothing of src/|lua_cmsgpack lua_struct"
-"1|foundations|the event loop and its clock, the plain data structures, the request parser, hashing and helpers, and the generated tables of src/commands/ (key specs and docs, data the command table points at): they know nothing of the server|adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack livetrace monotonic rax request_parser rio sds setcpuaffinity setproctitle sha1 sha256 skiplist stream util version ziplist zmalloc"
-"2|connections|networking (clients, reply buffers), the connections under it (connection: the socket kind; tls), config, and the log|config connection log networking tls"
+"1|foundations|the event loop and its clock, the plain data structures, the request parser, hashing and helpers, and the generated tables of src/commands/ (key specs and docs, data the command table points at): they know nothing of the server|adlist ae anet commanddocs crc64 dict geohash intset keyspecs listpack livetrace monotonic rax request_parser rio sds setproctitle sha1 sha256 skiplist stream util version ziplist zmalloc"
+"2|connections|networking (clients, reply buffers), the connections under it (connection: the socket kind; tls), config, the log, and CPU affinity (which logs)|config connection log networking setcpuaffinity tls"
 "3|keyspace|the server (call, the command table's lookup), the keyspace and its objects, expiry, keyspace notifications and pub/sub, the background thread (bio) and lazy freeing, the latency monitor, the slow log, client-side caching (tracking)|bio db expire latency lazyfree notify object pubsub server slowlog tracking"
 "4|types|the data types: t_*, and the commands built on strings and sorted sets (bitops, hyperloglog, geo)|bitops geo hyperloglog t_hash t_list t_set t_stream t_string t_zset"
 "5|mechanisms|what is built on the types: blocking, transactions, scripting and functions, persistence (rdb, aof, childinfo), replication, cluster, ACL, eviction, SORT, DEBUG, and the live trace's outputs|acl aof blocked childinfo cluster debug evict functions livetrace_output multi rdb replication script_lua scripting sort"
@@ -38,7 +38,7 @@ layers=(
 # with why it is not cut: members|reason. Any other cycle fails the check,
 # and so does one of these whose members changed or that is gone.
 accepted_cycles=(
-"bio db expire latency lazyfree notify object server slowlog tracking|server.h includes db.h (a redisServer holds the databases) and the keyspace's files include server.h for the global \`server\`; server.cpp's call() feeds the slow log, the latency monitor and tracking, and frees asynchronously (lazyfree, bio), all of which read \`server\` back. Cutting it is giving each a part of redisServer of its own, as log.h and networking.h have"
+"db expire latency lazyfree notify object server slowlog tracking|server.h includes db.h (a redisServer holds the databases) and the keyspace's files include server.h for the global \`server\`; server.cpp's call() feeds the slow log, the latency monitor and tracking, and frees asynchronously (lazyfree), all of which read \`server\` back. Cutting it is giving each a part of redisServer of its own, as log.h and networking.h have"
 "acl aof blocked childinfo evict functions multi rdb replication script_lua scripting|persistence, replication and scripting call each other as in Redis: an RDB holds the functions and AOF can start with one, a full sync is an RDB, the child's end runs rdb's and aof's handlers, scripts check ACLs while ACL's log and eviction ask about the running script (and scripts reply eviction's OOM error), EXEC checks ACLs and AOF replays MULTI, WAIT (blocked) counts the replicas' acks while replication blocks and unblocks clients"
 )
 
