@@ -38,7 +38,7 @@ layers=(
 # with why it is not cut: members|reason. Any other cycle fails the check,
 # and so does one of these whose members changed or that is gone.
 accepted_cycles=(
-"db expire latency lazyfree notify object server slowlog tracking|server.h includes db.h (a redisServer holds the databases) and the keyspace's files include server.h for the global \`server\`; server.cpp's call() feeds the slow log, the latency monitor and tracking, and frees asynchronously (lazyfree), all of which read \`server\` back. Cutting it is giving each a part of redisServer of its own, as log.h and networking.h have"
+"db expire latency lazyfree notify object server slowlog tracking|server.h includes db.h (a redisServer holds the databases) and the keyspace's files include server.h for the global \`server\`; server.cpp's call() feeds the slow log, the latency monitor and tracking, and frees asynchronously (lazyfree), all of which read \`server\` back. Cutting it is giving each a part of redisServer of its own, as log.h, connection.h, networking.h and bio.h have"
 "acl aof blocked childinfo evict functions multi rdb replication script_lua scripting|persistence, replication and scripting call each other as in Redis: an RDB holds the functions and AOF can start with one, a full sync is an RDB, the child's end runs rdb's and aof's handlers, scripts check ACLs while ACL's log and eviction ask about the running script (and scripts reply eviction's OOM error), EXEC checks ACLs and AOF replays MULTI, WAIT (blocked) counts the replicas' acks while replication blocks and unblocks clients"
 )
 
