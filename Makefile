@@ -155,13 +155,13 @@ $(TEST_BUILD)/tests/integration/fsync_test.o: CPPFLAGS += -DCPPREDIS_FSYNC_SHIM=
   -DCPPREDIS_ASAN_RUNTIME='"$(shell $(CXX) -print-file-name=libasan.so)"'
 
 # The ae tests are built once per backend: ae.cpp is recompiled with each
-# (with livetrace.cpp, the loop's trace points, and util.cpp, which livetrace.cpp
-# quotes values with).
+# (with monotonic.cpp, its clock, livetrace.cpp, the loop's trace points, and
+# util.cpp, which livetrace.cpp quotes values with).
 # A static pattern rule, so it cannot match the .d files of these targets.
 AE_TEST_BINS := $(BUILD)/ae_tests_epoll $(BUILD)/ae_tests_poll $(BUILD)/ae_tests_kqueue
-$(AE_TEST_BINS): $(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h src/ae_%.h src/livetrace.cpp src/livetrace.h src/util.cpp
+$(AE_TEST_BINS): $(BUILD)/ae_tests_%: tests/unit/ae_test.cpp src/ae.cpp src/ae.h src/ae_%.h src/monotonic.cpp src/monotonic.h src/livetrace.cpp src/livetrace.h src/util.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) -Isrc -DAE_BACKEND_$(shell echo $* | tr a-z A-Z) $(CXXFLAGS) tests/unit/ae_test.cpp src/ae.cpp src/livetrace.cpp src/util.cpp -o $@ $(LDFLAGS) -lgtest -lgtest_main $(LDLIBS)
+	$(CXX) -Isrc -DAE_BACKEND_$(shell echo $* | tr a-z A-Z) $(CXXFLAGS) tests/unit/ae_test.cpp src/ae.cpp src/monotonic.cpp src/livetrace.cpp src/util.cpp -o $@ $(LDFLAGS) -lgtest -lgtest_main $(LDLIBS)
 
 # The request parser's tests link nothing but the parser and util: a
 # dependency of the parser on the server would fail this link.

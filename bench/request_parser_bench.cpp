@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "hooks.h"
 #include "server.h"
+#include "server_main.h"
 
 namespace {
 
@@ -25,7 +26,7 @@ std::string multibulk(std::initializer_list<std::string> args) {
 
 client *benchClient() {
     installServerHooks(); /* processInputBuffer runs commands through them; once */
-    if (server.commands.empty()) populateCommandTable();
+    if (server.commands.empty()) initCommandTable();
     return createClient(nullptr);
 }
 

@@ -42,12 +42,6 @@
 #include "ae_poll.h"
 #endif
 
-monotime getMonotonicUs() {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (monotime)ts.tv_sec * 1000000 + (monotime)ts.tv_nsec / 1000;
-}
-
 // ---------------------------------------------------------------- the loop
 
 aeEventLoop::aeEventLoop() = default;

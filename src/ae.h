@@ -24,6 +24,8 @@
 #include <memory>
 #include <vector>
 
+#include "monotonic.h"  // monotime: the deadlines' clock
+
 constexpr int AE_OK = 0, AE_ERR = -1;
 
 constexpr int AE_NONE = 0, AE_READABLE = 1, AE_WRITABLE = 2,
@@ -46,9 +48,6 @@ using aeFileProc = void (*)(aeEventLoop *el, int fd, void *clientData, int mask)
 using aeTimeProc = long long (*)(aeEventLoop *el, long long id, void *clientData);
 using aeEventFinalizerProc = void (*)(aeEventLoop *el, void *clientData);
 using aeBeforeSleepProc = void (*)(aeEventLoop *el);
-
-using monotime = uint64_t;  // microseconds
-monotime getMonotonicUs();  // CLOCK_MONOTONIC
 
 // A registered file event. One clientData per fd, shared by both directions.
 struct aeFileEvent {

@@ -15,8 +15,12 @@
 #include <mutex>
 #include <thread>
 
-#include "server.h"
+#include "log.h"
+#include "setcpuaffinity.h"
+#include "util.h"
 #include "zmalloc.h"
+
+using bio::server;
 
 namespace {
 

@@ -26,7 +26,25 @@
  */
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <string>
+
+/* The bio threads' part of Redis's struct redisServer: what they read
+ * (their CPU list) and what the AOF fsync job reports back. The global
+ * `server` (server.h) derives from it; bio.cpp, which needs nothing else
+ * of the server, reaches it as bio::server (bound in server.cpp). */
+struct redisServerBio {
+    std::string bio_cpulist; /* `bio-cpulist` (redisSetCpuAffinity): "" for none */
+    /* The last background fsync (bio thread, everysec): C_ERR and its errno
+     * refuse writes (MISCONF) until a later one succeeds. */
+    std::atomic<int> aof_bio_fsync_status{0};
+    std::atomic<int> aof_bio_fsync_errno{0};
+};
+
+namespace bio {
+extern redisServerBio &server;
+}
 
 enum bioJobType { BIO_AOF_FSYNC, BIO_CLOSE_FILE, BIO_LAZY_FREE, BIO_NUM_OPS };
 

@@ -16,6 +16,7 @@
 #include "latency.h"
 #include "rdb.h"
 #include "server.h"
+#include "setcpuaffinity.h"
 #include "livetrace.h"
 #include "zmalloc.h"
 

@@ -42,7 +42,6 @@
 #include "replication.h"
 #include "scripting.h"
 #include "server.h"
-#include "server_main.h"
 #include "slowlog.h"
 #include "sort.h"
 #include "t_hash.h"
@@ -102,7 +101,7 @@ Cmd cmd(const char *name, redisCommandProc proc, int arity, uint64_t flags, int 
     return Cmd(name, proc, arity, flags, first, last, step);
 }
 
-std::vector<redisCommand> buildCommandTable() {
+std::vector<redisCommand> buildCommandTable(const serverMainCommandProcs &top) {
     std::initializer_list<Cmd> rows = {
         /* connection */
         cmd("ping", pingCommand, -1, CMD_FAST | CMD_SENTINEL, 0, 0, 0)
@@ -133,7 +132,7 @@ std::vector<redisCommand> buildCommandTable() {
                 cmd("getredir", clientGetredirCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
                 cmd("trackinginfo", clientTrackingInfoCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
             }),
-        cmd("reset", resetCommand, 1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
+        cmd("reset", top.reset, 1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
         cmd("monitor", monitorCommand, 1, ADMIN, 0, 0, 0),
         /* strings (t_string.cpp) */
         cmd("set", setCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
@@ -540,11 +539,11 @@ std::vector<redisCommand> buildCommandTable() {
         cmd("sunsubscribe", sunsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
         cmd("spublish", spublishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 1, 1, 1),
         /* server (server_main.cpp, server.cpp, debug.cpp) */
-        cmd("info", infoCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
+        cmd("info", top.info, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
             .acl(ACL_CATEGORY_DANGEROUS)
             .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
         cmd("time", timeCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0).tips({"nondeterministic_output"}),
-        cmd("shutdown", shutdownCommand, -1, ADMIN | CMD_NO_MULTI | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0),
+        cmd("shutdown", top.shutdown, -1, ADMIN | CMD_NO_MULTI | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0),
         cmd("debug", debugCommand, -2, ADMIN | CMD_PROTECTED, 0, 0, 0),
         /* the slow log (slowlog.cpp) and the latency monitor (latency.cpp) */
         cmd("slowlog", nullptr, -2, 0, 0, 0, 0)
@@ -686,9 +685,9 @@ std::vector<redisCommand> buildCommandTable() {
 }  // namespace
 
 /* Built on first use (no static-initialization-order dependency on
- * `server`); populateCommandTable() indexes it. */
-static std::vector<redisCommand> &redisCommandTable() {
-    static std::vector<redisCommand> table = buildCommandTable();
+ * `server`): populateCommandTable(), which indexes it. */
+static std::vector<redisCommand> &redisCommandTable(const serverMainCommandProcs &top) {
+    static std::vector<redisCommand> table = buildCommandTable(top);
     return table;
 }
 
@@ -710,8 +709,8 @@ static void setImplicitACLCategories(redisCommand &cmd) {
 }
 
 /* Links subcommands to their parent and indexes every command by name. */
-void populateCommandTable() {
-    server.command_table = &redisCommandTable();
+void populateCommandTable(const serverMainCommandProcs &procs) {
+    server.command_table = &redisCommandTable(procs);
     unsigned long nextid = 0; /* ACL's bit of each command (never USER_COMMAND_BITS_COUNT - 1) */
     for (redisCommand &cmd : *server.command_table) {
         cmd.fullname = cmd.declared_name;

@@ -18,11 +18,9 @@
 #include <cstring>
 
 #include "anet.h"
-#include "networking.h"
-#include "tls.h"
-#include "livetrace.h"
+#include "util.h"
 
-using networking::server;
+using connections::server;
 
 const char *connection::lastError() const { return strerror(last_errno); }
 
@@ -149,24 +147,6 @@ void connSocketEventHandler(aeEventLoop *el, int fd, void *clientData, int mask)
     if ((mask & AE_READABLE) && conn->read_handler && !callHandler(conn, conn->read_handler)) return;
     if ((mask & AE_WRITABLE) && conn->write_handler) callHandler(conn, conn->write_handler);
 }
-
-namespace {
-
-/* The loop's trace names a file event after the handler the connection
- * runs for it (readQueryFromClient), not after the connection's own. */
-const void *connectionHandlerOf(const void *proc, void *clientData, int mask) {
-    auto *conn = static_cast<connection *>(clientData);
-    if (!conn || (proc != reinterpret_cast<const void *>(connSocketEventHandler) &&
-                  proc != reinterpret_cast<const void *>(tlsEventHandler)))
-        return proc;
-    if ((mask & AE_READABLE) && conn->read_handler) return reinterpret_cast<const void *>(conn->read_handler);
-    if (conn->write_handler) return reinterpret_cast<const void *>(conn->write_handler);
-    return reinterpret_cast<const void *>(conn->conn_handler);
-}
-
-}  // namespace
-
-void connSetTraceResolver() { traceSetFileProcResolver(connectionHandlerOf); }
 
 connectionPtr connCreateSocket() { return connectionPtr(new socketConnection()); }
 connectionPtr connCreateAcceptedSocket(int fd) { return connectionPtr(new socketConnection(fd)); }

@@ -36,6 +36,29 @@ constexpr int CONN_STATE_NONE = 0, CONN_STATE_CONNECTING = 1, CONN_STATE_ACCEPTI
               CONN_STATE_CONNECTED = 3, CONN_STATE_CLOSED = 4, CONN_STATE_ERROR = 5;
 constexpr int CONN_TYPE_SOCKET = 1, CONN_TYPE_TLS = 2;
 
+/* What one write event sends at most (Redis 7.0's number): networking's
+ * writeToClient stops there, and TLS, which has no writev, copies a
+ * writev of up to this many bytes into one record. */
+constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
+
+/* tls-auth-clients (Redis's TLS_CLIENT_AUTH_*): whether an accepted TLS
+ * connection asks its peer for a certificate. Declared with the kinds of
+ * connection, not in tls.h, because networking's settings hold it
+ * (redisServerNetworking) and networking needs nothing else of TLS. */
+constexpr int TLS_CLIENT_AUTH_NO = 0, TLS_CLIENT_AUTH_YES = 1, TLS_CLIENT_AUTH_OPTIONAL = 2;
+
+/* The connections' part of Redis's struct redisServer: the event loop
+ * their events live in. redisServerNetworking (networking.h), and so the
+ * global `server`, derives from it; the kinds of connection, below
+ * networking, reach it as connections::server (bound in server.cpp). */
+struct redisServerConnection {
+    std::unique_ptr<aeEventLoop> el;
+};
+
+namespace connections {
+extern redisServerConnection &server;
+}
+
 struct connection;
 using ConnectionCallbackFunc = void (*)(connection *conn);
 
@@ -89,10 +112,6 @@ bool callHandler(connection *conn, ConnectionCallbackFunc handler);
 /* The socket kind: a new one to connect, or one around an accepted fd. */
 connectionPtr connCreateSocket();
 connectionPtr connCreateAcceptedSocket(int fd);
-/* Makes the loop's trace name a connection's file event after the handler
- * the connection runs for it (readQueryFromClient), not after its own;
- * installServerHooks calls it once. */
-void connSetTraceResolver();
 
 inline int connGetState(const connection *conn) { return conn->state; }
 inline int connGetType(const connection *conn) { return conn->type(); }

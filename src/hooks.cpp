@@ -22,6 +22,7 @@
 #include "t_set.h"
 #include "t_stream.h"
 #include "t_zset.h"
+#include "tls.h"
 #include "tracking.h"
 #include "zmalloc.h"
 

@@ -5,7 +5,7 @@
  * layer, fills every one, in one place.
  *
  * Invariants:
- *  - it runs before anything else of the library: first in serverMain, and
+ *  - it runs before anything else of the library: first in main (main.cpp), and
  *    first in the main of every test, benchmark and fuzz target that runs
  *    commands (tests/unit/test_main.cpp);
  *  - no hook is filled anywhere else: no static initializer registers

@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ae.h"  // monotime
+#include "monotonic.h"
 
 enum traceCategory : uint32_t {
     TRACE_LOOP = 1u << 0,      // aeProcessEvents: iterations, beforeSleep, the wait, file/time events

@@ -46,6 +46,7 @@
 #include "anet.h"
 #include "log.h"
 #include "livetrace.h"
+#include "tls.h" /* acceptTLSHandler: connCreateAcceptedTLS */
 #include "util.h"
 #include "version.h"
 

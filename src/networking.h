@@ -39,7 +39,6 @@
 
 #include "ae.h"
 #include "connection.h"
-#include "tls.h" /* tls-auth-clients */
 #include "dict.h"
 #include "commands/keyspecs.h"
 #include "request_parser.h"
@@ -57,7 +56,8 @@ struct user; /* an ACL user (acl.h, above): clients only point at one */
  * ---------------------------------------------------------------------- */
 constexpr size_t PROTO_IOBUF_LEN = 16 * 1024;        /* read size per call */
 constexpr size_t PROTO_REPLY_CHUNK_BYTES = 16 * 1024; /* static reply buffer */
-constexpr size_t NET_MAX_WRITES_PER_EVENT = 64 * 1024;
+/* NET_MAX_WRITES_PER_EVENT, what one write event sends at most, is in
+ * connection.h: TLS coalesces a writev up to it too. */
 
 /* ------------------------------------------------------------------------
  * Client flags (the subset implemented so far keeps Redis's names).
@@ -393,14 +393,14 @@ inline bool mustObeyClient(const client *c) { return c->id == CLIENT_ID_AOF || (
  * ---------------------------------------------------------------------- */
 
 /* The fields of Redis's struct redisServer that networking reads and
- * writes: the event loop and the cached time, the databases a new client
+ * writes: the event loop (from its base, the connections' part in
+ * connection.h) and the cached time, the databases a new client
  * starts in, every client, and networking's settings and statistics. The
  * global `server` (server.h) derives from it, so above this layer they
  * read server.clients etc. as in Redis; networking itself, below
  * server.h, reaches the same object as networking::server (bound in
  * server.cpp). */
-struct redisServerNetworking {
-    std::unique_ptr<aeEventLoop> el;
+struct redisServerNetworking : redisServerConnection {
     int hz = 10;                      /* serverCron frequency (clientsCron's share per call) */
     /* Time, cached once per event-loop iteration as Redis does. */
     time_t unixtime = 0;

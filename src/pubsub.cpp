@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "notify.h"
 #include "server.h"
 #include "util.h"
 

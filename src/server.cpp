@@ -36,7 +36,6 @@
 #include "config.h"
 #include "latency.h"
 #include "lazyfree.h"
-#include "setcpuaffinity.h"
 #include "setproctitle.h"
 #include "slowlog.h"
 #include "livetrace.h"
@@ -44,8 +43,11 @@
 #include "util.h"
 
 redisServer server;
-/* The layers below server.h see their part of it (log.h, networking.h). */
+/* The layers below server.h see their part of it (log.h, connection.h,
+ * networking.h), and so does bio.cpp (bio.h). */
 constinit redisServerLog &logging::server = ::server;
+constinit redisServerBio &bio::server = ::server;
+constinit redisServerConnection &connections::server = ::server;
 constinit redisServerNetworking &networking::server = ::server;
 
 /* ========================================================================
@@ -732,8 +734,8 @@ void configHelpCommand(client *c) {
 }
 
 /* ========================================================================
- * The process: its OOM score, its title and its CPUs (Redis's
- * setOOMScoreAdj, redisSetProcTitle and redisSetCpuAffinity)
+ * The process: its OOM score and its title (Redis's setOOMScoreAdj and
+ * redisSetProcTitle; its CPUs, redisSetCpuAffinity, are setcpuaffinity.cpp's)
  * ====================================================================== */
 
 namespace {
@@ -814,13 +816,6 @@ bool expandProcTitleTemplate(std::string_view tmpl, const char *title, std::stri
     size_t first = out.find_first_not_of(' ');
     out = first == std::string::npos ? "" : out.substr(first, out.find_last_not_of(' ') + 1 - first);
     return true;
-}
-
-void redisSetCpuAffinity(const std::string &cpulist) {
-    errno = 0; /* a list that does not parse sets none */
-    if (!cpulist.empty() && !setcpuaffinity(cpulist))
-        serverLog(LL_WARNING, "Unable to set the CPU affinity to '%s': %s", cpulist.c_str(),
-                  errno ? strerror(errno) : "not a CPU list");
 }
 
 void redisSetProcTitle(const char *title) {

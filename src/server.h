@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "ae.h"
+#include "bio.h"
 #include "db.h"
 #include "log.h"
 #include "networking.h"
@@ -167,9 +168,10 @@ struct redisOp {
  * ---------------------------------------------------------------------- */
 /* Redis's struct redisServer. The parts that the layers below the server
  * use are its bases, defined with them (redisServerLog in log.h,
- * redisServerNetworking in networking.h): above, every field still reads
+ * redisServerNetworking in networking.h, and its base redisServerConnection
+ * in connection.h, redisServerBio in bio.h): above, every field still reads
  * server.x, as in Redis. */
-struct redisServer : redisServerLog, redisServerNetworking {
+struct redisServer : redisServerLog, redisServerNetworking, redisServerBio {
     std::string executable;
     std::string configfile;           /* absolute path, "" if none */
     int config_hz = 10;
@@ -231,7 +233,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     bool rdb_del_sync_files = false;  /* replication.h's removeSyncRdbFile */
     /* CPU affinity (redisSetCpuAffinity): the main thread, the bio threads,
      * the AOF rewrite child, the RDB child. "" for none. */
-    std::string server_cpulist, bio_cpulist, aof_rewrite_cpulist, bgsave_cpulist;
+    std::string server_cpulist, aof_rewrite_cpulist, bgsave_cpulist; /* bio_cpulist: redisServerBio */
 
     long long dirty = 0;              /* changes since the last save */
     int enable_debug_cmd = 0;         /* PROTECTED_ACTION_ALLOWED_* */
@@ -309,10 +311,7 @@ struct redisServer : redisServerLog, redisServerNetworking {
     int aof_lastbgrewrite_status = 0; /* C_OK */
     int aof_last_write_status = 0;    /* C_OK; C_ERR after a failed write: writes are refused (MISCONF) */
     int aof_last_write_errno = 0;
-    /* The last background fsync (bio thread, everysec): C_ERR and its errno
-     * refuse writes (MISCONF) until a later one succeeds. */
-    std::atomic<int> aof_bio_fsync_status{0};
-    std::atomic<int> aof_bio_fsync_errno{0};
+    /* The last background fsync's outcome: redisServerBio (bio.h). */
     long long stat_aof_rewrites = 0, stat_aofrw_consecutive_failures = 0;
 
     /* Replication as a master (replication_master.cpp). */
@@ -552,10 +551,6 @@ bool expandProcTitleTemplate(std::string_view tmpl, const char *title, std::stri
 /* Redis's redisSetProcTitle: the process title (ps, /proc/pid/cmdline) from
  * proc-title-template, if set-proc-title. */
 void redisSetProcTitle(const char *title);
-/* Redis's redisSetCpuAffinity: the calling thread on the CPUs of one of
- * the *_cpulist configs ("" leaves it alone); a list the kernel refuses or
- * that does not parse is logged. */
-void redisSetCpuAffinity(const std::string &cpulist);
 void resetServerStats();
 /* CONFIG RESETSTAT's zeroing of every command's calls/usec/rejected/failed
  * (INFO errorstats: networking.h's resetErrorTableStats). */

@@ -51,7 +51,6 @@
 #include "config_table.h"
 #include "evict.h"
 #include "functions.h"
-#include "hooks.h"
 #include "latency.h"
 #include "lazyfree.h"
 #include "multi.h"
@@ -60,6 +59,7 @@
 #include "replication.h"
 #include "scripting.h"
 #include "server.h"
+#include "setcpuaffinity.h"
 #include "setproctitle.h"
 #include "tls.h"
 #include "livetrace.h"
@@ -775,8 +775,9 @@ static void usage() {
     exit(1);
 }
 
+void initCommandTable() { populateCommandTable({infoCommand, shutdownCommand, resetCommand}); }
+
 int serverMain(int argc, char **argv) {
-    installServerHooks(); /* before anything runs: the config's directives among them */
     if (argc >= 2) {
         std::string_view a1 = argv[1];
         if (a1 == "-v" || a1 == "--version") {
@@ -794,7 +795,7 @@ int serverMain(int argc, char **argv) {
     std::random_device rd;
     for (uint8_t &b : hashseed) b = static_cast<uint8_t>(rd());
     dictSetHashFunctionSeed(hashseed);
-    populateCommandTable();
+    initCommandTable();
     ACLInit(); /* before the configuration: its `user` lines are checked as read */
     initConfigValues(standardConfigs(), refusedConfigs());
     std::string configfile, options;

@@ -13,10 +13,15 @@ struct client;
  * loop until a shutdown; main() calls it. */
 int serverMain(int argc, char **argv);
 
+/* Populates the command table (commands.h) with this file's commands in
+ * it: start-up does, and so do tests before they run commands. */
+void initCommandTable();
+
 /* Runs before the event loop sleeps (aeSetBeforeSleepProc). */
 void beforeSleep(aeEventLoop *el);
 
-/* SHUTDOWN, INFO and RESET (the command table is in commands.cpp). RESET
+/* SHUTDOWN, INFO and RESET (the command table is in commands.cpp, which
+ * initCommandTable hands them to). RESET
  * is here, not in networking.cpp as in Redis, because it undoes the state
  * of the mechanisms above networking (transactions, pub/sub, tracking,
  * MONITOR, the ACL user). */

@@ -4,7 +4,11 @@
 
 #include <sched.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+
+#include "log.h"
 
 namespace {
 
@@ -40,4 +44,11 @@ bool setcpuaffinity(std::string_view cpulist) {
         for (int cpu = first; cpu <= last; cpu += stride) CPU_SET(cpu, &cpuset);
     } while (takeChar(s, ','));
     return s.empty() && sched_setaffinity(0, sizeof(cpuset), &cpuset) == 0;
+}
+
+void redisSetCpuAffinity(const std::string &cpulist) {
+    errno = 0; /* a list that does not parse sets none */
+    if (!cpulist.empty() && !setcpuaffinity(cpulist))
+        serverLog(LL_WARNING, "Unable to set the CPU affinity to '%s': %s", cpulist.c_str(),
+                  errno ? strerror(errno) : "not a CPU list");
 }

@@ -32,11 +32,11 @@
 #include <vector>
 
 #include "tls.h"
+#include "livetrace.h"
 #include "log.h"
-#include "networking.h"
 #include "util.h"
 
-using networking::server;
+using connections::server;
 
 namespace {
 
@@ -517,6 +517,25 @@ private:
 void tlsEventHandler(aeEventLoop *, int, void *clientData, int mask) {
     static_cast<tlsConnection *>(clientData)->handleEvent(mask);
 }
+
+namespace {
+
+/* The loop's trace names a file event after the handler the connection
+ * runs for it (readQueryFromClient), not after the connection's own.
+ * Here, not in connection.cpp, because this file knows both kinds' event
+ * handlers and connection.cpp, below it, knows only the socket's. */
+const void *connectionHandlerOf(const void *proc, void *clientData, int mask) {
+    auto *conn = static_cast<connection *>(clientData);
+    if (!conn || (proc != reinterpret_cast<const void *>(connSocketEventHandler) &&
+                  proc != reinterpret_cast<const void *>(tlsEventHandler)))
+        return proc;
+    if ((mask & AE_READABLE) && conn->read_handler) return reinterpret_cast<const void *>(conn->read_handler);
+    if (conn->write_handler) return reinterpret_cast<const void *>(conn->write_handler);
+    return reinterpret_cast<const void *>(conn->conn_handler);
+}
+}  // namespace
+
+void connSetTraceResolver() { traceSetFileProcResolver(connectionHandlerOf); }
 
 connectionPtr connCreateTLS() { return connectionPtr(new tlsConnection(true, -1, TLS_CLIENT_AUTH_NO)); }
 

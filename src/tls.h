@@ -8,9 +8,6 @@
 #include "ae.h"
 #include "connection.h"
 
-/* tls-auth-clients (Redis's TLS_CLIENT_AUTH_*). */
-constexpr int TLS_CLIENT_AUTH_NO = 0, TLS_CLIENT_AUTH_YES = 1, TLS_CLIENT_AUTH_OPTIONAL = 2;
-
 /* A TLS connection: the client side uses the client certificate if
  * one is configured; an accepted one checks the peer's per tls-auth-clients. */
 connectionPtr connCreateTLS();
@@ -21,9 +18,13 @@ connectionPtr connCreateAcceptedTLS(int fd, int require_auth);
 bool connHasPendingData();
 int connProcessPendingData(); /* how many were served */
 
-/* The TLS kind's event handler, as the loop holds it (connection.cpp's
- * trace resolver names its events). */
+/* The TLS kind's event handler, as the loop holds it. */
 void tlsEventHandler(aeEventLoop *el, int fd, void *clientData, int mask);
+/* Makes the loop's trace name a connection's file event after the handler
+ * the connection runs for it (readQueryFromClient), not after the kind's
+ * own event handler; installServerHooks calls it once. Here because this
+ * file knows both kinds' handlers. */
+void connSetTraceResolver();
 
 /* The TLS configuration (Redis's redisTLSContextConfig): the tls-* configs
  * that build the OpenSSL contexts. "" is "not set". */

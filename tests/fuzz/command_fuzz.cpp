@@ -45,6 +45,7 @@
 #include "hooks.h"
 #include "intset.h"
 #include "server.h"
+#include "server_main.h"
 #include "skiplist.h"
 #include "t_hash.h"
 #include "t_list.h"
@@ -421,7 +422,7 @@ void printOutput(int j, const client *c) {
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     installServerHooks(); /* as serverMain: commands, freeClient, the types all go through them */
     server.verbosity = LL_WARNING;
-    populateCommandTable();
+    initCommandTable();
     initDatabases();
     server.el = aeCreateEventLoop(128);
     updateCachedTime();

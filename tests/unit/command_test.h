@@ -16,11 +16,12 @@
 
 #include "commands.h"
 #include "server.h"
+#include "server_main.h"
 
 class CommandTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        if (server.commands.empty()) populateCommandTable();
+        if (server.commands.empty()) initCommandTable();
         server.verbosity = LL_WARNING;
         if (!server.db) initDatabases();
         if (!server.el) server.el = aeCreateEventLoop(128);

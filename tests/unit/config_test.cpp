@@ -22,6 +22,7 @@
 #include "config.h"
 #include "config_table.h"
 #include "server.h"
+#include "server_main.h"
 #include "version.h"
 
 namespace fs = std::filesystem;
@@ -720,7 +721,7 @@ TEST_F(ConfigTest, RewriteCommentsOutUnknownLines) {
 class ConfigCommandTest : public ConfigTest {
 protected:
     static void SetUpTestSuite() {
-        if (server.commands.empty()) populateCommandTable(); /* CONFIG RESETSTAT walks it */
+        if (server.commands.empty()) initCommandTable(); /* CONFIG RESETSTAT walks it */
     }
     void SetUp() override {
         ConfigTest::SetUp();

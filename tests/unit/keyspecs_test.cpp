@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "db.h"
 #include "server.h"
+#include "server_main.h"
 
 namespace {
 
@@ -20,7 +21,7 @@ using Keys = std::vector<std::pair<int, int>>; /* (argv index, CMD_KEY_* flags) 
 class KeySpecs : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        if (server.commands.empty()) populateCommandTable();
+        if (server.commands.empty()) initCommandTable();
     }
 
     /* The return value, and the keys found, of argv (argv[0] names the

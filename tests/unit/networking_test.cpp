@@ -12,13 +12,14 @@
 
 #include "commands.h"
 #include "server.h"
+#include "server_main.h"
 
 namespace {
 
 class RequestParserTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        if (server.commands.empty()) populateCommandTable();
+        if (server.commands.empty()) initCommandTable();
         server.verbosity = LL_WARNING;
     }
     void SetUp() override { c_ = createClient(nullptr); }

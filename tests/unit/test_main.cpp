@@ -1,5 +1,5 @@
 /* test_main.cpp — the unit tests' main: the server's hooks first
- * (installServerHooks, hooks.h), as serverMain does, so that the tests run
+ * (installServerHooks, hooks.h), as main does, so that the tests run
  * the library wired as the server runs it; then every GoogleTest test. */
 #include <gtest/gtest.h>
 
