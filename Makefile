@@ -251,4 +251,6 @@ bench: $(SERVER) $(BENCH_BIN) $(TOOLS_BIN)
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(sort $(BUILD) $(TEST_BUILD)/tests) -name '*.d' 2>/dev/null)
+# Not Redis's source tree (tools/fetch_redis_source.sh): its debian/*.d are
+# directories, and its own build's .d files are none of ours.
+-include $(shell find $(sort $(BUILD) $(TEST_BUILD)/tests) -path '*/redis-src' -prune -o -name '*.d' -type f -print 2>/dev/null)
