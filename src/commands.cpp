@@ -8,8 +8,8 @@
  * arguments, the name included), flags, first/last key position and step
  * (0 when the command takes no key). COMMAND DOCS shows Redis 7's docs
  * (commanddocs.cpp); only a command Redis lacks has its own, in .docs(...).
- * A container command (CONFIG, CLIENT...) lists its subcommands;
- * processCommand dispatches on the second word.
+ * A container command (CONFIG, CLIENT...) points at its subcommands' rows,
+ * an array above the table; processCommand dispatches on the second word.
  * Adding a command is adding a row here and its implementation.
  */
 #include "commands.h"
