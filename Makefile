@@ -7,6 +7,7 @@
 #                   as root; as another user it prints the sudo apt-get line and stops)
 #   make install    copy the server to $(PREFIX)/bin/cppredis-server (PREFIX=/usr/local); make uninstall
 #   make check-layers   only the layer rule of src/ (tools/check_layers.sh)
+#   make check-commands  the generated command tables are current (src/commands/check_generated.sh)
 #   make bench      build and run the Google Benchmark micro-benchmarks
 #   make fuzz       build the libFuzzer targets (clang, ASan+UBSan) into build/fuzz; tests/fuzz/run.sh runs them
 #   make AE_BACKEND=poll   choose the event-loop backend (epoll | poll | kqueue)
@@ -205,6 +206,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # includes a higher one.
 check-layers:
 	@tools/check_layers.sh
+
+# The generated tables (src/commands/keyspecs.cpp, commanddocs.cpp) against
+# what their generators make from Debian's Redis 7.0 and this server.
+.PHONY: check-commands
+check-commands: $(SERVER)
+	@src/commands/check_generated.sh $(SERVER)
 
 # The queue libraries clients_test drives end to end (tests/clients): BullMQ
 # from npm, pinned by its package-lock.json. Without npm or its registry the
