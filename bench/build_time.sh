@@ -7,7 +7,8 @@
 #             then its incremental rebuild after a change to one file
 #             (t_list.o removed: recompiled, archived, relinked)
 #   Redis:    `make BUILD_TLS=yes` in a fresh copy of Debian's source of
-#             7.0.15 (tools/fetch_redis_source.sh), its bundled jemalloc,
+#             7.0.15 (tools/fetch_redis_source.sh) but for Debian's
+#             patch to link the system's jemalloc, its bundled jemalloc,
 #             Lua, hiredis, linenoise and hdr_histogram included; every
 #             program its `make` builds (redis-server, -cli, -benchmark...)
 #
@@ -52,16 +53,27 @@ cppredis_incremental() {
 redis_round() {
     local tree=$scratch/redis$1
     cp -a "$redis_src" "$tree"
+    # Debian's patch for its system jemalloc renames jemalloc's functions
+    # whatever USE_SYSTEM_JEMALLOC says (its `#if USE_SYSTEM_JEMALLOC == yes`
+    # holds when neither is defined): without it the bundled jemalloc links.
+    patch -s -R -p1 -d "$tree" <"$tree/debian/patches/0004-Add-support-for-USE_SYSTEM_JEMALLOC-flag.patch"
     (cd "$tree" && timed "$tree.log" make -j"$JOBS" BUILD_TLS=yes)
     rm -rf "$tree"
 }
 
 echo "cold builds, make -j$JOBS, g++ $(g++ -dumpfullversion), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 results=$scratch/results
+# record NAME ROUND FN: FN ROUND's times as a line of $results (a failed
+# build stops the script: set -e sees the assignment fail).
+record() {
+    local times
+    times=$("$3" "$2")
+    echo "$1 $2 $times" | tee -a "$results"
+}
 for round in $(seq 1 "$ROUNDS"); do
-    echo "cppredis $round $(cppredis_round "$round")" | tee -a "$results"
-    echo "incremental $round $(cppredis_incremental "$round")" | tee -a "$results"
-    echo "redis $round $(redis_round "$round")" | tee -a "$results"
+    record cppredis "$round" cppredis_round
+    record incremental "$round" cppredis_incremental
+    record redis "$round" redis_round
     rm -rf "$scratch/cppredis$round"
 done
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -722,6 +722,8 @@ constexpr Cmd commandRows[] = {
         .subcommands(functionSubcommands),
 };
 
+/* The redisCommand a row describes, with its subcommands' (what
+ * populateCommandTable indexes and the server dispatches through). */
 redisCommand fromRow(const Cmd &row) {
     redisCommand c{};
     c.declared_name = row.name;
