@@ -88,16 +88,46 @@ BENCH_BIN := $(BENCH_SRC:bench/%.cpp=$(BUILD)/bench/%)
 TOOLS_SRC := $(wildcard bench/tools/*.cpp)
 TOOLS_BIN := $(TOOLS_SRC:bench/tools/%.cpp=$(BUILD)/bench/%)
 
+# A precompiled header of the standard library headers nearly every file
+# includes (through server.h): parsing them was about a quarter of each
+# file's compile time (t_list.cpp: 1.8 s, 1.3 s with it). Built per BUILD
+# with that build's flags; g++ uses it only where they match (-Winvalid-pch
+# says where not) and otherwise reads the headers themselves, so a file
+# compiles the same with or without it. Only with plain g++: ccache does
+# not cache a compilation that reads one, and clang has its own format.
+# PCH=no to do without.
+PCH_HEADERS := algorithm array atomic bit chrono csignal cstdint cstdio cstdlib cstring ctime \
+               list map memory optional set span sstream string string_view unordered_map vector
+ifeq ($(notdir $(CXX)),g++)
+  PCH ?= yes
+endif
+ifeq ($(PCH),yes)
+  PCH_H     := $(BUILD)/pch/std.h
+  PCH_GCH   := $(PCH_H).gch
+  PCH_FLAGS := -include $(PCH_H) -Winvalid-pch
+endif
+
 .PHONY: all run test test-release test-asan test-traced check-layers bench tools clean
 all: $(SERVER)
 
-$(BUILD)/obj/%.o: src/%.cpp
+$(PCH_GCH):
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+	@printf '#include <%s>\n' $(PCH_HEADERS) >$(PCH_H)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -x c++-header $(PCH_H) -o $@
 
-$(BUILD)/obj/deps/%.o: deps/%.cpp
+$(BUILD)/obj/%.o: src/%.cpp $(PCH_GCH)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+	$(CXX) $(CPPFLAGS) $(PCH_FLAGS) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/obj/deps/%.o: deps/%.cpp $(PCH_GCH)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(PCH_FLAGS) $(CXXFLAGS) -c $< -o $@
+
+# With the header precompiled g++ no longer treats libstdc++'s code as a
+# system header's when it warns: it reports a -Wstringop-overflow false
+# positive inside std::string::resize (rax.cpp's raxIterPop) that it keeps
+# quiet without. rax.cpp, small, is compiled without it (same code).
+$(BUILD)/obj/rax.o: PCH_FLAGS :=
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
