@@ -115,11 +115,13 @@ $(PCH_GCH):
 	@printf '#include <%s>\n' $(PCH_HEADERS) >$(PCH_H)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -x c++-header $(PCH_H) -o $@
 
-$(BUILD)/obj/%.o: src/%.cpp $(PCH_GCH)
+# Order-only: the header is only made when missing, and an object built
+# without it (ccache, PCH=no) stays valid once it exists.
+$(BUILD)/obj/%.o: src/%.cpp | $(PCH_GCH)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PCH_FLAGS) $(CXXFLAGS) -c $< -o $@
 
-$(BUILD)/obj/deps/%.o: deps/%.cpp $(PCH_GCH)
+$(BUILD)/obj/deps/%.o: deps/%.cpp | $(PCH_GCH)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CPPFLAGS) $(PCH_FLAGS) $(CXXFLAGS) -c $< -o $@
 
