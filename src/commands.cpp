@@ -9,8 +9,10 @@
  * arguments, the name included), flags, first/last key position and step
  * (0 when the command takes no key). COMMAND DOCS shows Redis 7's docs
  * (commanddocs.cpp); only a command Redis lacks has its own, in .docs(...).
- * A container command (CONFIG, CLIENT...) lists its subcommands;
- * processCommand dispatches on the second word.
+ * A container command (CONFIG, CLIENT...) points at its subcommands' rows,
+ * an array above the table; processCommand dispatches on the second word.
+ * INFO, SHUTDOWN and RESET are server_main.cpp's, a layer above: their rows
+ * hold no function, and populateCommandTable is handed them.
  * Adding a command is adding a row here and its implementation.
  */
 #include "commands.h"
@@ -60,625 +62,710 @@ constexpr uint64_t CONN = CMD_NOSCRIPT | CMD_LOADING | CMD_STALE;
 constexpr uint64_t ADMIN = CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE;
 constexpr uint64_t CONNECTION = ACL_CATEGORY_CONNECTION;
 
-/* A row of the table, built fluently: cmd(...).acl(...).tips({...}). */
+/* A row of the table: constant data, built fluently at compile time,
+ * cmd(...).acl(...).tips({...}), and turned into the redisCommands at
+ * start-up. Constant rows, not a chain of temporaries holding vectors in
+ * one function, because that function took g++ -O2 over 20 s to compile
+ * (its points-to analysis), the longest file of the build; rows in
+ * read-only data cost nothing to optimize. A container's subcommands are
+ * an array of their own, defined before the table that points at it. */
 struct Cmd {
-    redisCommand c{};
-    Cmd(const char *name, redisCommandProc proc, int arity, uint64_t flags, int first, int last, int step) {
-        c.declared_name = name;
-        c.proc = proc;
-        c.arity = arity;
-        c.flags = flags;
-        c.firstkey = first;
-        c.lastkey = last;
-        c.keystep = step;
-    }
+    static constexpr size_t MAX_TIPS = 3;
+
+    const char *name;
+    redisCommandProc proc;
+    int arity;
+    uint64_t flags;
+    int first, last, step;
+    uint64_t acl_categories = 0;
+    redisGetKeysProc getkeys_proc = nullptr;
+    const char *group = nullptr, *summary = nullptr, *since = nullptr;
+    const char *tip_list[MAX_TIPS] = {};
+    size_t ntips = 0;
+    const Cmd *subs = nullptr;
+    size_t nsubs = 0;
+
     /* COMMAND DOCS of a command Redis lacks (Redis's come from commanddocs.cpp). */
-    Cmd &&docs(const char *group, const char *summary, const char *since) && {
-        c.group = group;
-        c.summary = summary;
-        c.since = since;
-        return std::move(*this);
+    constexpr Cmd docs(const char *g, const char *s, const char *v) const {
+        Cmd r = *this;
+        r.group = g;
+        r.summary = s;
+        r.since = v;
+        return r;
     }
-    Cmd &&acl(uint64_t categories) && {
-        c.acl_categories |= categories;
-        return std::move(*this);
+    constexpr Cmd acl(uint64_t categories) const {
+        Cmd r = *this;
+        r.acl_categories |= categories;
+        return r;
     }
-    Cmd &&getkeys(redisGetKeysProc proc) && {
-        c.getkeys_proc = proc;
-        return std::move(*this);
+    constexpr Cmd getkeys(redisGetKeysProc p) const {
+        Cmd r = *this;
+        r.getkeys_proc = p;
+        return r;
     }
-    Cmd &&tips(std::initializer_list<const char *> t) && {
-        c.tips.assign(t);
-        return std::move(*this);
+    /* A row with more tips than MAX_TIPS does not compile (the throw is
+     * not a constant expression). */
+    constexpr Cmd tips(std::initializer_list<const char *> t) const {
+        if (t.size() > MAX_TIPS) throw "more tips than Cmd::MAX_TIPS";
+        Cmd r = *this;
+        for (const char *tip : t) r.tip_list[r.ntips++] = tip;
+        return r;
     }
-    Cmd &&subcommands(std::initializer_list<Cmd> subs) && {
-        for (const Cmd &sub : subs) c.subcommands.push_back(sub.c);
-        return std::move(*this);
+    template <size_t N>
+    constexpr Cmd subcommands(const Cmd (&rows)[N]) const {
+        Cmd r = *this;
+        r.subs = rows;
+        r.nsubs = N;
+        return r;
     }
 };
 
-Cmd cmd(const char *name, redisCommandProc proc, int arity, uint64_t flags, int first, int last, int step) {
-    return Cmd(name, proc, arity, flags, first, last, step);
+constexpr Cmd cmd(const char *name, redisCommandProc proc, int arity, uint64_t flags, int first, int last, int step) {
+    return Cmd{name, proc, arity, flags, first, last, step};
+}
+
+constexpr Cmd clientSubcommands[] = {
+    cmd("id", clientIdCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
+    cmd("info", clientInfoCommand, 2, CONN, 0, 0, 0)
+        .acl(CONNECTION).tips({"nondeterministic_output"}),
+    cmd("list", clientListCommand, -2, ADMIN, 0, 0, 0)
+        .acl(CONNECTION).tips({"nondeterministic_output"}),
+    cmd("kill", clientKillCommand, -3, ADMIN, 0, 0, 0).acl(CONNECTION),
+    cmd("unblock", clientUnblockCommand, -3, ADMIN, 0, 0, 0).acl(CONNECTION),
+    cmd("setname", clientSetNameCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
+    cmd("getname", clientGetNameCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
+    cmd("help", clientHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
+    cmd("pause", clientPauseCommand, -3, ADMIN, 0, 0, 0).acl(CONNECTION),
+    cmd("unpause", clientUnpauseCommand, 2, ADMIN, 0, 0, 0).acl(CONNECTION),
+    cmd("reply", clientReplyCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
+    cmd("no-evict", clientNoEvictCommand, 3, ADMIN, 0, 0, 0).acl(CONNECTION),
+    /* client-side caching (tracking.cpp) */
+    cmd("tracking", clientTrackingCommand, -3, CONN, 0, 0, 0).acl(CONNECTION),
+    cmd("caching", clientCachingCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
+    cmd("getredir", clientGetredirCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
+    cmd("trackinginfo", clientTrackingInfoCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
+};
+
+constexpr Cmd xgroupSubcommands[] = {
+    cmd("create", xgroupCommand, -5, CMD_WRITE | CMD_DENYOOM, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
+    cmd("setid", xgroupCommand, -5, CMD_WRITE, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
+    cmd("destroy", xgroupCommand, 4, CMD_WRITE, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
+    cmd("createconsumer", xgroupCommand, 5, CMD_WRITE | CMD_DENYOOM, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
+    cmd("delconsumer", xgroupCommand, 5, CMD_WRITE, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
+    cmd("help", xgroupCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(ACL_CATEGORY_STREAM),
+};
+
+constexpr Cmd xinfoSubcommands[] = {
+    cmd("stream", xinfoCommand, -3, CMD_READONLY, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
+    cmd("groups", xinfoCommand, 3, CMD_READONLY, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
+    cmd("consumers", xinfoCommand, 4, CMD_READONLY, 2, 2, 1).acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+    cmd("help", xinfoCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(ACL_CATEGORY_STREAM),
+};
+
+constexpr Cmd objectSubcommands[] = {
+    cmd("encoding", objectCommand, 3, CMD_READONLY, 2, 2, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+    cmd("refcount", objectCommand, 3, CMD_READONLY, 2, 2, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+    cmd("idletime", objectCommand, 3, CMD_READONLY, 2, 2, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+    cmd("freq", objectCommand, 3, CMD_READONLY, 2, 2, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+    cmd("help", objectCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .acl(ACL_CATEGORY_KEYSPACE),
+};
+
+constexpr Cmd memorySubcommands[] = {
+    cmd("usage", memoryCommand, -3, CMD_READONLY, 2, 2, 1),
+    cmd("help", memoryCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("doctor", memoryDoctorCommand, 2, 0, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+    cmd("stats", memoryStatsCommand, 2, 0, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+    cmd("malloc-stats", memoryMallocStatsCommand, 2, 0, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+    cmd("purge", memoryPurgeCommand, 2, 0, 0, 0, 0)
+        .tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+};
+
+constexpr Cmd scriptSubcommands[] = {
+    cmd("load", scriptLoadCommand, 3, CMD_NOSCRIPT | CMD_STALE, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+    cmd("exists", scriptExistsCommand, -3, CMD_NOSCRIPT, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:agg_logical_and"}),
+    cmd("flush", scriptFlushCommand, -2, CMD_NOSCRIPT, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+    cmd("kill", scriptKillCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:one_succeeded"}),
+    cmd("help", scriptHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING),
+};
+
+constexpr Cmd pubsubSubcommands[] = {
+    cmd("channels", pubsubChannelsCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("numsub", pubsubNumsubCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("numpat", pubsubNumpatCommand, 2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("help", pubsubHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("shardchannels", pubsubShardChannelsCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("shardnumsub", pubsubShardNumsubCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
+};
+
+constexpr Cmd slowlogSubcommands[] = {
+    cmd("get", slowlogGetCommand, -2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .tips({"request_policy:all_nodes", "nondeterministic_output"}),
+    cmd("len", slowlogLenCommand, 2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .tips({"request_policy:all_nodes", "response_policy:agg_sum", "nondeterministic_output"}),
+    cmd("reset", slowlogResetCommand, 2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+    cmd("help", slowlogHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+};
+
+constexpr Cmd latencySubcommands[] = {
+    cmd("latest", latencyLatestCommand, 2, ADMIN, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+    cmd("history", latencyHistoryCommand, 3, ADMIN, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+    cmd("reset", latencyResetCommand, -2, ADMIN, 0, 0, 0)
+        .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+    cmd("graph", latencyGraphCommand, 3, ADMIN, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+    cmd("doctor", latencyDoctorCommand, 2, ADMIN, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+    cmd("histogram", latencyHistogramCommand, -2, ADMIN, 0, 0, 0)
+        .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
+    cmd("help", latencyHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+};
+
+constexpr Cmd traceSubcommands[] = {
+    cmd("start", traceStartCommand, -3, ADMIN, 0, 0, 0).docs("server", "Start writing the trace to a file in Chrome's Trace Event Format", "0.1.0"),
+    cmd("stop", traceStopCommand, 2, ADMIN, 0, 0, 0).docs("server", "Complete and close the trace file", "0.1.0"),
+    cmd("status", traceStatusCommand, 2, ADMIN, 0, 0, 0).docs("server", "Show the live trace's categories and the trace file's state", "0.1.0"),
+    cmd("help", traceHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).docs("server", "Show helpful text about the different subcommands", "0.1.0"),
+};
+
+constexpr Cmd commandSubcommands[] = {
+    cmd("count", commandCountCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
+    cmd("info", commandInfoCommand, -2, CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .acl(CONNECTION).tips({"nondeterministic_output_order"}),
+    cmd("docs", commandDocsCommand, -2, CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .acl(CONNECTION).tips({"nondeterministic_output_order"}),
+    cmd("list", commandListCommand, -2, CMD_LOADING | CMD_STALE, 0, 0, 0)
+        .acl(CONNECTION).tips({"nondeterministic_output_order"}),
+    cmd("getkeys", commandGetKeysCommand, -4, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
+    cmd("getkeysandflags", commandGetKeysAndFlagsCommand, -4, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
+    cmd("help", commandHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
+};
+
+constexpr Cmd aclSubcommands[] = {
+    cmd("cat", aclCommand, -2, CONN, 0, 0, 0),
+    cmd("deluser", aclCommand, -3, ADMIN, 0, 0, 0),
+    cmd("dryrun", aclCommand, -4, ADMIN, 0, 0, 0),
+    cmd("genpass", aclCommand, -2, CONN, 0, 0, 0),
+    cmd("getuser", aclCommand, 3, ADMIN, 0, 0, 0),
+    cmd("help", aclCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("list", aclCommand, 2, ADMIN, 0, 0, 0),
+    cmd("load", aclCommand, 2, ADMIN, 0, 0, 0),
+    cmd("log", aclCommand, -2, ADMIN, 0, 0, 0),
+    cmd("save", aclCommand, 2, ADMIN, 0, 0, 0),
+    cmd("setuser", aclCommand, -3, ADMIN, 0, 0, 0),
+    cmd("users", aclCommand, 2, ADMIN, 0, 0, 0),
+    cmd("whoami", aclCommand, 2, CONN, 0, 0, 0),
+};
+
+constexpr Cmd configSubcommands[] = {
+    cmd("get", configGetCommand, -3, ADMIN, 0, 0, 0),
+    cmd("set", configSetCommand, -4, ADMIN, 0, 0, 0)
+        .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
+    cmd("resetstat", configResetStatCommand, 2, ADMIN, 0, 0, 0),
+    cmd("rewrite", configRewriteCommand, 2, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("help", configHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
+};
+
+constexpr Cmd functionSubcommands[] = {
+    cmd("load", functionLoadCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+    cmd("delete", functionDeleteCommand, 3, CMD_WRITE | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+    cmd("flush", functionFlushCommand, -2, CMD_WRITE | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+    cmd("dump", functionDumpCommand, 2, CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING),
+    cmd("restore", functionRestoreCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+    cmd("list", functionListCommand, -2, CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"nondeterministic_output_order"}),
+    cmd("stats", functionStatsCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+    cmd("kill", functionKillCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:one_succeeded"}),
+    cmd("help", functionHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING),
+};
+
+constexpr Cmd commandRows[] = {
+    /* connection */
+    cmd("ping", pingCommand, -1, CMD_FAST | CMD_SENTINEL, 0, 0, 0)
+        .acl(CONNECTION).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+    cmd("echo", echoCommand, 2, CMD_FAST | CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
+    cmd("quit", quitCommand, -1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
+    cmd("auth", authCommand, -2, CONN | CMD_FAST | CMD_NO_AUTH | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
+    cmd("hello", helloCommand, -1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
+    cmd("client", nullptr, -2, CMD_SENTINEL, 0, 0, 0)
+        .subcommands(clientSubcommands),
+    cmd("reset", nullptr, 1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
+    cmd("monitor", monitorCommand, 1, ADMIN, 0, 0, 0),
+    /* strings (t_string.cpp) */
+    cmd("set", setCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING).getkeys(setGetKeys),
+    cmd("get", getCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("getset", getsetCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("getdel", getdelCommand, 2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("getex", getexCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("setnx", setnxCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("setex", setexCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("psetex", psetexCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("mget", mgetCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1)
+        .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard"}),
+    cmd("mset", msetCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 2)
+        .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard", "response_policy:all_succeeded"}),
+    cmd("msetnx", msetnxCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 2)
+        .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard", "response_policy:agg_min"}),
+    cmd("incr", incrCommand, 2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("decr", decrCommand, 2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("incrby", incrbyCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("decrby", decrbyCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("incrbyfloat", incrbyfloatCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("append", appendCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("strlen", strlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("getrange", getrangeCommand, 4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    cmd("setrange", setrangeCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
+        .acl(ACL_CATEGORY_STRING),
+    /* lists (t_list.cpp) */
+    cmd("lpush", lpushCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("rpush", rpushCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lpushx", lpushxCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("rpushx", rpushxCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("linsert", linsertCommand, 5, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("llen", llenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lindex", lindexCommand, 3, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lset", lsetCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lrange", lrangeCommand, 4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("ltrim", ltrimCommand, 4, CMD_WRITE, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lrem", lremCommand, 4, CMD_WRITE, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lpop", lpopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("rpop", rpopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("rpoplpush", rpoplpushCommand, 3, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lmove", lmoveCommand, 5, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lpos", lposCommand, -3, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("lmpop", lmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_LIST).getkeys(lmpopGetKeys),
+    /* blocking list commands (blocked.cpp; Redis has them in t_list.c) */
+    cmd("blpop", blpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("brpop", brpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("brpoplpush", brpoplpushCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT | CMD_BLOCKING, 1, 2, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("blmove", blmoveCommand, 6, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT | CMD_BLOCKING, 1, 2, 1)
+        .acl(ACL_CATEGORY_LIST),
+    cmd("blmpop", blmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_LIST).getkeys(blmpopGetKeys),
+    /* hashes (t_hash.cpp) */
+    cmd("hset", hsetCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hsetnx", hsetnxCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hmset", hmsetCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hget", hgetCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hmget", hmgetCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hdel", hdelCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hlen", hlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hstrlen", hstrlenCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hexists", hexistsCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hgetall", hgetallCommand, 2, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
+    cmd("hkeys", hkeysCommand, 2, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
+    cmd("hvals", hvalsCommand, 2, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
+    cmd("hincrby", hincrbyCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hincrbyfloat", hincrbyfloatCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH),
+    cmd("hrandfield", hrandfieldCommand, -2, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output"}),
+    cmd("hscan", hscanCommand, -3, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output"}),
+    /* sets (t_set.cpp) */
+    cmd("sadd", saddCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("srem", sremCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("scard", scardCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("sismember", sismemberCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("smismember", smismemberCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("smembers", smembersCommand, 2, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+    cmd("spop", spopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
+    cmd("srandmember", srandmemberCommand, -2, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
+    cmd("smove", smoveCommand, 4, CMD_WRITE | CMD_FAST, 1, 2, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("sinter", sinterCommand, -2, CMD_READONLY, 1, -1, 1)
+        .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+    cmd("sinterstore", sinterstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("sunion", sunionCommand, -2, CMD_READONLY, 1, -1, 1)
+        .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+    cmd("sunionstore", sunionstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("sdiff", sdiffCommand, -2, CMD_READONLY, 1, -1, 1)
+        .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
+    cmd("sdiffstore", sdiffstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1)
+        .acl(ACL_CATEGORY_SET),
+    cmd("sintercard", sintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SET).getkeys(sintercardGetKeys),
+    cmd("sscan", sscanCommand, -3, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
+    /* sorted sets (t_zset.cpp; BZPOPMIN/BZPOPMAX/BZMPOP are blocked.cpp's, t_zset.c's in Redis) */
+    cmd("zadd", zaddCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zincrby", zincrbyCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrem", zremCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zscore", zscoreCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zmscore", zmscoreCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zcard", zcardCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zcount", zcountCommand, 4, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrank", zrankCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrevrank", zrevrankCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrange", zrangeCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrangebyscore", zrangebyscoreCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrevrangebyscore", zrevrangebyscoreCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrangebylex", zrangebylexCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrevrangebylex", zrevrangebylexCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrevrange", zrevrangeCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zremrangebyscore", zremrangebyscoreCommand, 4, CMD_WRITE, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zremrangebyrank", zremrangebyrankCommand, 4, CMD_WRITE, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zremrangebylex", zremrangebylexCommand, 4, CMD_WRITE, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zlexcount", zlexcountCommand, 4, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zpopmin", zpopminCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zpopmax", zpopmaxCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zrangestore", zrangestoreCommand, -5, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("zunionstore", zunionstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
+    cmd("zinterstore", zinterstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
+    cmd("zunion", zunionCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
+    cmd("zinter", zinterCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
+    cmd("zdiff", zdiffCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
+    cmd("zdiffstore", zdiffstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
+    cmd("zintercard", zintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
+    cmd("zrandmember", zrandmemberCommand, -2, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
+    cmd("zmpop", zmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(zmpopGetKeys),
+    cmd("zscan", zscanCommand, -3, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
+    cmd("bzpopmin", bzpopminCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("bzpopmax", bzpopmaxCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1)
+        .acl(ACL_CATEGORY_SORTEDSET),
+    cmd("bzmpop", bzmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SORTEDSET).getkeys(blmpopGetKeys),
+    /* streams (t_stream.cpp; XREAD/XREADGROUP are blocked.cpp's, t_stream.c's in Redis) */
+    cmd("xadd", xaddCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+    cmd("xrange", xrangeCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM),
+    cmd("xrevrange", xrevrangeCommand, -4, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM),
+    cmd("xlen", xlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM),
+    cmd("xdel", xdelCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM),
+    cmd("xtrim", xtrimCommand, -4, CMD_WRITE, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+    cmd("xsetid", xsetidCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM),
+    cmd("xread", xreadCommand, -4, CMD_READONLY | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_STREAM).getkeys(xreadGetKeys),
+    cmd("xreadgroup", xreadCommand, -7, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_STREAM).getkeys(xreadGetKeys),
+    cmd("xack", xackCommand, -4, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM),
+    cmd("xpending", xpendingCommand, -3, CMD_READONLY, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+    cmd("xclaim", xclaimCommand, -6, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+    cmd("xautoclaim", xautoclaimCommand, -6, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
+    cmd("xgroup", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(xgroupSubcommands),
+    cmd("xinfo", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(xinfoSubcommands),
+    /* keyspace (db.cpp) */
+    cmd("del", delCommand, -2, CMD_WRITE, 1, -1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+    cmd("unlink", unlinkCommand, -2, CMD_WRITE | CMD_FAST, 1, -1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+    cmd("exists", existsCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+    cmd("select", selectCommand, 2, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0)
+        .acl(ACL_CATEGORY_CONNECTION),
+    cmd("dbsize", dbsizeCommand, 1, CMD_READONLY | CMD_FAST, 0, 0, 0)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:all_shards", "response_policy:agg_sum"}),
+    cmd("flushdb", flushdbCommand, -1, CMD_WRITE, 0, 0, 0)
+        .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+    cmd("flushall", flushallCommand, -1, CMD_WRITE, 0, 0, 0)
+        .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
+    cmd("type", typeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("keys", keysCommand, 2, CMD_READONLY, 0, 0, 0)
+        .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "nondeterministic_output_order"}),
+    cmd("scan", scanCommand, -2, CMD_READONLY, 0, 0, 0)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output", "request_policy:special"}),
+    cmd("randomkey", randomkeyCommand, 1, CMD_READONLY, 0, 0, 0)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:all_shards", "nondeterministic_output"}),
+    cmd("rename", renameCommand, 3, CMD_WRITE, 1, 2, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("renamenx", renamenxCommand, 3, CMD_WRITE | CMD_FAST, 1, 2, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("move", moveCommand, 3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("copy", copyCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    /* expiry (expire.cpp) */
+    cmd("expire", expireCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("pexpire", pexpireCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("expireat", expireatCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("pexpireat", pexpireatCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("ttl", ttlCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+    cmd("pttl", pttlCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+    cmd("expiretime", expiretimeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("pexpiretime", pexpiretimeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    cmd("persist", persistCommand, 2, CMD_WRITE | CMD_FAST, 1, 1, 1)
+        .acl(ACL_CATEGORY_KEYSPACE),
+    /* transactions (multi.cpp) */
+    cmd("multi", multiCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0)
+        .acl(ACL_CATEGORY_TRANSACTION),
+    cmd("exec", execCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG, 0, 0, 0)
+        .acl(ACL_CATEGORY_TRANSACTION),
+    cmd("discard", discardCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0)
+        .acl(ACL_CATEGORY_TRANSACTION),
+    cmd("watch", watchCommand, -2, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 1, -1, 1)
+        .acl(ACL_CATEGORY_TRANSACTION),
+    cmd("unwatch", unwatchCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0)
+        .acl(ACL_CATEGORY_TRANSACTION),
+    /* OBJECT and MEMORY (object.cpp) */
+    cmd("object", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(objectSubcommands),
+    cmd("memory", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(memorySubcommands),
+    /* persistence (rdb.cpp, aof.cpp) */
+    cmd("save", saveCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
+    cmd("bgsave", bgsaveCommand, -1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0),
+    cmd("lastsave", lastsaveCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0)
+        .acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}),
+    cmd("bgrewriteaof", bgrewriteaofCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0),
+    /* scripting (scripting.cpp) */
+    cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
+    cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
+    cmd("eval_ro", evalRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
+    cmd("evalsha_ro", evalShaRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
+        .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
+    cmd("script", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(scriptSubcommands),
+    /* pub/sub (pubsub.cpp) */
+    cmd("subscribe", subscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("unsubscribe", unsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("psubscribe", psubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("punsubscribe", punsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
+    cmd("publish", publishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 0, 0, 0),
+    cmd("pubsub", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(pubsubSubcommands),
+    /* sharded pub/sub: one shard without a cluster */
+    cmd("ssubscribe", ssubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
+    cmd("sunsubscribe", sunsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
+    cmd("spublish", spublishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 1, 1, 1),
+    /* server (server_main.cpp, server.cpp, debug.cpp) */
+    cmd("info", nullptr, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
+        .acl(ACL_CATEGORY_DANGEROUS)
+        .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
+    cmd("time", timeCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0).tips({"nondeterministic_output"}),
+    cmd("shutdown", nullptr, -1, ADMIN | CMD_NO_MULTI | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0),
+    cmd("debug", debugCommand, -2, ADMIN | CMD_PROTECTED, 0, 0, 0),
+    /* the slow log (slowlog.cpp) and the latency monitor (latency.cpp) */
+    cmd("slowlog", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(slowlogSubcommands),
+    cmd("latency", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(latencySubcommands),
+    /* Replication (replication.h) */
+    cmd("sync", syncCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
+    cmd("psync", syncCommand, -3, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
+    cmd("replconf", replconfCommand, -1, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, 0, 0, 0),
+    cmd("replicaof", replicaofCommand, 3, CMD_ADMIN | CMD_NOSCRIPT | CMD_STALE | CMD_NO_ASYNC_LOADING, 0, 0, 0),
+    cmd("slaveof", replicaofCommand, 3, CMD_ADMIN | CMD_NOSCRIPT | CMD_STALE | CMD_NO_ASYNC_LOADING, 0, 0, 0),
+    cmd("wait", waitCommand, 3, CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_CONNECTION).tips({"request_policy:all_shards", "response_policy:agg_min"}),
+    cmd("role", roleCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0).acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS),
+    /* cppredis's own: the trace file (livetrace_output.h); "since" is cppredis's version */
+    cmd("trace", nullptr, -2, 0, 0, 0, 0).docs("server", "A container for the trace of the server at work", "0.1.0")
+        .subcommands(traceSubcommands),
+    /* COMMAND (commands.cpp), ACL (acl.cpp), CONFIG (server.cpp; config.c in Redis) */
+    cmd("command", commandCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
+        .acl(CONNECTION).tips({"nondeterministic_output_order"})
+        .subcommands(commandSubcommands),
+    cmd("acl", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(aclSubcommands),
+    cmd("config", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(configSubcommands),
+    /* bitmaps (bitops.cpp), LCS and SUBSTR (t_string.cpp), SORT (sort.cpp),
+     * HyperLogLog (hyperloglog.cpp), geo (geo.cpp), SWAPDB and TOUCH (db.cpp),
+     * DUMP, RESTORE, MIGRATE (cluster.cpp), functions (functions.cpp) */
+    cmd("setbit", setbitCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
+    cmd("getbit", getbitCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
+    cmd("bitcount", bitcountCommand, -2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
+    cmd("bitpos", bitposCommand, -3, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
+    cmd("bitop", bitopCommand, -4, CMD_WRITE | CMD_DENYOOM, 2, -1, 1).acl(ACL_CATEGORY_BITMAP),
+    cmd("bitfield", bitfieldCommand, -2, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_BITMAP).getkeys(bitfieldGetKeys),
+    cmd("bitfield_ro", bitfieldroCommand, -2, CMD_READONLY | CMD_FAST, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
+    cmd("lcs", lcsCommand, -3, CMD_READONLY, 1, 2, 1).acl(ACL_CATEGORY_STRING),
+    cmd("substr", getrangeCommand, 4, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_STRING),
+    cmd("sort", sortCommand, -2, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_SET | ACL_CATEGORY_SORTEDSET | ACL_CATEGORY_LIST | ACL_CATEGORY_DANGEROUS).getkeys(sortGetKeys),
+    cmd("sort_ro", sortroCommand, -2, CMD_READONLY | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_SET | ACL_CATEGORY_SORTEDSET | ACL_CATEGORY_LIST | ACL_CATEGORY_DANGEROUS).getkeys(sortROGetKeys),
+    cmd("pfadd", pfaddCommand, -2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
+    cmd("pfcount", pfcountCommand, -2, CMD_READONLY | CMD_MAY_REPLICATE, 1, -1, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
+    cmd("pfmerge", pfmergeCommand, -2, CMD_WRITE | CMD_DENYOOM, 1, -1, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
+    cmd("pfdebug", pfdebugCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_ADMIN, 2, 2, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
+    cmd("pfselftest", pfselftestCommand, 1, CMD_ADMIN, 0, 0, 0).acl(ACL_CATEGORY_HYPERLOGLOG),
+    cmd("geoadd", geoaddCommand, -5, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_GEO),
+    cmd("geopos", geoposCommand, -2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
+    cmd("geodist", geodistCommand, -4, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
+    cmd("geohash", geohashCommand, -2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
+    cmd("geosearch", geosearchCommand, -7, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
+    cmd("geosearchstore", geosearchstoreCommand, -8, CMD_WRITE | CMD_DENYOOM, 1, 2, 1).acl(ACL_CATEGORY_GEO),
+    cmd("georadius", georadiusCommand, -6, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_GEO).getkeys(georadiusGetKeys),
+    cmd("georadius_ro", georadiusroCommand, -6, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
+    cmd("georadiusbymember", georadiusbymemberCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_GEO).getkeys(georadiusGetKeys),
+    cmd("georadiusbymember_ro", georadiusbymemberroCommand, -5, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
+    cmd("swapdb", swapdbCommand, 3, CMD_WRITE | CMD_FAST, 0, 0, 0).acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS),
+    cmd("touch", touchCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1).acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
+    cmd("dump", dumpCommand, 2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
+    cmd("restore", restoreCommand, -4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS),
+    cmd("migrate", migrateCommand, -6, CMD_WRITE | CMD_MOVABLE_KEYS, 3, 3, 1).acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}).getkeys(migrateGetKeys),
+    cmd("fcall", fcallCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
+    cmd("fcall_ro", fcallroCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
+    cmd("function", nullptr, -2, 0, 0, 0, 0)
+        .subcommands(functionSubcommands),
+};
+
+/* The redisCommand a row describes, with its subcommands' (what
+ * populateCommandTable indexes and the server dispatches through). */
+redisCommand fromRow(const Cmd &row) {
+    redisCommand c{};
+    c.declared_name = row.name;
+    c.proc = row.proc;
+    c.arity = row.arity;
+    c.flags = row.flags;
+    c.firstkey = row.first;
+    c.lastkey = row.last;
+    c.keystep = row.step;
+    c.group = row.group;
+    c.summary = row.summary;
+    c.since = row.since;
+    c.acl_categories = row.acl_categories;
+    c.getkeys_proc = row.getkeys_proc;
+    c.tips.assign(row.tip_list, row.tip_list + row.ntips);
+    c.subcommands.reserve(row.nsubs);
+    for (size_t i = 0; i < row.nsubs; i++) c.subcommands.push_back(fromRow(row.subs[i]));
+    return c;
+}
+
+/* The rows of INFO, SHUTDOWN and RESET hold no function: theirs are
+ * server_main.cpp's, a layer above, handed in by initCommandTable. */
+redisCommandProc topLayerProc(std::string_view name, const serverMainCommandProcs &top) {
+    if (name == "info") return top.info;
+    if (name == "shutdown") return top.shutdown;
+    if (name == "reset") return top.reset;
+    return nullptr;
 }
 
 std::vector<redisCommand> buildCommandTable(const serverMainCommandProcs &top) {
-    std::initializer_list<Cmd> rows = {
-        /* connection */
-        cmd("ping", pingCommand, -1, CMD_FAST | CMD_SENTINEL, 0, 0, 0)
-            .acl(CONNECTION).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-        cmd("echo", echoCommand, 2, CMD_FAST | CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
-        cmd("quit", quitCommand, -1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
-        cmd("auth", authCommand, -2, CONN | CMD_FAST | CMD_NO_AUTH | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
-        cmd("hello", helloCommand, -1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
-        cmd("client", nullptr, -2, CMD_SENTINEL, 0, 0, 0)
-            .subcommands({
-                cmd("id", clientIdCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
-                cmd("info", clientInfoCommand, 2, CONN, 0, 0, 0)
-                    .acl(CONNECTION).tips({"nondeterministic_output"}),
-                cmd("list", clientListCommand, -2, ADMIN, 0, 0, 0)
-                    .acl(CONNECTION).tips({"nondeterministic_output"}),
-                cmd("kill", clientKillCommand, -3, ADMIN, 0, 0, 0).acl(CONNECTION),
-                cmd("unblock", clientUnblockCommand, -3, ADMIN, 0, 0, 0).acl(CONNECTION),
-                cmd("setname", clientSetNameCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
-                cmd("getname", clientGetNameCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
-                cmd("help", clientHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
-                cmd("pause", clientPauseCommand, -3, ADMIN, 0, 0, 0).acl(CONNECTION),
-                cmd("unpause", clientUnpauseCommand, 2, ADMIN, 0, 0, 0).acl(CONNECTION),
-                cmd("reply", clientReplyCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
-                cmd("no-evict", clientNoEvictCommand, 3, ADMIN, 0, 0, 0).acl(CONNECTION),
-                /* client-side caching (tracking.cpp) */
-                cmd("tracking", clientTrackingCommand, -3, CONN, 0, 0, 0).acl(CONNECTION),
-                cmd("caching", clientCachingCommand, 3, CONN, 0, 0, 0).acl(CONNECTION),
-                cmd("getredir", clientGetredirCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
-                cmd("trackinginfo", clientTrackingInfoCommand, 2, CONN, 0, 0, 0).acl(CONNECTION),
-            }),
-        cmd("reset", top.reset, 1, CONN | CMD_FAST | CMD_NO_AUTH | CMD_ALLOW_BUSY, 0, 0, 0).acl(CONNECTION),
-        cmd("monitor", monitorCommand, 1, ADMIN, 0, 0, 0),
-        /* strings (t_string.cpp) */
-        cmd("set", setCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING).getkeys(setGetKeys),
-        cmd("get", getCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("getset", getsetCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("getdel", getdelCommand, 2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("getex", getexCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("setnx", setnxCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("setex", setexCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("psetex", psetexCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("mget", mgetCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1)
-            .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard"}),
-        cmd("mset", msetCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 2)
-            .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard", "response_policy:all_succeeded"}),
-        cmd("msetnx", msetnxCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 2)
-            .acl(ACL_CATEGORY_STRING).tips({"request_policy:multi_shard", "response_policy:agg_min"}),
-        cmd("incr", incrCommand, 2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("decr", decrCommand, 2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("incrby", incrbyCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("decrby", decrbyCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("incrbyfloat", incrbyfloatCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("append", appendCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("strlen", strlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("getrange", getrangeCommand, 4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        cmd("setrange", setrangeCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
-            .acl(ACL_CATEGORY_STRING),
-        /* lists (t_list.cpp) */
-        cmd("lpush", lpushCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("rpush", rpushCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lpushx", lpushxCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("rpushx", rpushxCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("linsert", linsertCommand, 5, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("llen", llenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lindex", lindexCommand, 3, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lset", lsetCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lrange", lrangeCommand, 4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("ltrim", ltrimCommand, 4, CMD_WRITE, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lrem", lremCommand, 4, CMD_WRITE, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lpop", lpopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("rpop", rpopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("rpoplpush", rpoplpushCommand, 3, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lmove", lmoveCommand, 5, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lpos", lposCommand, -3, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("lmpop", lmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_LIST).getkeys(lmpopGetKeys),
-        /* blocking list commands (blocked.cpp; Redis has them in t_list.c) */
-        cmd("blpop", blpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("brpop", brpopCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING, 1, -2, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("brpoplpush", brpoplpushCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT | CMD_BLOCKING, 1, 2, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("blmove", blmoveCommand, 6, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT | CMD_BLOCKING, 1, 2, 1)
-            .acl(ACL_CATEGORY_LIST),
-        cmd("blmpop", blmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_LIST).getkeys(blmpopGetKeys),
-        /* hashes (t_hash.cpp) */
-        cmd("hset", hsetCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hsetnx", hsetnxCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hmset", hmsetCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hget", hgetCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hmget", hmgetCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hdel", hdelCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hlen", hlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hstrlen", hstrlenCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hexists", hexistsCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hgetall", hgetallCommand, 2, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
-        cmd("hkeys", hkeysCommand, 2, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
-        cmd("hvals", hvalsCommand, 2, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output_order"}),
-        cmd("hincrby", hincrbyCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hincrbyfloat", hincrbyfloatCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH),
-        cmd("hrandfield", hrandfieldCommand, -2, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output"}),
-        cmd("hscan", hscanCommand, -3, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_HASH).tips({"nondeterministic_output"}),
-        /* sets (t_set.cpp) */
-        cmd("sadd", saddCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("srem", sremCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("scard", scardCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("sismember", sismemberCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("smismember", smismemberCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("smembers", smembersCommand, 2, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
-        cmd("spop", spopCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
-        cmd("srandmember", srandmemberCommand, -2, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
-        cmd("smove", smoveCommand, 4, CMD_WRITE | CMD_FAST, 1, 2, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("sinter", sinterCommand, -2, CMD_READONLY, 1, -1, 1)
-            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
-        cmd("sinterstore", sinterstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("sunion", sunionCommand, -2, CMD_READONLY, 1, -1, 1)
-            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
-        cmd("sunionstore", sunionstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("sdiff", sdiffCommand, -2, CMD_READONLY, 1, -1, 1)
-            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output_order"}),
-        cmd("sdiffstore", sdiffstoreCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, -1, 1)
-            .acl(ACL_CATEGORY_SET),
-        cmd("sintercard", sintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SET).getkeys(sintercardGetKeys),
-        cmd("sscan", sscanCommand, -3, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SET).tips({"nondeterministic_output"}),
-        /* sorted sets (t_zset.cpp; BZPOPMIN/BZPOPMAX/BZMPOP are blocked.cpp's, t_zset.c's in Redis) */
-        cmd("zadd", zaddCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zincrby", zincrbyCommand, 4, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrem", zremCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zscore", zscoreCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zmscore", zmscoreCommand, -3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zcard", zcardCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zcount", zcountCommand, 4, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrank", zrankCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrevrank", zrevrankCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrange", zrangeCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrangebyscore", zrangebyscoreCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrevrangebyscore", zrevrangebyscoreCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrangebylex", zrangebylexCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrevrangebylex", zrevrangebylexCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrevrange", zrevrangeCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zremrangebyscore", zremrangebyscoreCommand, 4, CMD_WRITE, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zremrangebyrank", zremrangebyrankCommand, 4, CMD_WRITE, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zremrangebylex", zremrangebylexCommand, 4, CMD_WRITE, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zlexcount", zlexcountCommand, 4, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zpopmin", zpopminCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zpopmax", zpopmaxCommand, -2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zrangestore", zrangestoreCommand, -5, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("zunionstore", zunionstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
-        cmd("zinterstore", zinterstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
-        cmd("zunion", zunionCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
-        cmd("zinter", zinterCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
-        cmd("zdiff", zdiffCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
-        cmd("zdiffstore", zdiffstoreCommand, -4, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffStoreGetKeys),
-        cmd("zintercard", zintercardCommand, -3, CMD_READONLY | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zunionInterDiffGetKeys),
-        cmd("zrandmember", zrandmemberCommand, -2, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
-        cmd("zmpop", zmpopCommand, -4, CMD_WRITE | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(zmpopGetKeys),
-        cmd("zscan", zscanCommand, -3, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_SORTEDSET).tips({"nondeterministic_output"}),
-        cmd("bzpopmin", bzpopminCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("bzpopmax", bzpopmaxCommand, -3, CMD_WRITE | CMD_NOSCRIPT | CMD_BLOCKING | CMD_FAST, 1, -2, 1)
-            .acl(ACL_CATEGORY_SORTEDSET),
-        cmd("bzmpop", bzmpopCommand, -5, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SORTEDSET).getkeys(blmpopGetKeys),
-        /* streams (t_stream.cpp; XREAD/XREADGROUP are blocked.cpp's, t_stream.c's in Redis) */
-        cmd("xadd", xaddCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
-        cmd("xrange", xrangeCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM),
-        cmd("xrevrange", xrevrangeCommand, -4, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM),
-        cmd("xlen", xlenCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM),
-        cmd("xdel", xdelCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM),
-        cmd("xtrim", xtrimCommand, -4, CMD_WRITE, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
-        cmd("xsetid", xsetidCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM),
-        cmd("xread", xreadCommand, -4, CMD_READONLY | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_STREAM).getkeys(xreadGetKeys),
-        cmd("xreadgroup", xreadCommand, -7, CMD_WRITE | CMD_BLOCKING | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_STREAM).getkeys(xreadGetKeys),
-        cmd("xack", xackCommand, -4, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM),
-        cmd("xpending", xpendingCommand, -3, CMD_READONLY, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
-        cmd("xclaim", xclaimCommand, -6, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
-        cmd("xautoclaim", xautoclaimCommand, -6, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
-        cmd("xgroup", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("create", xgroupCommand, -5, CMD_WRITE | CMD_DENYOOM, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
-                cmd("setid", xgroupCommand, -5, CMD_WRITE, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
-                cmd("destroy", xgroupCommand, 4, CMD_WRITE, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
-                cmd("createconsumer", xgroupCommand, 5, CMD_WRITE | CMD_DENYOOM, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
-                cmd("delconsumer", xgroupCommand, 5, CMD_WRITE, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
-                cmd("help", xgroupCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(ACL_CATEGORY_STREAM),
-            }),
-        cmd("xinfo", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("stream", xinfoCommand, -3, CMD_READONLY, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
-                cmd("groups", xinfoCommand, 3, CMD_READONLY, 2, 2, 1).acl(ACL_CATEGORY_STREAM),
-                cmd("consumers", xinfoCommand, 4, CMD_READONLY, 2, 2, 1).acl(ACL_CATEGORY_STREAM).tips({"nondeterministic_output"}),
-                cmd("help", xinfoCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(ACL_CATEGORY_STREAM),
-            }),
-        /* keyspace (db.cpp) */
-        cmd("del", delCommand, -2, CMD_WRITE, 1, -1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
-        cmd("unlink", unlinkCommand, -2, CMD_WRITE | CMD_FAST, 1, -1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
-        cmd("exists", existsCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
-        cmd("select", selectCommand, 2, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0)
-            .acl(ACL_CATEGORY_CONNECTION),
-        cmd("dbsize", dbsizeCommand, 1, CMD_READONLY | CMD_FAST, 0, 0, 0)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:all_shards", "response_policy:agg_sum"}),
-        cmd("flushdb", flushdbCommand, -1, CMD_WRITE, 0, 0, 0)
-            .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-        cmd("flushall", flushallCommand, -1, CMD_WRITE, 0, 0, 0)
-            .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-        cmd("type", typeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("keys", keysCommand, 2, CMD_READONLY, 0, 0, 0)
-            .acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"request_policy:all_shards", "nondeterministic_output_order"}),
-        cmd("scan", scanCommand, -2, CMD_READONLY, 0, 0, 0)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output", "request_policy:special"}),
-        cmd("randomkey", randomkeyCommand, 1, CMD_READONLY, 0, 0, 0)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:all_shards", "nondeterministic_output"}),
-        cmd("rename", renameCommand, 3, CMD_WRITE, 1, 2, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("renamenx", renamenxCommand, 3, CMD_WRITE | CMD_FAST, 1, 2, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("move", moveCommand, 3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("copy", copyCommand, -3, CMD_WRITE | CMD_DENYOOM, 1, 2, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        /* expiry (expire.cpp) */
-        cmd("expire", expireCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("pexpire", pexpireCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("expireat", expireatCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("pexpireat", pexpireatCommand, -3, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("ttl", ttlCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
-        cmd("pttl", pttlCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
-        cmd("expiretime", expiretimeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("pexpiretime", pexpiretimeCommand, 2, CMD_READONLY | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        cmd("persist", persistCommand, 2, CMD_WRITE | CMD_FAST, 1, 1, 1)
-            .acl(ACL_CATEGORY_KEYSPACE),
-        /* transactions (multi.cpp) */
-        cmd("multi", multiCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0)
-            .acl(ACL_CATEGORY_TRANSACTION),
-        cmd("exec", execCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG, 0, 0, 0)
-            .acl(ACL_CATEGORY_TRANSACTION),
-        cmd("discard", discardCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0)
-            .acl(ACL_CATEGORY_TRANSACTION),
-        cmd("watch", watchCommand, -2, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 1, -1, 1)
-            .acl(ACL_CATEGORY_TRANSACTION),
-        cmd("unwatch", unwatchCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_ALLOW_BUSY, 0, 0, 0)
-            .acl(ACL_CATEGORY_TRANSACTION),
-        /* OBJECT and MEMORY (object.cpp) */
-        cmd("object", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("encoding", objectCommand, 3, CMD_READONLY, 2, 2, 1)
-                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
-                cmd("refcount", objectCommand, 3, CMD_READONLY, 2, 2, 1)
-                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
-                cmd("idletime", objectCommand, 3, CMD_READONLY, 2, 2, 1)
-                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
-                cmd("freq", objectCommand, 3, CMD_READONLY, 2, 2, 1)
-                    .acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
-                cmd("help", objectCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .acl(ACL_CATEGORY_KEYSPACE),
-            }),
-        cmd("memory", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("usage", memoryCommand, -3, CMD_READONLY, 2, 2, 1),
-                cmd("help", memoryCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("doctor", memoryDoctorCommand, 2, 0, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
-                cmd("stats", memoryStatsCommand, 2, 0, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
-                cmd("malloc-stats", memoryMallocStatsCommand, 2, 0, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
-                cmd("purge", memoryPurgeCommand, 2, 0, 0, 0, 0)
-                    .tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-            }),
-        /* persistence (rdb.cpp, aof.cpp) */
-        cmd("save", saveCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
-        cmd("bgsave", bgsaveCommand, -1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0),
-        cmd("lastsave", lastsaveCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0)
-            .acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}),
-        cmd("bgrewriteaof", bgrewriteaofCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING, 0, 0, 0),
-        /* scripting (scripting.cpp) */
-        cmd("eval", evalCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
-        cmd("evalsha", evalShaCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
-        cmd("eval_ro", evalRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
-        cmd("evalsha_ro", evalShaRoCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0)
-            .acl(ACL_CATEGORY_SCRIPTING).getkeys(evalGetKeys),
-        cmd("script", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("load", scriptLoadCommand, 3, CMD_NOSCRIPT | CMD_STALE, 0, 0, 0)
-                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
-                cmd("exists", scriptExistsCommand, -3, CMD_NOSCRIPT, 0, 0, 0)
-                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:agg_logical_and"}),
-                cmd("flush", scriptFlushCommand, -2, CMD_NOSCRIPT, 0, 0, 0)
-                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
-                cmd("kill", scriptKillCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0)
-                    .acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:one_succeeded"}),
-                cmd("help", scriptHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .acl(ACL_CATEGORY_SCRIPTING),
-            }),
-        /* pub/sub (pubsub.cpp) */
-        cmd("subscribe", subscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
-        cmd("unsubscribe", unsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
-        cmd("psubscribe", psubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
-        cmd("punsubscribe", punsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
-        cmd("publish", publishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 0, 0, 0),
-        cmd("pubsub", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("channels", pubsubChannelsCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("numsub", pubsubNumsubCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("numpat", pubsubNumpatCommand, 2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("help", pubsubHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("shardchannels", pubsubShardChannelsCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("shardnumsub", pubsubShardNumsubCommand, -2, CMD_PUBSUB | CMD_LOADING | CMD_STALE, 0, 0, 0),
-            }),
-        /* sharded pub/sub: one shard without a cluster */
-        cmd("ssubscribe", ssubscribeCommand, -2, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
-        cmd("sunsubscribe", sunsubscribeCommand, -1, CMD_PUBSUB | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 1, -1, 1),
-        cmd("spublish", spublishCommand, 3, CMD_PUBSUB | CMD_LOADING | CMD_STALE | CMD_FAST | CMD_MAY_REPLICATE, 1, 1, 1),
-        /* server (server_main.cpp, server.cpp, debug.cpp) */
-        cmd("info", top.info, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
-            .acl(ACL_CATEGORY_DANGEROUS)
-            .tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
-        cmd("time", timeCommand, 1, CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0).tips({"nondeterministic_output"}),
-        cmd("shutdown", top.shutdown, -1, ADMIN | CMD_NO_MULTI | CMD_SENTINEL | CMD_ALLOW_BUSY, 0, 0, 0),
-        cmd("debug", debugCommand, -2, ADMIN | CMD_PROTECTED, 0, 0, 0),
-        /* the slow log (slowlog.cpp) and the latency monitor (latency.cpp) */
-        cmd("slowlog", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("get", slowlogGetCommand, -2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .tips({"request_policy:all_nodes", "nondeterministic_output"}),
-                cmd("len", slowlogLenCommand, 2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .tips({"request_policy:all_nodes", "response_policy:agg_sum", "nondeterministic_output"}),
-                cmd("reset", slowlogResetCommand, 2, CMD_ADMIN | CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
-                cmd("help", slowlogHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
-            }),
-        cmd("latency", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("latest", latencyLatestCommand, 2, ADMIN, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
-                cmd("history", latencyHistoryCommand, 3, ADMIN, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
-                cmd("reset", latencyResetCommand, -2, ADMIN, 0, 0, 0)
-                    .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
-                cmd("graph", latencyGraphCommand, 3, ADMIN, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
-                cmd("doctor", latencyDoctorCommand, 2, ADMIN, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
-                cmd("histogram", latencyHistogramCommand, -2, ADMIN, 0, 0, 0)
-                    .tips({"nondeterministic_output", "request_policy:all_nodes", "response_policy:special"}),
-                cmd("help", latencyHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
-            }),
-        /* Replication (replication.h) */
-        cmd("sync", syncCommand, 1, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
-        cmd("psync", syncCommand, -3, CMD_ADMIN | CMD_NOSCRIPT | CMD_NO_ASYNC_LOADING | CMD_NO_MULTI, 0, 0, 0),
-        cmd("replconf", replconfCommand, -1, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, 0, 0, 0),
-        cmd("replicaof", replicaofCommand, 3, CMD_ADMIN | CMD_NOSCRIPT | CMD_STALE | CMD_NO_ASYNC_LOADING, 0, 0, 0),
-        cmd("slaveof", replicaofCommand, 3, CMD_ADMIN | CMD_NOSCRIPT | CMD_STALE | CMD_NO_ASYNC_LOADING, 0, 0, 0),
-        cmd("wait", waitCommand, 3, CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_CONNECTION).tips({"request_policy:all_shards", "response_policy:agg_min"}),
-        cmd("role", roleCommand, 1, CMD_NOSCRIPT | CMD_LOADING | CMD_STALE | CMD_FAST, 0, 0, 0).acl(ACL_CATEGORY_ADMIN | ACL_CATEGORY_DANGEROUS),
-        /* cppredis's own: the trace file (livetrace_output.h); "since" is cppredis's version */
-        cmd("trace", nullptr, -2, 0, 0, 0, 0).docs("server", "A container for the trace of the server at work", "0.1.0")
-            .subcommands({
-                cmd("start", traceStartCommand, -3, ADMIN, 0, 0, 0).docs("server", "Start writing the trace to a file in Chrome's Trace Event Format", "0.1.0"),
-                cmd("stop", traceStopCommand, 2, ADMIN, 0, 0, 0).docs("server", "Complete and close the trace file", "0.1.0"),
-                cmd("status", traceStatusCommand, 2, ADMIN, 0, 0, 0).docs("server", "Show the live trace's categories and the trace file's state", "0.1.0"),
-                cmd("help", traceHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).docs("server", "Show helpful text about the different subcommands", "0.1.0"),
-            }),
-        /* COMMAND (commands.cpp), ACL (acl.cpp), CONFIG (server.cpp; config.c in Redis) */
-        cmd("command", commandCommand, -1, CMD_LOADING | CMD_STALE | CMD_SENTINEL, 0, 0, 0)
-            .acl(CONNECTION).tips({"nondeterministic_output_order"})
-            .subcommands({
-                cmd("count", commandCountCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
-                cmd("info", commandInfoCommand, -2, CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .acl(CONNECTION).tips({"nondeterministic_output_order"}),
-                cmd("docs", commandDocsCommand, -2, CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .acl(CONNECTION).tips({"nondeterministic_output_order"}),
-                cmd("list", commandListCommand, -2, CMD_LOADING | CMD_STALE, 0, 0, 0)
-                    .acl(CONNECTION).tips({"nondeterministic_output_order"}),
-                cmd("getkeys", commandGetKeysCommand, -4, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
-                cmd("getkeysandflags", commandGetKeysAndFlagsCommand, -4, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
-                cmd("help", commandHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(CONNECTION),
-            }),
-        cmd("acl", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("cat", aclCommand, -2, CONN, 0, 0, 0),
-                cmd("deluser", aclCommand, -3, ADMIN, 0, 0, 0),
-                cmd("dryrun", aclCommand, -4, ADMIN, 0, 0, 0),
-                cmd("genpass", aclCommand, -2, CONN, 0, 0, 0),
-                cmd("getuser", aclCommand, 3, ADMIN, 0, 0, 0),
-                cmd("help", aclCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("list", aclCommand, 2, ADMIN, 0, 0, 0),
-                cmd("load", aclCommand, 2, ADMIN, 0, 0, 0),
-                cmd("log", aclCommand, -2, ADMIN, 0, 0, 0),
-                cmd("save", aclCommand, 2, ADMIN, 0, 0, 0),
-                cmd("setuser", aclCommand, -3, ADMIN, 0, 0, 0),
-                cmd("users", aclCommand, 2, ADMIN, 0, 0, 0),
-                cmd("whoami", aclCommand, 2, CONN, 0, 0, 0),
-            }),
-        cmd("config", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("get", configGetCommand, -3, ADMIN, 0, 0, 0),
-                cmd("set", configSetCommand, -4, ADMIN, 0, 0, 0)
-                    .tips({"request_policy:all_nodes", "response_policy:all_succeeded"}),
-                cmd("resetstat", configResetStatCommand, 2, ADMIN, 0, 0, 0),
-                cmd("rewrite", configRewriteCommand, 2, CMD_ADMIN | CMD_NOSCRIPT | CMD_LOADING | CMD_STALE, 0, 0, 0),
-                cmd("help", configHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0),
-            }),
-        /* bitmaps (bitops.cpp), LCS and SUBSTR (t_string.cpp), SORT (sort.cpp),
-         * HyperLogLog (hyperloglog.cpp), geo (geo.cpp), SWAPDB and TOUCH (db.cpp),
-         * DUMP, RESTORE, MIGRATE (cluster.cpp), functions (functions.cpp) */
-        cmd("setbit", setbitCommand, 4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
-        cmd("getbit", getbitCommand, 3, CMD_READONLY | CMD_FAST, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
-        cmd("bitcount", bitcountCommand, -2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
-        cmd("bitpos", bitposCommand, -3, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
-        cmd("bitop", bitopCommand, -4, CMD_WRITE | CMD_DENYOOM, 2, -1, 1).acl(ACL_CATEGORY_BITMAP),
-        cmd("bitfield", bitfieldCommand, -2, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_BITMAP).getkeys(bitfieldGetKeys),
-        cmd("bitfield_ro", bitfieldroCommand, -2, CMD_READONLY | CMD_FAST, 1, 1, 1).acl(ACL_CATEGORY_BITMAP),
-        cmd("lcs", lcsCommand, -3, CMD_READONLY, 1, 2, 1).acl(ACL_CATEGORY_STRING),
-        cmd("substr", getrangeCommand, 4, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_STRING),
-        cmd("sort", sortCommand, -2, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_SET | ACL_CATEGORY_SORTEDSET | ACL_CATEGORY_LIST | ACL_CATEGORY_DANGEROUS).getkeys(sortGetKeys),
-        cmd("sort_ro", sortroCommand, -2, CMD_READONLY | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_SET | ACL_CATEGORY_SORTEDSET | ACL_CATEGORY_LIST | ACL_CATEGORY_DANGEROUS).getkeys(sortROGetKeys),
-        cmd("pfadd", pfaddCommand, -2, CMD_WRITE | CMD_DENYOOM | CMD_FAST, 1, 1, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
-        cmd("pfcount", pfcountCommand, -2, CMD_READONLY | CMD_MAY_REPLICATE, 1, -1, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
-        cmd("pfmerge", pfmergeCommand, -2, CMD_WRITE | CMD_DENYOOM, 1, -1, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
-        cmd("pfdebug", pfdebugCommand, 3, CMD_WRITE | CMD_DENYOOM | CMD_ADMIN, 2, 2, 1).acl(ACL_CATEGORY_HYPERLOGLOG),
-        cmd("pfselftest", pfselftestCommand, 1, CMD_ADMIN, 0, 0, 0).acl(ACL_CATEGORY_HYPERLOGLOG),
-        cmd("geoadd", geoaddCommand, -5, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_GEO),
-        cmd("geopos", geoposCommand, -2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
-        cmd("geodist", geodistCommand, -4, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
-        cmd("geohash", geohashCommand, -2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
-        cmd("geosearch", geosearchCommand, -7, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
-        cmd("geosearchstore", geosearchstoreCommand, -8, CMD_WRITE | CMD_DENYOOM, 1, 2, 1).acl(ACL_CATEGORY_GEO),
-        cmd("georadius", georadiusCommand, -6, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_GEO).getkeys(georadiusGetKeys),
-        cmd("georadius_ro", georadiusroCommand, -6, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
-        cmd("georadiusbymember", georadiusbymemberCommand, -5, CMD_WRITE | CMD_DENYOOM | CMD_MOVABLE_KEYS, 1, 1, 1).acl(ACL_CATEGORY_GEO).getkeys(georadiusGetKeys),
-        cmd("georadiusbymember_ro", georadiusbymemberroCommand, -5, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_GEO),
-        cmd("swapdb", swapdbCommand, 3, CMD_WRITE | CMD_FAST, 0, 0, 0).acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS),
-        cmd("touch", touchCommand, -2, CMD_READONLY | CMD_FAST, 1, -1, 1).acl(ACL_CATEGORY_KEYSPACE).tips({"request_policy:multi_shard", "response_policy:agg_sum"}),
-        cmd("dump", dumpCommand, 2, CMD_READONLY, 1, 1, 1).acl(ACL_CATEGORY_KEYSPACE).tips({"nondeterministic_output"}),
-        cmd("restore", restoreCommand, -4, CMD_WRITE | CMD_DENYOOM, 1, 1, 1).acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS),
-        cmd("migrate", migrateCommand, -6, CMD_WRITE | CMD_MOVABLE_KEYS, 3, 3, 1).acl(ACL_CATEGORY_KEYSPACE | ACL_CATEGORY_DANGEROUS).tips({"nondeterministic_output"}).getkeys(migrateGetKeys),
-        cmd("fcall", fcallCommand, -3, CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
-        cmd("fcall_ro", fcallroCommand, -3, CMD_READONLY | CMD_NOSCRIPT | CMD_STALE | CMD_SKIP_MONITOR | CMD_NO_MANDATORY_KEYS | CMD_MOVABLE_KEYS, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).getkeys(functionGetKeys),
-        cmd("function", nullptr, -2, 0, 0, 0, 0)
-            .subcommands({
-                cmd("load", functionLoadCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-                cmd("delete", functionDeleteCommand, 3, CMD_WRITE | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-                cmd("flush", functionFlushCommand, -2, CMD_WRITE | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-                cmd("dump", functionDumpCommand, 2, CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING),
-                cmd("restore", functionRestoreCommand, -3, CMD_WRITE | CMD_DENYOOM | CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:all_succeeded"}),
-                cmd("list", functionListCommand, -2, CMD_NOSCRIPT, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"nondeterministic_output_order"}),
-                cmd("stats", functionStatsCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"nondeterministic_output", "request_policy:all_shards", "response_policy:special"}),
-                cmd("kill", functionKillCommand, 2, CMD_NOSCRIPT | CMD_ALLOW_BUSY, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING).tips({"request_policy:all_shards", "response_policy:one_succeeded"}),
-                cmd("help", functionHelpCommand, 2, CMD_LOADING | CMD_STALE, 0, 0, 0).acl(ACL_CATEGORY_SCRIPTING),
-            }),
-    };
     std::vector<redisCommand> table;
-    for (const Cmd &row : rows) table.push_back(row.c);
+    table.reserve(std::size(commandRows));
+    for (const Cmd &row : commandRows) {
+        table.push_back(fromRow(row));
+        if (!row.proc && row.nsubs == 0) table.back().proc = topLayerProc(row.name, top);
+    }
     return table;
 }
 

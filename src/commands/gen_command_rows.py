@@ -43,7 +43,7 @@ def implicit(flags, cats):
     if 'blocking' in flags: c.add('blocking')
     if 'fast' not in c: c.add('slow')
     return c
-def row(info, proc, indent='        '):
+def row(info, proc, indent='    '):
     name=info[0].split('|')[-1]; arity=info[1]; flags=info[2]
     fl=' | '.join(FLAGS[x] for x in flags if x in FLAGS) or '0'
     cats=[x[1:] for x in info[6]]; exp=[c for c in cats if c not in implicit(flags, cats)]
