@@ -317,7 +317,9 @@ TEST_P(Debug, MemoryStats) {
     EXPECT_GT(mapValue(stats, "startup.allocated")->integer, 0);
     /* Redis sums what clientsCron last measured (0 in a server's first
      * second); cppredis measures the clients when asked. */
-    if (cppredis()) EXPECT_GT(mapValue(stats, "clients.normal")->integer, 0);
+    if (cppredis()) {
+        EXPECT_GT(mapValue(stats, "clients.normal")->integer, 0);
+    }
     EXPECT_EQ(mapValue(stats, "overhead.total")->integer + mapValue(stats, "dataset.bytes")->integer, total);
     EXPECT_EQ(call({"MEMORY", "STATS", "x"}), arityErr("memory|stats"));
 }
