@@ -120,15 +120,18 @@ $(PCH_GCH):
 	@printf '#include <%s>\n' $(PCH_HEADERS) >$(PCH_H)
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -x c++-header $(PCH_H) -o $@
 
+# src/ and deps/ compile alike: one recipe for both.
+define COMPILE_LIB
+@mkdir -p $(dir $@)
+$(CXX) $(CPPFLAGS) $(PCH_FLAGS) $(CXXFLAGS) -c $< -o $@
+endef
+
 # Order-only: the header is only made when missing, and an object built
 # without it (ccache, PCH=no) stays valid once it exists.
 $(BUILD)/obj/%.o: src/%.cpp | $(PCH_GCH)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PCH_FLAGS) $(CXXFLAGS) -c $< -o $@
-
+	$(COMPILE_LIB)
 $(BUILD)/obj/deps/%.o: deps/%.cpp | $(PCH_GCH)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(PCH_FLAGS) $(CXXFLAGS) -c $< -o $@
+	$(COMPILE_LIB)
 
 # With the header precompiled g++ no longer treats libstdc++'s code as a
 # system header's when it warns: it reports a -Wstringop-overflow false
@@ -179,7 +182,7 @@ $(TEST_BUILD)/tests/integration/%.o: tests/integration/%.cpp
 	$(CXX) $(CPPFLAGS) -Itests $(filter-out $(SANITIZE),$(CXXFLAGS)) $(TEST_OPT) -c $< -o $@
 
 # The unit tests' main (tests/unit/test_main.cpp, one of UNIT_OBJ) installs
-# the server's hooks first, as serverMain does: not GoogleTest's gtest_main.
+# the server's hooks first, as main does: not GoogleTest's gtest_main.
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest $(LDLIBS)
 

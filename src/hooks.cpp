@@ -7,7 +7,6 @@
 #include "aof.h"
 #include "blocked.h"
 #include "config.h"
-#include "connection.h"
 #include "db.h"
 #include "multi.h"
 #include "networking.h"
