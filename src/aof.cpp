@@ -1,19 +1,38 @@
-/* aof.cpp — the append-only file (Redis's aof.c): feeding it, flushing and
- * fsyncing it, rewriting it in a child, loading it. aof.h tells the path
+/* aof.cpp — the append-only file (Redis 7.0's aof.c): feeding it, flushing
+ * and fsyncing it, rewriting it in a child, loading it. aof.h tells the path
  * of a write and the invariants.
  *
- * The file is Redis's ≤ 6.2 single-file layout — `appendfilename` in `dir`,
- * plain RESP commands, no RDB preamble — which Redis 7's redis-check-aof
- * still accepts. Redis 7's appendonlydir (a manifest, a base file and
- * incremental files) is not used.
+ * The multi-part AOF of Redis 7.0, in `appenddirname` (appendonlydir) under
+ * `dir`, every name starting with `appendfilename` (appendonly.aof):
  *
- * The rewrite (BGREWRITEAOF), as Redis 2.6 does it: a forked child writes
- * the dataset it sees as the shortest commands that rebuild it into
- * temp-rewriteaof-bg-<pid>.aof; meanwhile the parent keeps appending to the
- * old file and also collects the same writes in aof_rewrite_buf; when the
- * child exits, the parent appends that buffer to the child's file and
- * renames it over the AOF, atomically — at every moment one complete AOF
- * exists on disk.
+ *   appendonly.aof.manifest     which files make the AOF, one line each:
+ *                               "file <name> seq <n> type <b|h|i>"
+ *   appendonly.aof.2.base.rdb   the BASE: the dataset as the last rewrite
+ *                               saw it, an RDB (aof-use-rdb-preamble yes) or
+ *                               commands (.base.aof, with `no`)
+ *   appendonly.aof.3.incr.aof   INCR files: every write since, as commands;
+ *                               the last one is the file aof_fd appends to
+ *   (type h)                    HISTORY: base and incr files a rewrite made
+ *                               obsolete, deleted in the background unless
+ *                               aof-disable-auto-gc yes
+ *
+ * The manifest is the only truth: a file it does not list is not part of
+ * the AOF, so every change is first made on a copy (aofManifest is a
+ * value), written as temp-<manifest>, fsynced, renamed over the manifest,
+ * and the directory fsynced (writeAofManifestFile) — only then does the
+ * server use it.
+ *
+ * The rewrite (BGREWRITEAOF), as Redis 7.0 does it: the parent opens a new
+ * incr file and persists a manifest listing it (openNewIncrAofForAppend),
+ * then forks; from then on writes go to the new incr file, so the parent
+ * keeps no rewrite buffer. The child writes the dataset it sees into
+ * temp-rewriteaof-bg-<pid>.aof in `dir`. When it exits with success the
+ * parent renames that file into the directory as the next base, marks the
+ * base and incr files before the new incr file as history, persists the
+ * manifest, and deletes the history files (backgroundRewriteDoneHandler).
+ * A crash anywhere leaves a manifest whose files hold every write: before
+ * the last rename, the old base and all incr files; after it, the new
+ * base and the incr files opened since the fork.
  */
 #include "aof.h"
 
@@ -24,17 +43,22 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <optional>
 
 #include "bio.h"
 #include "childinfo.h"
+#include "debug.h"
 #include "functions.h"
 #include "latency.h"
 #include "multi.h"
 #include "rdb.h"
+#include "rio.h"
 #include "server.h"
 #include "stream.h"
 #include "t_hash.h"
@@ -46,7 +70,7 @@
 #include "util.h"
 
 /* ========================================================================
- * Feeding the buffers
+ * Feeding the buffer
  * ====================================================================== */
 
 /* Redis 7's timestamp annotation, "#TS:<unix time>\r\n", when the second
@@ -59,16 +83,19 @@ static void catTimestampAnnotationIfNeeded(std::string &buf, bool force) {
     server.aof_cur_timestamp = server.unixtime;
 }
 
-/* The unit goes to the AOF's buffer, and to the rewrite's while a rewrite
- * child runs, as the same bytes (one SELECT state, the file's). */
+/* The unit goes to aof_buf when the AOF is on, and while `appendonly yes`
+ * waits for its first rewrite, once that rewrite's child runs: the buffer
+ * then goes to the temporary incr file that becomes the first incr file.
+ * Before the fork, the child's snapshot will hold the write. */
 void feedAppendOnlyFile() {
     static std::string unit; /* reused: no allocation per command */
-    if (server.aof_state != AOF_ON && server.child_type != CHILD_TYPE_AOF) return;
+    if (server.aof_state != AOF_ON &&
+        !(server.aof_state == AOF_WAIT_REWRITE && server.child_type == CHILD_TYPE_AOF))
+        return;
     unit.clear();
     if (server.aof_timestamp_enabled) catTimestampAnnotationIfNeeded(unit, false);
     catExecutionUnit(unit, PROPAGATE_AOF, server.aof_selected_db);
-    if (server.aof_state == AOF_ON) server.aof_buf.append(unit);
-    if (server.child_type == CHILD_TYPE_AOF) server.aof_rewrite_buf.append(unit);
+    server.aof_buf.append(unit);
 }
 
 /* ========================================================================
@@ -106,11 +133,12 @@ static void handleAofWriteError(size_t nwritten) {
         if (can_log)
             serverLog(LL_WARNING, "Short write while writing to the AOF file: (nwritten=%zu, expected=%zu)",
                       nwritten, server.aof_buf.size());
-        if (ftruncate(server.aof_fd, server.aof_current_size) == -1) {
+        if (ftruncate(server.aof_fd, server.aof_last_incr_size) == -1) {
             if (can_log)
                 serverLog(LL_WARNING, "Could not remove short write from the append-only file. Redis may refuse "
                                       "to load the AOF the next time it starts. ftruncate: %s", strerror(errno));
             server.aof_current_size += static_cast<long long>(nwritten);
+            server.aof_last_incr_size += static_cast<long long>(nwritten);
             server.aof_buf.erase(0, nwritten);
         }
         if (err == 0) err = ENOSPC; /* a short write without an error: the disk is full */
@@ -148,7 +176,7 @@ const char *writeCommandsDeniedByDiskError() {
 }
 
 /* Called before the event loop sleeps, ahead of the replies, and wherever
- * the file must be complete (rewrite end, shutdown, DEBUG LOADAOF). */
+ * the file must be complete (a rewrite's start, shutdown, DEBUG LOADAOF). */
 void flushAppendOnlyFile() {
     if (server.aof_fd == -1) return;
     if (!server.aof_buf.empty()) {
@@ -167,6 +195,7 @@ void flushAppendOnlyFile() {
             server.aof_last_write_status = C_OK;
         }
         server.aof_current_size += static_cast<long long>(nwritten);
+        server.aof_last_incr_size += static_cast<long long>(nwritten);
         /* The buffer is kept for the next iteration, unless a burst made it
          * big (Redis frees it past 4 KB; pipelined clients fill 4 KB in
          * every iteration, and a fresh buffer each time costs page faults). */
@@ -176,7 +205,7 @@ void flushAppendOnlyFile() {
     /* After a failed background fsync the next one is due even if nothing
      * new was written: writes are refused until one succeeds. */
     bool fsync_failed = server.aof_bio_fsync_status == C_ERR;
-    if (server.aof_fsync_offset == server.aof_current_size && !fsync_failed) return;
+    if (server.aof_last_incr_fsync_offset == server.aof_last_incr_size && !fsync_failed) return;
     if (server.aof_no_fsync_on_rewrite && hasActiveChildProcess()) return;
     if (server.aof_fsync == AOF_FSYNC_ALWAYS) {
         long long latency = latencyStartMonitor();
@@ -188,7 +217,7 @@ void flushAppendOnlyFile() {
         latencyAddSampleIfNeeded("aof-fsync-always", latencyEndMonitor(latency));
         /* It covers whatever a failed background fsync left unsynced. */
         if (fsync_failed) server.aof_bio_fsync_status = C_OK;
-        server.aof_fsync_offset = server.aof_current_size;
+        server.aof_last_incr_fsync_offset = server.aof_last_incr_size;
         server.aof_last_fsync = server.mstime;
     } else if (server.aof_fsync == AOF_FSYNC_EVERYSEC && server.mstime - server.aof_last_fsync >= 1000) {
         /* The previous fsync still runs (slow disk): try again next second
@@ -197,71 +226,455 @@ void flushAppendOnlyFile() {
             server.aof_delayed_fsync++;
         } else {
             bioCreateJob(BIO_AOF_FSYNC, server.aof_fd);
-            server.aof_fsync_offset = server.aof_current_size;
+            server.aof_last_incr_fsync_offset = server.aof_last_incr_size;
         }
         server.aof_last_fsync = server.mstime;
     }
+}
+
+/* An incr file aof_fd no longer appends to: fsynced, then closed, on the
+ * bio thread (its jobs run in order: the fsync before the close). Under
+ * everysec its last second of writes may not be on disk yet. */
+static void aofBackgroundFsyncAndClose(int fd) {
+    bioCreateJob(BIO_AOF_FSYNC, fd);
+    bioCreateJob(BIO_CLOSE_FILE, fd);
+}
+
+/* Redis's bg_unlink: the name goes now, the blocks of a big file are freed
+ * by the bio thread's close of the last descriptor. */
+static void bgUnlink(const std::string &path) {
+    int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd == -1) {
+        unlink(path.c_str());
+        return;
+    }
+    if (unlink(path.c_str()) == -1) {
+        close(fd);
+        return;
+    }
+    bioCreateJob(BIO_CLOSE_FILE, fd);
+}
+
+/* ========================================================================
+ * The manifest
+ * ====================================================================== */
+
+namespace {
+
+constexpr const char *BASE_FILE_SUFFIX = ".base", *INCR_FILE_SUFFIX = ".incr", *RDB_FORMAT_SUFFIX = ".rdb",
+                     *AOF_FORMAT_SUFFIX = ".aof", *MANIFEST_NAME_SUFFIX = ".manifest",
+                     *TEMP_FILE_NAME_PREFIX = "temp-";
+
+/* The server's manifest (Redis's server.aof_manifest): what the last
+ * successful persistAofManifest wrote, or what start-up read. */
+aofManifest aof_manifest;
+
+}  // namespace
+
+static std::string aofPath(std::string_view name) { return makePath(server.aof_dirname, name); }
+
+static std::string getAofManifestFileName() { return server.aof_filename + MANIFEST_NAME_SUFFIX; }
+static std::string getTempAofManifestFileName() {
+    return TEMP_FILE_NAME_PREFIX + server.aof_filename + MANIFEST_NAME_SUFFIX;
+}
+static std::string getTempIncrAofName() { return TEMP_FILE_NAME_PREFIX + server.aof_filename + INCR_FILE_SUFFIX; }
+
+/* sdsneedsrepr: a name with blanks, quotes or unprintable bytes is written
+ * quoted, so that the line splits back into the same words. */
+static bool needsRepr(std::string_view s) {
+    return std::any_of(s.begin(), s.end(), [](char ch) {
+        auto c = static_cast<unsigned char>(ch);
+        return c == '\\' || c == '"' || !isprint(c) || isspace(c);
+    });
+}
+
+static void catAofInfo(std::string &buf, const aofInfo &ai) {
+    buf += "file ";
+    if (needsRepr(ai.file_name)) catRepr(buf, ai.file_name);
+    else buf += ai.file_name;
+    buf += " seq " + std::to_string(ai.file_seq) + " type ";
+    buf += ai.file_type;
+    buf += '\n';
+}
+
+std::string getAofManifestAsString(const aofManifest &am) {
+    std::string buf;
+    if (am.base_aof_info) catAofInfo(buf, *am.base_aof_info);
+    for (const aofInfo &ai : am.history_aof_list) catAofInfo(buf, ai);
+    for (const aofInfo &ai : am.incr_aof_list) catAofInfo(buf, ai);
+    return buf;
+}
+
+/* One line of the manifest: pairs of words, of which file, seq and type
+ * are needed (others are allowed, for forward compatibility). */
+static const char *aofParseManifestLine(std::string_view line, aofInfo &ai) {
+    std::vector<std::string> argv;
+    if (!splitArgs(line, argv) || argv.size() < 6 || argv.size() % 2) return "Invalid AOF manifest file format";
+    for (size_t i = 0; i < argv.size(); i += 2) {
+        const std::string &value = argv[i + 1];
+        if (strEqualNoCase(argv[i], "file")) {
+            if (!pathIsBaseName(value)) return "File can't be a path, just a filename";
+            ai.file_name = value;
+        } else if (strEqualNoCase(argv[i], "seq")) {
+            ai.file_seq = atoll(value.c_str());
+        } else if (strEqualNoCase(argv[i], "type")) {
+            ai.file_type = value.empty() ? 0 : value[0];
+        }
+    }
+    if (ai.file_name.empty() || !ai.file_seq || !ai.file_type) return "Invalid AOF manifest file format";
+    return nullptr;
+}
+
+/* The lines as Redis's aofLoadManifestFromFile reads them: '#' lines are
+ * comments; one base at most; incr files in increasing seq order. */
+bool aofParseManifest(std::string_view text, aofManifest &am, aofManifestError &err) {
+    constexpr size_t MANIFEST_MAX_LINE = 1024;
+    am = aofManifest{};
+    long long maxseq = 0;
+    if (text.empty()) {
+        err = {0, "", "Found an empty AOF manifest"};
+        return false;
+    }
+    for (int linenum = 1; !text.empty(); linenum++) {
+        size_t eol = text.find('\n');
+        std::string_view raw = text.substr(0, eol == std::string_view::npos ? text.size() : eol + 1);
+        text.remove_prefix(raw.size());
+        if (raw.size() > MANIFEST_MAX_LINE) raw = raw.substr(0, MANIFEST_MAX_LINE); /* fgets' buffer */
+        if (raw[0] == '#') continue;
+        std::string line(raw);
+        size_t first = line.find_first_not_of(" \t\r\n"), last = line.find_last_not_of(" \t\r\n");
+        line = first == std::string::npos ? "" : line.substr(first, last - first + 1);
+        auto fail = [&](const char *why) {
+            err = {linenum, line, why};
+            return false;
+        };
+        if (raw.back() != '\n') return fail("The AOF manifest file contains too long line");
+        if (line.empty()) return fail("Invalid AOF manifest file format");
+        aofInfo ai;
+        if (const char *why = aofParseManifestLine(line, ai)) return fail(why);
+        if (ai.file_type == AOF_FILE_TYPE_BASE) {
+            if (am.base_aof_info) return fail("Found duplicate base file information");
+            am.curr_base_file_seq = ai.file_seq;
+            am.base_aof_info = std::move(ai);
+        } else if (ai.file_type == AOF_FILE_TYPE_HIST) {
+            am.history_aof_list.push_back(std::move(ai));
+        } else if (ai.file_type == AOF_FILE_TYPE_INCR) {
+            if (ai.file_seq <= maxseq) return fail("Found a non-monotonic sequence number");
+            am.curr_incr_file_seq = maxseq = ai.file_seq;
+            am.incr_aof_list.push_back(std::move(ai));
+        } else {
+            return fail("Unknown AOF file type");
+        }
+    }
+    return true;
+}
+
+/* A manifest that cannot be read stops start-up, in Redis's words. */
+static aofManifest aofLoadManifestFromFile(const std::string &am_filepath) {
+    FILE *fp = fopen(am_filepath.c_str(), "r");
+    if (!fp) {
+        serverLog(LL_WARNING, "Fatal error: can't open the AOF manifest file %s for reading: %s",
+                  am_filepath.c_str(), strerror(errno));
+        exit(1);
+    }
+    std::string text;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof(buf), fp)) > 0;) text.append(buf, n);
+    bool read_error = ferror(fp);
+    fclose(fp);
+    aofManifest am;
+    aofManifestError err;
+    if (read_error) err = {0, "", "Read AOF manifest failed"};
+    if (!read_error && aofParseManifest(text, am, err)) return am;
+    serverLog(LL_WARNING, "\n*** FATAL AOF MANIFEST FILE ERROR ***\n");
+    if (err.linenum) {
+        serverLog(LL_WARNING, "Reading the manifest file, at line %d\n", err.linenum);
+        serverLog(LL_WARNING, ">>> '%s'\n", err.line.c_str());
+    }
+    serverLog(LL_WARNING, "%s\n", err.reason);
+    exit(1);
+}
+
+/* At start-up, before loading: no directory or no manifest is no AOF yet
+ * (or an old single-file one, which loadAppendOnlyFiles upgrades). */
+void aofLoadManifestFromDisk() {
+    aof_manifest = aofManifest{};
+    if (!dirExists(server.aof_dirname)) {
+        serverLog(LL_DEBUG, "The AOF directory %s doesn't exist", server.aof_dirname.c_str());
+        return;
+    }
+    std::string am_name = getAofManifestFileName(), am_filepath = aofPath(am_name);
+    if (!fileExist(am_filepath)) {
+        serverLog(LL_DEBUG, "The AOF manifest file %s doesn't exist", am_name.c_str());
+        return;
+    }
+    aof_manifest = aofLoadManifestFromFile(am_filepath);
+}
+
+/* The next base (`appendfilename`.<seq>.base.rdb or .aof), the current
+ * one becoming history. */
+static std::string getNewBaseFileNameAndMarkPreAsHistory(aofManifest &am) {
+    if (am.base_aof_info) {
+        am.base_aof_info->file_type = AOF_FILE_TYPE_HIST;
+        am.history_aof_list.push_front(std::move(*am.base_aof_info));
+    }
+    am.curr_base_file_seq++;
+    am.base_aof_info = aofInfo{server.aof_filename + "." + std::to_string(am.curr_base_file_seq) + BASE_FILE_SUFFIX +
+                                   (server.aof_use_rdb_preamble ? RDB_FORMAT_SUFFIX : AOF_FORMAT_SUFFIX),
+                               am.curr_base_file_seq, AOF_FILE_TYPE_BASE};
+    am.dirty = true;
+    return am.base_aof_info->file_name;
+}
+
+/* The next incr file (`appendfilename`.<seq>.incr.aof), appended to the list. */
+static std::string getNewIncrAofName(aofManifest &am) {
+    am.curr_incr_file_seq++;
+    am.incr_aof_list.push_back(aofInfo{server.aof_filename + "." + std::to_string(am.curr_incr_file_seq) +
+                                           INCR_FILE_SUFFIX + AOF_FORMAT_SUFFIX,
+                                       am.curr_incr_file_seq, AOF_FILE_TYPE_INCR});
+    am.dirty = true;
+    return am.incr_aof_list.back().file_name;
+}
+
+static std::string getLastIncrAofName(aofManifest &am) {
+    if (am.incr_aof_list.empty()) return getNewIncrAofName(am);
+    return am.incr_aof_list.back().file_name;
+}
+
+/* After a successful rewrite the new base holds what the incr files before
+ * the current one (aof_fd's, when the AOF is on) held: they become history. */
+static void markRewrittenIncrAofAsHistory(aofManifest &am) {
+    if (am.incr_aof_list.empty()) return;
+    size_t keep = server.aof_fd != -1 ? 1 : 0;
+    while (am.incr_aof_list.size() > keep) {
+        aofInfo ai = std::move(am.incr_aof_list[am.incr_aof_list.size() - 1 - keep]);
+        am.incr_aof_list.erase(am.incr_aof_list.end() - 1 - static_cast<long>(keep));
+        ai.file_type = AOF_FILE_TYPE_HIST;
+        am.history_aof_list.push_front(std::move(ai));
+    }
+    am.dirty = true;
+}
+
+/* Where writeAofManifestFile stopped: the old manifest still in place, or
+ * the new one renamed over it but its directory not known to be on disk. */
+enum class ManifestWrite { Ok, NotRenamed, NotDurable };
+
+/* temp-<manifest>: written, fsynced, renamed over the manifest; then the
+ * directory fsynced, which also makes durable the new files the manifest
+ * names (created in the same directory). */
+static ManifestWrite writeAofManifestFile(const std::string &buf) {
+    std::string am_name = getAofManifestFileName(), am_filepath = aofPath(am_name);
+    std::string tmp_am_name = getTempAofManifestFileName(), tmp_am_filepath = aofPath(tmp_am_name);
+    int fd = open(tmp_am_filepath.c_str(), O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);
+    if (fd == -1) {
+        serverLog(LL_WARNING, "Can't open the AOF manifest file %s: %s", tmp_am_name.c_str(), strerror(errno));
+        return ManifestWrite::NotRenamed;
+    }
+    ManifestWrite result = ManifestWrite::NotRenamed;
+    if (writeFully(fd, buf) != buf.size()) {
+        serverLog(LL_WARNING, "Error trying to write the temporary AOF manifest file %s: %s", tmp_am_name.c_str(),
+                  strerror(errno));
+    } else if (fdatasync(fd) == -1) {
+        serverLog(LL_WARNING, "Fail to fsync the temp AOF file %s: %s.", tmp_am_name.c_str(), strerror(errno));
+    } else if (rename(tmp_am_filepath.c_str(), am_filepath.c_str()) != 0) {
+        serverLog(LL_WARNING, "Error trying to rename the temporary AOF manifest file %s into %s: %s",
+                  tmp_am_name.c_str(), am_name.c_str(), strerror(errno));
+    } else if (fsyncFileDir(am_filepath.c_str()) == -1) {
+        serverLog(LL_WARNING, "Fail to fsync AOF directory %s: %s.", am_filepath.c_str(), strerror(errno));
+        result = ManifestWrite::NotDurable;
+    } else {
+        result = ManifestWrite::Ok;
+    }
+    close(fd);
+    if (traceOn(TRACE_CHILD)) {
+        traceEvent(TRACE_CHILD, "persistAofManifest")
+            .str("manifest", am_name)
+            .str("status", result == ManifestWrite::Ok ? "ok" : result == ManifestWrite::NotDurable ? "not-durable"
+                                                                                                   : "error")
+            .emit();
+    }
+    return result;
+}
+
+/* Writes `am` if it changed. NotRenamed leaves the manifest on disk as it was. */
+static ManifestWrite persistAofManifest(aofManifest &am) {
+    if (!am.dirty) return ManifestWrite::Ok;
+    ManifestWrite result = writeAofManifestFile(getAofManifestAsString(am));
+    if (result == ManifestWrite::Ok) am.dirty = false;
+    return result;
+}
+
+const aofManifest &aofCurrentManifest() { return aof_manifest; }
+
+/* The history files go, in the background, unless aof-disable-auto-gc:
+ * the manifest stops listing them first. */
+int aofDelHistoryFiles() {
+    if (server.aof_disable_auto_gc || aof_manifest.history_aof_list.empty()) return C_OK;
+    for (const aofInfo &ai : aof_manifest.history_aof_list) {
+        serverLog(LL_NOTICE, "Removing the history file %s in the background", ai.file_name.c_str());
+        bgUnlink(aofPath(ai.file_name));
+    }
+    if (traceOn(TRACE_CHILD)) {
+        traceEvent(TRACE_CHILD, "aofDelHistoryFiles")
+            .num("files", static_cast<long long>(aof_manifest.history_aof_list.size()))
+            .emit();
+    }
+    aof_manifest.history_aof_list.clear();
+    aof_manifest.dirty = true;
+    return persistAofManifest(aof_manifest) == ManifestWrite::Ok ? C_OK : C_ERR;
+}
+
+static void aofDelTempIncrAofFile() {
+    std::string name = getTempIncrAofName();
+    serverLog(LL_NOTICE, "Removing the temp incr aof file %s in the background", name.c_str());
+    bgUnlink(aofPath(name));
+}
+
+/* The single `appendfilename` of Redis ≤ 6.2 (and of cppredis before the
+ * multi-part AOF), found in `dir` with no manifest: moved into the AOF
+ * directory as its base, seq 1. The manifest is written first, so a crash
+ * in between leaves the old file where a restart upgrades it again. */
+static void aofUpgradePrepare(aofManifest &am) {
+    if (dirCreateIfMissing(server.aof_dirname) == -1) {
+        serverLog(LL_WARNING, "Can't open or create append-only dir %s: %s", server.aof_dirname.c_str(),
+                  strerror(errno));
+        exit(1);
+    }
+    am.base_aof_info = aofInfo{server.aof_filename, 1, AOF_FILE_TYPE_BASE};
+    am.curr_base_file_seq = 1;
+    am.dirty = true;
+    if (persistAofManifest(am) != ManifestWrite::Ok) exit(1);
+    if (rename(server.aof_filename.c_str(), aofPath(server.aof_filename).c_str()) == -1) {
+        serverLog(LL_WARNING, "Error trying to move the old AOF file %s into dir %s: %s", server.aof_filename.c_str(),
+                  server.aof_dirname.c_str(), strerror(errno));
+        exit(1);
+    }
+    /* The manifest's fsync covered the directory before this rename. */
+    if (fsyncFileDir(aofPath(server.aof_filename).c_str()) == -1 || fsyncFileDir(server.aof_filename.c_str()) == -1)
+        serverLog(LL_WARNING, "Fail to fsync AOF directory %s: %s.", server.aof_dirname.c_str(), strerror(errno));
+    serverLog(LL_NOTICE, "Successfully migrated an old-style AOF file (%s) into the AOF directory (%s).",
+              server.aof_filename.c_str(), server.aof_dirname.c_str());
 }
 
 /* ========================================================================
  * Turning the AOF on and off
  * ====================================================================== */
 
-static int openAppendOnlyFile() {
-    return open(server.aof_filename.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-}
+static int rewriteAppendOnlyFile(const std::string &filename);
 
-static long long fileSize(int fd) {
+static long long getAppendOnlyFileSize(const std::string &name, int *status) {
     struct stat sb;
     long long latency = latencyStartMonitor();
-    int rc = fstat(fd, &sb);
+    int rc = stat(aofPath(name).c_str(), &sb);
     latencyAddSampleIfNeeded("aof-fstat", latencyEndMonitor(latency));
-    return rc == -1 ? 0 : static_cast<long long>(sb.st_size);
+    if (rc == -1) {
+        if (status) *status = errno == ENOENT ? AOF_NOT_EXIST : AOF_OPEN_ERR;
+        serverLog(LL_WARNING, "Unable to obtain the AOF file %s length. stat: %s", name.c_str(), strerror(errno));
+        return 0;
+    }
+    if (status) *status = AOF_OK;
+    return static_cast<long long>(sb.st_size);
 }
 
+static int aofCreateDirOrLog() {
+    if (dirCreateIfMissing(server.aof_dirname) == 0) return C_OK;
+    serverLog(LL_WARNING, "Can't open or create append-only dir %s: %s", server.aof_dirname.c_str(), strerror(errno));
+    return C_ERR;
+}
+
+/* After loading, with `appendonly yes`: an empty AOF gets its first base
+ * (the dataset, if any, from nowhere else: a fresh start), then the last
+ * incr file is opened, created if need be, and the manifest persisted.
+ * Any failure exits: the server would not keep what it acknowledges. */
 void aofOpenIfNeededOnServerStart() {
     server.aof_state = server.aof_enabled ? AOF_ON : AOF_OFF;
     if (server.aof_state != AOF_ON) return;
-    server.aof_fd = openAppendOnlyFile();
+    if (aofCreateDirOrLog() == C_ERR) exit(1);
+    size_t incr_aof_len = aof_manifest.incr_aof_list.size();
+    if (!aof_manifest.base_aof_info && !incr_aof_len) {
+        std::string base_name = getNewBaseFileNameAndMarkPreAsHistory(aof_manifest);
+        if (rewriteAppendOnlyFile(aofPath(base_name)) != C_OK) exit(1);
+        serverLog(LL_NOTICE, "Creating AOF base file %s on server start", base_name.c_str());
+    }
+    std::string aof_name = getLastIncrAofName(aof_manifest);
+    server.aof_fd = open(aofPath(aof_name).c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (server.aof_fd == -1) {
-        serverLog(LL_WARNING, "Can't open the append-only file %s: %s", server.aof_filename.c_str(), strerror(errno));
+        serverLog(LL_WARNING, "Can't open the append-only file %s: %s", aof_name.c_str(), strerror(errno));
         exit(1);
     }
-    server.aof_current_size = server.aof_rewrite_base_size = server.aof_fsync_offset = fileSize(server.aof_fd);
+    if (persistAofManifest(aof_manifest) != ManifestWrite::Ok) exit(1);
+    server.aof_last_incr_size = server.aof_last_incr_fsync_offset = getAppendOnlyFileSize(aof_name, nullptr);
     server.aof_last_fsync = server.mstime;
+    serverLog(LL_NOTICE, incr_aof_len ? "Opening AOF incr file %s on server start"
+                                      : "Creating AOF incr file %s on server start",
+              aof_name.c_str());
 }
 
-/* The file is written by a rewrite of the whole dataset; until that ends
- * (AOF_WAIT_REWRITE), writes only go to the rewrite buffer. */
-int startAppendOnly() {
-    int newfd = openAppendOnlyFile();
+/* A rewrite starts by giving the writes a new incr file: listed in the
+ * manifest (AOF_ON), or, while `appendonly yes` waits for its first base,
+ * the temporary incr file the rewrite's end renames into the manifest.
+ * Nothing changes unless the file is open and the manifest persisted. */
+static int openNewIncrAofForAppend() {
+    if (server.aof_state == AOF_OFF) return C_OK;
+    std::optional<aofManifest> temp_am;
+    std::string new_aof_name;
+    if (server.aof_state == AOF_WAIT_REWRITE) {
+        new_aof_name = getTempIncrAofName();
+    } else {
+        temp_am = aof_manifest;
+        new_aof_name = getNewIncrAofName(*temp_am);
+    }
+    int newfd = open(aofPath(new_aof_name).c_str(), O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);
     if (newfd == -1) {
-        char cwd[4096];
-        serverLog(LL_WARNING, "Redis needs to enable the AOF but can't open the append only file %s (in server "
-                              "root dir %s): %s",
-                  server.aof_filename.c_str(), getcwd(cwd, sizeof(cwd)) ? cwd : "unknown", strerror(errno));
+        serverLog(LL_WARNING, "Can't open the append-only file %s: %s", new_aof_name.c_str(), strerror(errno));
         return C_ERR;
     }
-    if (server.child_type == CHILD_TYPE_AOF) {
-        serverLog(LL_WARNING, "AOF was enabled but there is already an AOF rewriting in background. Stopping "
-                              "background AOF and starting a rewrite now.");
-        killAppendOnlyChild();
+    if (temp_am && persistAofManifest(*temp_am) != ManifestWrite::Ok) {
+        close(newfd);
+        return C_ERR;
     }
-    if (hasActiveChildProcess()) {
+    serverLog(LL_NOTICE, "Creating AOF incr file %s on background rewrite", new_aof_name.c_str());
+    if (traceOn(TRACE_CHILD))
+        traceEvent(TRACE_CHILD, "openNewIncrAofForAppend").str("file", new_aof_name).emit();
+    if (server.aof_fd != -1) aofBackgroundFsyncAndClose(server.aof_fd);
+    server.aof_fd = newfd;
+    server.aof_last_incr_size = server.aof_last_incr_fsync_offset = 0;
+    server.aof_last_fsync = server.mstime;
+    if (temp_am) aof_manifest = std::move(*temp_am);
+    return C_OK;
+}
+
+/* CONFIG SET appendonly yes: the first base is written by a rewrite, and
+ * the AOF is on (AOF_ON) once it succeeded; meanwhile (AOF_WAIT_REWRITE)
+ * the writes go to the temporary incr file. */
+int startAppendOnly() {
+    server.aof_state = AOF_WAIT_REWRITE;
+    if (hasActiveChildProcess() && server.child_type != CHILD_TYPE_AOF) {
         server.aof_rewrite_scheduled = true;
         serverLog(LL_WARNING, "AOF was enabled but there is already another background operation. An AOF "
                               "background was scheduled to start when possible.");
     } else if (server.execution_nesting > 1) {
         server.aof_rewrite_scheduled = true; /* inside EXEC: forked once it ends (see BGREWRITEAOF) */
-    } else if (rewriteAppendOnlyFileBackground() == C_ERR) {
-        close(newfd);
-        serverLog(LL_WARNING, "Redis needs to enable the AOF but can't trigger a background AOF rewrite "
-                              "operation. Check the above logs for more info about the error.");
-        return C_ERR;
+        serverLog(LL_WARNING, "AOF was enabled during a transaction. An AOF background was scheduled to start "
+                              "when possible.");
+    } else {
+        /* A running rewrite cannot become the first one: its writes were
+         * not collected. */
+        if (server.child_type == CHILD_TYPE_AOF) {
+            serverLog(LL_WARNING, "AOF was enabled but there is already an AOF rewriting in background. Stopping "
+                                  "background AOF and starting a rewrite now.");
+            killAppendOnlyChild();
+        }
+        if (rewriteAppendOnlyFileBackground() == C_ERR) {
+            server.aof_state = AOF_OFF;
+            if (server.aof_fd != -1) close(server.aof_fd); /* the temporary incr file, if it was opened */
+            server.aof_fd = -1;
+            serverLog(LL_WARNING, "Redis needs to enable the AOF but can't trigger a background AOF rewrite "
+                                  "operation. Check the above logs for more info about the error.");
+            return C_ERR;
+        }
     }
-    server.aof_state = AOF_WAIT_REWRITE;
     server.aof_last_fsync = server.mstime;
-    server.aof_fd = newfd;
     /* Errors of the file written before are no reason to refuse writes to
      * the new one. */
     if (server.aof_bio_fsync_status == C_ERR) {
@@ -280,17 +693,21 @@ int startAppendOnly() {
  * the RDB to save. */
 void stopAppendOnly() {
     flushAppendOnlyFile();
-    if (fdatasync(server.aof_fd) == -1)
-        serverLog(LL_WARNING, "Fail to fsync the AOF file: %s", strerror(errno));
-    close(server.aof_fd);
+    if (server.aof_fd != -1) {
+        if (fdatasync(server.aof_fd) == -1)
+            serverLog(LL_WARNING, "Fail to fsync the AOF file: %s", strerror(errno));
+        else
+            server.aof_last_fsync = server.mstime;
+        close(server.aof_fd);
+    }
     server.aof_fd = -1;
     server.aof_selected_db = -1;
     server.aof_state = AOF_OFF;
     server.aof_rewrite_scheduled = false;
+    server.aof_last_incr_size = server.aof_last_incr_fsync_offset = 0;
     killAppendOnlyChild();
     std::string().swap(server.aof_buf);
 }
-
 /* ========================================================================
  * The rewrite: the child's side
  * ====================================================================== */
@@ -298,7 +715,6 @@ void stopAppendOnly() {
 /* As Redis: a command adds at most 64 elements, so that replaying a big
  * key does not build one giant argv. */
 static constexpr size_t AOF_REWRITE_ITEMS_PER_CMD = 64;
-static constexpr size_t REDIS_AUTOSYNC_BYTES = 4 * 1024 * 1024;
 
 /* The child's buffered output: commands are serialized into a buffer that
  * goes to the file in big writes, with an fsync every 4 MB when
@@ -565,19 +981,40 @@ static bool rewriteAppendOnlyFileRio(RewriteWriter &w) {
     return w.flush();
 }
 
-/* Writes the dataset to a temporary file, fsyncs it, and renames it to
- * `filename`, so that the parent never finds a half-written file there. */
+
+/* The base as an RDB (aof-use-rdb-preamble yes): the file an RDB save
+ * writes, which loading recognizes by its "REDIS" signature. */
+static bool rewriteBaseAsRdb(FILE *fp) {
+    static char iobuf[64 * 1024]; /* one rewrite at a time per process */
+    setvbuf(fp, iobuf, _IOFBF, sizeof(iobuf));
+    rioFile rdb(fp);
+    if (server.aof_rewrite_incremental_fsync) rdb.setAutoSync(REDIS_AUTOSYNC_BYTES);
+    return rdbSaveRio(rdb) && rdb.flush();
+}
+
+/* Writes the dataset to temp-rewriteaof-<pid>.aof, fsyncs it, and renames
+ * it to `filename`, so that nobody finds a half-written file there: the
+ * child's temp-rewriteaof-bg-<pid>.aof, or at start-up the first base. */
 static int rewriteAppendOnlyFile(const std::string &filename) {
     std::string tmpfile = "temp-rewriteaof-" + std::to_string(getpid()) + ".aof";
-    int fd = open(tmpfile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd == -1) {
+    FILE *fp = fopen(tmpfile.c_str(), "w");
+    if (!fp) {
         serverLog(LL_WARNING, "Opening the temp file for AOF rewrite in rewriteAppendOnlyFile(): %s", strerror(errno));
         return C_ERR;
     }
-    RewriteWriter w(fd);
-    bool ok = rewriteAppendOnlyFileRio(w) && fdatasync(fd) == 0;
+    bool ok;
+    if (server.aof_use_rdb_preamble) {
+        ok = rewriteBaseAsRdb(fp);
+    } else {
+        RewriteWriter w(fileno(fp)); /* its own buffer: nothing goes through stdio */
+        ok = rewriteAppendOnlyFileRio(w);
+    }
+    ok = ok && fsync(fileno(fp)) == 0;
     int err = errno;
-    if (close(fd) == -1) ok = false;
+    if (fclose(fp) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
     if (!ok) {
         serverLog(LL_WARNING, "Write error writing append only file on disk: %s", strerror(err));
         unlink(tmpfile.c_str());
@@ -588,7 +1025,6 @@ static int rewriteAppendOnlyFile(const std::string &filename) {
         unlink(tmpfile.c_str());
         return C_ERR;
     }
-    serverLog(LL_NOTICE, "SYNC append only file rewrite performed");
     return C_OK;
 }
 
@@ -600,13 +1036,33 @@ static std::string rewriteTempFileName(pid_t childpid) {
     return "temp-rewriteaof-bg-" + std::to_string(childpid) + ".aof";
 }
 
+static void aofRemoveTempFile(pid_t childpid) {
+    bgUnlink(rewriteTempFileName(childpid));
+    bgUnlink("temp-rewriteaof-" + std::to_string(childpid) + ".aof");
+}
+
 int rewriteAppendOnlyFileBackground() {
     if (hasActiveChildProcess()) return C_ERR;
+    if (aofCreateDirOrLog() == C_ERR) {
+        server.aof_lastbgrewrite_status = C_ERR;
+        return C_ERR;
+    }
+    /* The new incr file starts with a SELECT; what the old one still has
+     * buffered goes there first. */
+    server.aof_selected_db = -1;
+    flushAppendOnlyFile();
+    if (openNewIncrAofForAppend() != C_OK) {
+        server.aof_lastbgrewrite_status = C_ERR;
+        return C_ERR;
+    }
+    server.stat_aof_rewrites++;
     pid_t childpid = redisFork(CHILD_TYPE_AOF);
     if (childpid == 0) {
         /* The child: _exit, not exit, so that nothing of the parent's
          * (buffers, atexit handlers, the bio thread) runs twice. */
-        if (rewriteAppendOnlyFile(rewriteTempFileName(getpid())) != C_OK) _exit(1);
+        std::string tmpfile = rewriteTempFileName(getpid());
+        if (rewriteAppendOnlyFile(tmpfile) != C_OK) _exit(1);
+        serverLog(LL_NOTICE, "Successfully created the temporary AOF base file %s", tmpfile.c_str());
         sendChildCowInfo(CHILD_INFO_TYPE_AOF_COW_SIZE, "AOF rewrite");
         _exit(0);
     }
@@ -618,12 +1074,6 @@ int rewriteAppendOnlyFileBackground() {
     serverLog(LL_NOTICE, "Background append only file rewriting started by pid %ld", static_cast<long>(childpid));
     server.aof_rewrite_scheduled = false;
     server.aof_rewrite_time_start = time(nullptr);
-    server.aof_rewrite_tmpfile = rewriteTempFileName(childpid);
-    server.stat_aof_rewrites++;
-    /* The child's file ends in whatever db it wrote last: the first write
-     * appended after it must say which db it is for. */
-    server.aof_selected_db = -1;
-    server.aof_rewrite_buf.clear();
     return C_OK;
 }
 
@@ -651,7 +1101,7 @@ void bgrewriteaofCommand(client *c) {
         addReplyError(c, "Background append only file rewriting already in progress");
     } else if (hasActiveChildProcess() || server.execution_nesting > 1) {
         /* Inside EXEC the fork waits for the transaction to end: its
-         * writes are in the child's snapshot or in the rewrite buffer,
+         * writes are in the child's snapshot or in the new incr file,
          * never half in each. */
         server.aof_rewrite_scheduled = true;
         server.stat_aofrw_consecutive_failures = 0;
@@ -664,81 +1114,97 @@ void bgrewriteaofCommand(client *c) {
     }
 }
 
-/* The child's file plus the writes made since the fork is the new AOF.
- * False when the rewrite failed: before the rename the old file stays the
- * AOF; a directory that could not be fsynced after it leaves the new file
- * in use (the old one is gone from the directory) but the rewrite is not
- * known to survive a power loss, so it is reported as failed. */
-static bool installRewrittenAof() {
-    const std::string &tmpfile = server.aof_rewrite_tmpfile;
-    int newfd = open(tmpfile.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (newfd == -1) {
-        serverLog(LL_WARNING, "Unable to open the temporary AOF produced by the child: %s", strerror(errno));
-        return false;
-    }
+/* The steps of a successful child's end, on a copy of the manifest: the
+ * child's file renamed into the directory as the next base, the temporary
+ * incr file (AOF_WAIT_REWRITE) renamed as the first incr file, the incr
+ * files the base covers marked history, the copy persisted. False when the
+ * old manifest stays the AOF (the new files are removed again). */
+static bool installRewrittenAof(pid_t childpid) {
+    aofManifest temp_am = aof_manifest;
+    std::string tmpfile = rewriteTempFileName(childpid);
+    std::string new_base_filename = getNewBaseFileNameAndMarkPreAsHistory(temp_am);
+    std::string new_base_filepath = aofPath(new_base_filename), new_incr_filepath;
     long long latency = latencyStartMonitor();
-    if (writeFully(newfd, server.aof_rewrite_buf) != server.aof_rewrite_buf.size()) {
-        serverLog(LL_WARNING, "Error trying to flush the parent diff to the rewritten AOF: %s", strerror(errno));
-        close(newfd);
-        return false;
-    }
-    latencyAddSampleIfNeeded("aof-rewrite-diff-write", latencyEndMonitor(latency));
-    serverLog(LL_NOTICE, "Residual parent diff successfully flushed to the rewritten AOF (%.2f MB)",
-              static_cast<double>(server.aof_rewrite_buf.size()) / (1024 * 1024));
-    /* The writes of the diff may already have been fsynced in the old
-     * file: the new one replaces it only once it is on disk as a whole. */
-    if (fdatasync(newfd) == -1) {
-        serverLog(LL_WARNING, "Fail to fsync the temp AOF file %s: %s.", tmpfile.c_str(), strerror(errno));
-        close(newfd);
-        return false;
-    }
-    latency = latencyStartMonitor();
-    if (rename(tmpfile.c_str(), server.aof_filename.c_str()) == -1) {
-        serverLog(LL_WARNING, "Error trying to rename the temporary AOF file %s into %s: %s", tmpfile.c_str(),
-                  server.aof_filename.c_str(), strerror(errno));
-        close(newfd);
+    if (rename(tmpfile.c_str(), new_base_filepath.c_str()) == -1) {
+        serverLog(LL_WARNING, "Error trying to rename the temporary AOF base file %s into %s: %s", tmpfile.c_str(),
+                  new_base_filepath.c_str(), strerror(errno));
         return false;
     }
     latencyAddSampleIfNeeded("aof-rename", latencyEndMonitor(latency));
-    bool durable = fsyncFileDir(server.aof_filename.c_str()) == 0;
-    if (!durable)
-        serverLog(LL_WARNING, "Fail to fsync AOF directory %s: %s.", server.aof_filename.c_str(), strerror(errno));
-    if (server.aof_fd == -1) { /* BGREWRITEAOF with the AOF off */
-        close(newfd);
-        return durable;
+    serverLog(LL_NOTICE, "Successfully renamed the temporary AOF base file %s into %s", tmpfile.c_str(),
+              new_base_filename.c_str());
+    if (traceOn(TRACE_CHILD)) traceEvent(TRACE_CHILD, "installRewrittenAof").str("base", new_base_filename).emit();
+    if (server.aof_state == AOF_WAIT_REWRITE) {
+        std::string temp_incr_aof_name = getTempIncrAofName(), temp_incr_filepath = aofPath(temp_incr_aof_name);
+        std::string new_incr_filename = getNewIncrAofName(temp_am);
+        new_incr_filepath = aofPath(new_incr_filename);
+        latency = latencyStartMonitor();
+        if (rename(temp_incr_filepath.c_str(), new_incr_filepath.c_str()) == -1) {
+            serverLog(LL_WARNING, "Error trying to rename the temporary AOF incr file %s into %s: %s",
+                      temp_incr_filepath.c_str(), new_incr_filepath.c_str(), strerror(errno));
+            bgUnlink(new_base_filepath);
+            return false;
+        }
+        latencyAddSampleIfNeeded("aof-rename", latencyEndMonitor(latency));
+        serverLog(LL_NOTICE, "Successfully renamed the temporary AOF incr file %s into %s",
+                  temp_incr_aof_name.c_str(), new_incr_filename.c_str());
     }
-    /* The old file is gone from the directory; its last close (and the
-     * freeing of its blocks) happens in the background. */
-    bioCreateJob(BIO_CLOSE_FILE, server.aof_fd);
-    server.aof_fd = newfd;
-    server.aof_last_fsync = server.mstime;
-    server.aof_selected_db = -1;
-    server.aof_current_size = server.aof_rewrite_base_size = server.aof_fsync_offset = fileSize(newfd);
-    /* What aof_buf holds was also in the rewrite buffer, now in the file. */
-    server.aof_buf.clear();
-    if (server.aof_state == AOF_WAIT_REWRITE) server.aof_state = AOF_ON;
-    return durable;
+    markRewrittenIncrAofAsHistory(temp_am);
+    ManifestWrite persisted = persistAofManifest(temp_am);
+    if (persisted == ManifestWrite::NotRenamed) {
+        bgUnlink(new_base_filepath);
+        if (!new_incr_filepath.empty()) bgUnlink(new_incr_filepath);
+        return false;
+    }
+    /* Renamed: the manifest on disk names the new files now, so they stay
+     * (Redis 7.0 removes them even then, leaving a manifest that names a
+     * missing base). Until its directory is on disk the old manifest may
+     * come back at a power loss: its history files are kept, and the
+     * rewrite is reported failed, so that a new one is tried. */
+    aof_manifest = std::move(temp_am);
+    if (server.aof_state != AOF_OFF) {
+        server.aof_current_size = getAppendOnlyFileSize(new_base_filename, nullptr) + server.aof_last_incr_size;
+        server.aof_rewrite_base_size = server.aof_current_size;
+    }
+    if (persisted == ManifestWrite::NotDurable) return false;
+    aofDelHistoryFiles();
+    return true;
 }
 
 void backgroundRewriteDoneHandler(int exitcode, int bysignal) {
-    bool success = false;
     if (!bysignal && exitcode == 0) {
+        long long start = ustime();
         serverLog(LL_NOTICE, "Background AOF rewrite terminated with success");
-        success = installRewrittenAof();
-        if (success) serverLog(LL_NOTICE, "Background AOF rewrite finished successfully");
+        bool installed = installRewrittenAof(server.child_pid);
+        server.aof_lastbgrewrite_status = installed ? C_OK : C_ERR;
+        server.stat_aofrw_consecutive_failures = installed ? 0 : server.stat_aofrw_consecutive_failures + 1;
+        if (installed) {
+            serverLog(LL_NOTICE, "Background AOF rewrite finished successfully");
+            if (server.aof_state == AOF_WAIT_REWRITE) server.aof_state = AOF_ON;
+        }
+        serverLog(LL_VERBOSE, "Background AOF rewrite signal handler took %lldus", ustime() - start);
     } else if (!bysignal) {
+        server.aof_lastbgrewrite_status = C_ERR;
+        server.stat_aofrw_consecutive_failures++;
         serverLog(LL_WARNING, "Background AOF rewrite terminated with error");
     } else {
+        /* SIGUSR1 is how the parent stops a child: not a failure. */
+        if (bysignal != SIGUSR1) {
+            server.aof_lastbgrewrite_status = C_ERR;
+            server.stat_aofrw_consecutive_failures++;
+        }
         serverLog(LL_WARNING, "Background AOF rewrite terminated by signal %d", bysignal);
     }
-    server.aof_lastbgrewrite_status = success ? C_OK : C_ERR;
-    server.stat_aofrw_consecutive_failures = success ? 0 : server.stat_aofrw_consecutive_failures + 1;
-    unlink(server.aof_rewrite_tmpfile.c_str());
-    std::string().swap(server.aof_rewrite_buf);
+    aofRemoveTempFile(server.child_pid);
+    /* `appendonly yes` still waits for its first base: what the temporary
+     * incr file collected is in no manifest, and the next try starts over. */
+    if (server.aof_state == AOF_WAIT_REWRITE) {
+        std::string().swap(server.aof_buf);
+        aofDelTempIncrAofFile();
+        server.aof_rewrite_scheduled = true;
+    }
     server.aof_rewrite_time_last = time(nullptr) - server.aof_rewrite_time_start;
     server.aof_rewrite_time_start = -1;
-    /* `appendonly yes` still waits for its file: try again. */
-    if (server.aof_state == AOF_WAIT_REWRITE) server.aof_rewrite_scheduled = true;
 }
 
 void killAppendOnlyChild() {
@@ -753,8 +1219,7 @@ void killAppendOnlyChild() {
         if (waited != -1) childExitStatus(status, &exitcode, &bysignal);
     }
     if (traceOn(TRACE_CHILD)) traceChildDone("killAppendOnlyChild", exitcode, bysignal);
-    unlink(server.aof_rewrite_tmpfile.c_str());
-    std::string().swap(server.aof_rewrite_buf);
+    aofRemoveTempFile(server.child_pid);
     resetChildState();
     server.aof_rewrite_time_start = -1;
 }
@@ -774,7 +1239,7 @@ void aofCron() {
     }
     /* A failed write or background fsync is retried from here too: writes
      * are refused meanwhile, so none would trigger the retry. */
-    if (server.aof_state == AOF_ON &&
+    if (server.aof_state != AOF_OFF &&
         (server.aof_last_write_status == C_ERR || server.aof_bio_fsync_status == C_ERR))
         flushAppendOnlyFile();
 }
@@ -791,7 +1256,7 @@ int aofPrepareForShutdown(bool force) {
         serverLog(LL_WARNING, "There is a child rewriting the AOF. Killing it!");
         killAppendOnlyChild();
     }
-    if (server.aof_state == AOF_OFF) return C_OK;
+    if (server.aof_state == AOF_OFF || server.aof_fd == -1) return C_OK;
     serverLog(LL_NOTICE, "Calling fsync() on the AOF file.");
     flushAppendOnlyFile();
     /* A failed write keeps the acknowledged writes in aof_buf: exiting
@@ -811,7 +1276,6 @@ int aofPrepareForShutdown(bool force) {
     serverLog(LL_WARNING, "Error trying to flush the AOF, can't exit.");
     return C_ERR;
 }
-
 /* ========================================================================
  * Loading
  * ====================================================================== */
@@ -896,43 +1360,72 @@ void discardClientReplies(client *c) {
 }  // namespace
 
 /* A torn tail (a crash mid-write, a transaction without its EXEC) is cut
- * off when aof-load-truncated allows it; anything else wrong stops the
- * server: a damaged middle must not be silently skipped. */
-static int loadAppendOnlyFileTruncated(const std::string &filename, long long valid_up_to) {
+ * off when aof-load-truncated allows it — in the last file only: a file
+ * after it holds later writes, so the cut would lose what lies between;
+ * such a file is left as it is and start-up stops. */
+static int loadAppendOnlyFileTruncated(const std::string &filename, long long valid_up_to, bool last_file) {
     if (server.aof_load_truncated) {
+        if (!last_file) {
+            serverLog(LL_WARNING, "Fatal error: the truncated file is not the last file");
+            return AOF_FAILED;
+        }
         serverLog(LL_WARNING, "!!! Warning: short read while loading the AOF file %s!!!", filename.c_str());
         serverLog(LL_WARNING, "!!! Truncating the AOF %s at offset %lld !!!", filename.c_str(), valid_up_to);
-        if (truncate(filename.c_str(), valid_up_to) == 0) {
+        if (truncate(aofPath(filename).c_str(), valid_up_to) == 0) {
             serverLog(LL_WARNING, "AOF %s loaded anyway because aof-load-truncated is enabled", filename.c_str());
-            return AOF_OK;
+            return AOF_TRUNCATED;
         }
         serverLog(LL_WARNING, "Error truncating the AOF file %s: %s", filename.c_str(), strerror(errno));
     }
     serverLog(LL_WARNING, "Unexpected end of file reading the append only file %s. You can: 1) Make a backup of "
-                          "your AOF file, then use ./redis-check-aof --fix <filename>. 2) Alternatively you can "
-                          "set the 'aof-load-truncated' configuration option to yes and restart the server.",
+                          "your AOF file, then use ./redis-check-aof --fix <filename.manifest>. 2) Alternatively "
+                          "you can set the 'aof-load-truncated' configuration option to yes and restart the server.",
               filename.c_str());
-    exit(1);
+    return AOF_FAILED;
 }
 
-static int loadAppendOnlyFileCommands(const std::string &filename, FILE *fp, long long *loaded_size) {
+/* The RDB a base file is (or an old-style AOF starts with): false after
+ * logging why it could not be read; *short_read when the file ended. */
+static bool loadRdbPreamble(const std::string &filename, FILE *fp, bool *short_read) {
+    bool old_style = filename == server.aof_filename;
+    serverLog(LL_NOTICE, old_style ? "Reading RDB preamble from AOF file..." : "Reading RDB base file on AOF loading...");
+    rioFile rdb(fp);
+    try {
+        rdbLoadRio(rdb, RDBFLAGS_NONE);
+    } catch (const RdbLoadError &e) {
+        *short_read = e.kind == RdbLoadError::ShortRead;
+        if (!*short_read) serverLog(LL_WARNING, "Internal error in RDB reading offset %zu -> %s", rdb.processed_bytes,
+                                    e.what());
+        serverLog(LL_WARNING, old_style ? "Error reading the RDB preamble of the AOF file %s, AOF loading aborted"
+                                        : "Error reading the RDB base file %s, AOF loading aborted",
+                  filename.c_str());
+        return false;
+    }
+    if (old_style) serverLog(LL_NOTICE, "Reading the remaining AOF tail...");
+    return true;
+}
+
+static int loadAppendOnlyFileCommands(const std::string &filename, FILE *fp, bool last_file) {
     client *fake = createAOFClient();
     AofReader reader(fp);
-    long long valid_up_to = 0, valid_before_multi = 0;
+    long long valid_up_to = ftello(fp), valid_before_multi = valid_up_to;
     AofReader::Result r;
+    int ret = AOF_OK;
     while ((r = reader.next(fake->argv)) == AofReader::COMMAND) {
         redisCommand *cmd = lookupCommand(fake->argv);
         if (!cmd) {
             serverLog(LL_WARNING, "Unknown command '%s' reading the append only file %s",
                       std::string(fake->argv[0].substr(0, 128)).c_str(), filename.c_str());
-            exit(1);
+            ret = AOF_FAILED;
+            break;
         }
         /* The command would read arguments that are not there. */
         int argc = static_cast<int>(fake->argv.size());
         if ((cmd->arity > 0 && cmd->arity != argc) || argc < -cmd->arity) {
             serverLog(LL_WARNING, "Wrong number of arguments for '%s' reading the append only file %s",
                       cmd->fullname.c_str(), filename.c_str());
-            exit(1);
+            ret = AOF_FAILED;
+            break;
         }
         if (cmd->proc == multiCommand) valid_before_multi = valid_up_to;
         fake->cmd = fake->lastcmd = cmd;
@@ -944,59 +1437,115 @@ static int loadAppendOnlyFileCommands(const std::string &filename, FILE *fp, lon
     bool in_multi = fake->flags & CLIENT_MULTI;
     fake->argv.clear();
     freeClient(fake);
-    *loaded_size = valid_up_to;
+    if (ret != AOF_OK) return ret;
     if (r == AofReader::READ_ERROR) {
         serverLog(LL_WARNING, "Unrecoverable error reading the append only file %s: %s", filename.c_str(),
                   strerror(errno));
-        exit(1);
+        return AOF_FAILED;
     }
     if (r == AofReader::BAD_FORMAT) {
         serverLog(LL_WARNING, "Bad file format reading the append only file %s: make a backup of your AOF file, "
-                              "then use ./redis-check-aof --fix <filename>", filename.c_str());
-        exit(1);
+                              "then use ./redis-check-aof --fix <filename.manifest>", filename.c_str());
+        return AOF_FAILED;
     }
     /* The file may end well-formed but inside MULTI: the transaction never
      * ran, so its start is where the file really ends. */
-    if (r == AofReader::END && in_multi) {
+    if (r == AofReader::END && in_multi)
         serverLog(LL_WARNING, "Revert incomplete MULTI/EXEC transaction in AOF file %s", filename.c_str());
-        *loaded_size = valid_before_multi;
-        return loadAppendOnlyFileTruncated(filename, valid_before_multi);
-    }
-    if (r == AofReader::TRUNCATED) {
-        if (in_multi) *loaded_size = valid_up_to = valid_before_multi;
-        return loadAppendOnlyFileTruncated(filename, valid_up_to);
-    }
+    if (in_multi) valid_up_to = valid_before_multi;
+    if (r == AofReader::TRUNCATED || in_multi) return loadAppendOnlyFileTruncated(filename, valid_up_to, last_file);
     return AOF_OK;
 }
 
-int loadAppendOnlyFile(const std::string &filename) {
-    std::unique_ptr<FILE, int (*)(FILE *)> fp(fopen(filename.c_str(), "r"), fclose);
+/* One file of the AOF, `filename` in the AOF directory: an RDB, then (an
+ * old-style preamble's tail, an AOF base, an incr file) commands. */
+static int loadSingleAppendOnlyFile(const std::string &filename, bool last_file) {
+    std::string path = aofPath(filename);
+    std::unique_ptr<FILE, int (*)(FILE *)> fp(fopen(path.c_str(), "r"), fclose);
     if (!fp) {
-        if (errno == ENOENT) return AOF_NOT_EXIST;
-        serverLog(LL_WARNING, "Fatal error: can't open the append log file %s for reading: %s", filename.c_str(),
-                  strerror(errno));
-        exit(1);
+        int en = errno;
+        struct stat sb;
+        if (stat(path.c_str(), &sb) == 0 || errno != ENOENT) {
+            serverLog(LL_WARNING, "Fatal error: can't open the append log file %s for reading: %s", filename.c_str(),
+                      strerror(en));
+            return AOF_OPEN_ERR;
+        }
+        serverLog(LL_WARNING, "The append log file %s doesn't exist: %s", filename.c_str(), strerror(errno));
+        return AOF_NOT_EXIST;
     }
-    long long size = fileSize(fileno(fp.get()));
-    if (size == 0) return AOF_EMPTY;
+    struct stat sb;
+    if (fstat(fileno(fp.get()), &sb) == 0 && sb.st_size == 0) return AOF_EMPTY;
     char sig[5];
-    if (fread(sig, 1, sizeof(sig), fp.get()) == sizeof(sig) && memcmp(sig, "REDIS", 5) == 0) {
-        serverLog(LL_WARNING, "The AOF file %s starts with an RDB preamble (aof-use-rdb-preamble): cppredis "
-                              "writes and reads AOF files made of commands only", filename.c_str());
-        exit(1);
+    bool rdb = fread(sig, 1, sizeof(sig), fp.get()) == sizeof(sig) && memcmp(sig, "REDIS", 5) == 0;
+    if (fseek(fp.get(), 0, SEEK_SET) == -1) {
+        serverLog(LL_WARNING, "Unrecoverable error reading the append only file %s: %s", filename.c_str(),
+                  strerror(errno));
+        return AOF_FAILED;
     }
-    rewind(fp.get());
-    /* While the file replays: nothing expires (each command sees the keys
-     * as they were when it first ran), and nothing is propagated back. */
+    bool short_read = false;
+    if (rdb && !loadRdbPreamble(filename, fp.get(), &short_read))
+        return short_read ? loadAppendOnlyFileTruncated(filename, 0, last_file) : AOF_FAILED;
+    return loadAppendOnlyFileCommands(filename, fp.get(), last_file);
+}
+
+/* Loads the files `am` lists: the base, then the incr files in order.
+ * With no manifest, a single `appendfilename` in `dir` (Redis ≤ 6.2) is
+ * first moved into the AOF directory, in the three cases Redis 7.0 does:
+ * no directory; a directory without a manifest; a manifest whose only
+ * file is that base, missing from the directory (a crash mid-upgrade). */
+static int loadAppendOnlyFiles(aofManifest &am) {
+    if (fileExist(server.aof_filename)) {
+        bool none = !am.base_aof_info && am.incr_aof_list.empty();
+        bool half_upgraded = am.base_aof_info && am.incr_aof_list.empty() &&
+                             am.base_aof_info->file_name == server.aof_filename &&
+                             !fileExist(aofPath(server.aof_filename));
+        if (!dirExists(server.aof_dirname) || none || half_upgraded) aofUpgradePrepare(am);
+    }
+    if (!am.base_aof_info && am.incr_aof_list.empty()) return AOF_NOT_EXIST;
+    std::vector<const aofInfo *> files;
+    if (am.base_aof_info) files.push_back(&*am.base_aof_info);
+    for (const aofInfo &ai : am.incr_aof_list) files.push_back(&ai);
+    long long total_size = 0, base_size = 0;
+    for (const aofInfo *ai : files) {
+        int status;
+        long long size = getAppendOnlyFileSize(ai->file_name, &status);
+        /* A file the manifest lists and the disk lacks is fatal. */
+        if (status != AOF_OK) return status == AOF_NOT_EXIST ? AOF_FAILED : status;
+        if (ai->file_type == AOF_FILE_TYPE_BASE) base_size = size;
+        total_size += size;
+    }
+    if (total_size == 0) return AOF_EMPTY;
+    int ret = AOF_OK;
+    for (size_t i = 0; i < files.size(); i++) {
+        const aofInfo &ai = *files[i];
+        bool last_file = i + 1 == files.size();
+        long long start = ustime();
+        ret = loadSingleAppendOnlyFile(ai.file_name, last_file);
+        if (ret == AOF_OK || ret == AOF_TRUNCATED)
+            serverLog(LL_NOTICE, "DB loaded from %s file %s: %.3f seconds",
+                      ai.file_type == AOF_FILE_TYPE_BASE ? "base" : "incr", ai.file_name.c_str(),
+                      static_cast<double>(ustime() - start) / 1000000);
+        /* Some file has data (total_size > 0): an empty one is fine. */
+        if (ret == AOF_EMPTY || ret == AOF_NOT_EXIST) ret = AOF_OK;
+        if (ret == AOF_OPEN_ERR || ret == AOF_FAILED) return ret;
+    }
+    server.aof_current_size = total_size;
+    /* The growth base is not persisted: the base's size, as Redis 7.0
+     * (the first automatic rewrite may come early). */
+    server.aof_rewrite_base_size = base_size;
+    return ret;
+}
+
+/* While the files replay: nothing expires (each command sees the keys as
+ * they were when it first ran), and nothing is propagated back. */
+int loadDataFromAppendOnlyFiles() {
     int aof_state = server.aof_state;
     server.aof_state = AOF_OFF;
     server.loading = true;
-    long long loaded = 0;
-    int ret = loadAppendOnlyFileCommands(filename, fp.get(), &loaded);
+    int ret = loadAppendOnlyFiles(aof_manifest);
     server.loading = false;
     server.aof_state = aof_state;
     server.aof_selected_db = -1; /* a cut tail may have taken the last SELECT along */
-    server.aof_current_size = server.aof_rewrite_base_size = server.aof_fsync_offset = loaded;
     return ret;
 }
 
@@ -1004,7 +1553,9 @@ void debugLoadAof(client *c) {
     if (server.aof_state == AOF_ON) flushAppendOnlyFile();
     emptyData(-1, EMPTYDB_NO_FLAGS);
     functionsLibCtxClearCurrent();
-    int ret = loadAppendOnlyFile(server.aof_filename);
+    aofLoadManifestFromDisk();
+    aofDelHistoryFiles();
+    int ret = loadDataFromAppendOnlyFiles();
     if (ret != AOF_OK && ret != AOF_EMPTY) exit(1);
     server.dirty = 0; /* the load itself is not a write to propagate */
     serverLog(LL_NOTICE, "Append Only File loaded by DEBUG LOADAOF");

@@ -1,5 +1,8 @@
-/* aof.h — the append-only file (Redis's aof.c): every write command, in
- * the order it ran, so that replaying the file rebuilds the dataset.
+/* aof.h — the append-only file (Redis 7.0's aof.c): every write command,
+ * in the order it ran, so that replaying the files rebuilds the dataset.
+ * The files are Redis 7.0's multi-part AOF (aof.cpp's head comment): a
+ * manifest naming a base (the dataset at the last rewrite, an RDB or
+ * commands) and incremental files (the writes since), in `appenddirname`.
  *
  * The path of a write:
  *   1. the command changes the dataset (server.dirty moves); call() queues
@@ -7,36 +10,76 @@
  *      as PEXPIREAT, a served BLPOP as LPOP...) — plus any alsoPropagate()
  *      ops, serialized as RESP at once;
  *   2. at the end of the execution unit (the outermost call(): a command,
- *      an EXEC, a script) the unit goes to feedAppendOnlyFile: into aof_buf,
- *      and into aof_rewrite_buf while a rewrite child runs, wrapped in
- *      MULTI/EXEC when it has several ops, after a SELECT if the db changed;
- *   3. beforeSleep calls flushAppendOnlyFile — one write(2) of aof_buf, then
- *      fsync under `always`, or a background fsync (bio) at most once a
- *      second under `everysec` — and only then writes the replies.
+ *      an EXEC, a script) the unit goes to feedAppendOnlyFile: into
+ *      aof_buf, wrapped in MULTI/EXEC when it has several ops, after a
+ *      SELECT if the db changed;
+ *   3. beforeSleep calls flushAppendOnlyFile — one write(2) of aof_buf to
+ *      the last incr file, then fsync under `always`, or a background fsync
+ *      (bio) at most once a second under `everysec` — and only then writes
+ *      the replies.
  * Invariants:
  *  - no reply leaves while aof_buf holds a write not yet written (under
  *    `always`: not yet fsynced); the write handler holds its client's output
  *    too, so a reply cannot overtake the flush from there either (Redis's
  *    AE_BARRIER problem);
- *  - the file holds whole execution units in execution order, so a replay
+ *  - the files hold whole execution units in execution order, so a replay
  *    applies a transaction or a script entirely, and a torn last unit is
  *    dropped whole (aof-load-truncated);
- *  - one complete AOF exists on disk at every moment: a rewrite fsyncs its
- *    finished file, renames it over the old one, then fsyncs the directory;
+ *  - the manifest on disk always names a complete AOF: a new one replaces
+ *    it by rename only once it and the files it names are fsynced, and the
+ *    directory is fsynced before the server relies on it;
  *  - a failed write or background fsync refuses writes (MISCONF) until a
  *    retry succeeds.
  */
 #pragma once
 
 #include <cstddef>
+#include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 
 class InfoSection;
 struct client;
 
-/* Status of loadAppendOnlyFile (Redis 7's names). */
-constexpr int AOF_OK = 0, AOF_NOT_EXIST = 1, AOF_EMPTY = 2;
+/* How loading one file, or all of them, ended (Redis 7.0's names). */
+constexpr int AOF_OK = 0, AOF_NOT_EXIST = 1, AOF_EMPTY = 2, AOF_OPEN_ERR = 3, AOF_FAILED = 4, AOF_TRUNCATED = 5;
+
+/* A manifest line's type: the base, a history file (to delete), an incr file. */
+constexpr char AOF_FILE_TYPE_BASE = 'b', AOF_FILE_TYPE_HIST = 'h', AOF_FILE_TYPE_INCR = 'i';
+
+/* One file of the AOF (Redis's aofInfo): its name in the AOF directory,
+ * its sequence number, its type. */
+struct aofInfo {
+    std::string file_name;
+    long long file_seq = 0;
+    char file_type = 0;
+};
+
+/* The manifest (Redis's aofManifest): at most one base; history files
+ * newest first, as Redis lists them; incr files in the order they were
+ * written. A value: a change is made on a copy, which replaces the
+ * server's once it is on disk. */
+struct aofManifest {
+    std::optional<aofInfo> base_aof_info;
+    std::deque<aofInfo> incr_aof_list, history_aof_list;
+    long long curr_base_file_seq = 0, curr_incr_file_seq = 0;
+    bool dirty = false; /* differs from the manifest on disk */
+};
+
+/* Why a manifest was refused: its line (1-based; 0 for the file as a
+ * whole), the line as read, and Redis's message. */
+struct aofManifestError {
+    int linenum = 0;
+    std::string line;
+    const char *reason = "";
+};
+/* The manifest's text as Redis 7.0 writes it (getAofManifestAsString) and
+ * reads it (aofLoadManifestFromFile, without its exit). */
+std::string getAofManifestAsString(const aofManifest &am);
+bool aofParseManifest(std::string_view text, aofManifest &am, aofManifestError &err);
+/* The manifest the server uses (Redis's server.aof_manifest). */
+const aofManifest &aofCurrentManifest();
 
 /* Appends the execution unit's ops meant for the AOF (server.h's
  * catExecutionUnit, with the file's SELECT state) to the AOF buffers.
@@ -49,11 +92,16 @@ void flushAppendOnlyFile();
  * sendReplyToClient). */
 bool aofHoldsUnwrittenWrites();
 
-/* At start-up: the AOF state from `appendonly`, and the file opened. */
+/* At start-up, in this order: the manifest read (a bad one exits); the
+ * files loaded, with `appendonly yes` (an old single file upgraded first),
+ * AOF_FAILED or AOF_OPEN_ERR meaning start-up must stop; the AOF state
+ * from `appendonly`, a first base written if there is none, the last incr
+ * file opened and the manifest persisted (a failure exits); the history
+ * files deleted. */
+void aofLoadManifestFromDisk();
+int loadDataFromAppendOnlyFiles();
 void aofOpenIfNeededOnServerStart();
-/* Replays the file through a fake client. AOF_OK, AOF_NOT_EXIST or
- * AOF_EMPTY; a file that cannot be loaded exits the process (status 1). */
-int loadAppendOnlyFile(const std::string &filename);
+int aofDelHistoryFiles();
 
 /* CONFIG SET appendonly yes / no. */
 int startAppendOnly();

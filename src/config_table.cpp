@@ -112,6 +112,38 @@ std::string getDir() {
 constexpr configEnum aof_fsync_enum[] = {
     {"everysec", AOF_FSYNC_EVERYSEC}, {"always", AOF_FSYNC_ALWAYS}, {"no", AOF_FSYNC_NO}};
 
+/* The AOF's names are names in `dir`, never paths (Redis's
+ * isValidAOFfilename / isValidAOFdirname). */
+SetResult setAofName(std::string &field, const std::string &value, const char *what, const char *kind,
+                     std::string &err) {
+    if (value.empty()) {
+        err = std::string(what) + " can't be empty";
+        return SetResult::Error;
+    }
+    if (!pathIsBaseName(value)) {
+        err = std::string(what) + " can't be a path, just a " + kind;
+        return SetResult::Error;
+    }
+    if (field == value) return SetResult::Unchanged;
+    field = value;
+    return SetResult::Changed;
+}
+
+SetResult setAppendFilename(std::span<const std::string> args, std::string &err) {
+    return setAofName(server.aof_filename, args[0], "appendfilename", "filename", err);
+}
+std::string getAppendFilename() { return server.aof_filename; }
+SetResult setAppendDirname(std::span<const std::string> args, std::string &err) {
+    return setAofName(server.aof_dirname, args[0], "appenddirname", "dirname", err);
+}
+std::string getAppendDirname() { return server.aof_dirname; }
+
+/* aof-disable-auto-gc no: the history files kept so far go now. */
+bool updateAofAutoGCEnabled(const char **) {
+    if (!server.aof_disable_auto_gc) aofDelHistoryFiles();
+    return true;
+}
+
 /* appendonly yes builds the file from the dataset (a rewrite), no closes it. */
 bool updateAppendonly(const char **err) {
     if (server.aof_enabled && server.aof_state == AOF_OFF) {
@@ -479,16 +511,12 @@ long long active_defrag_max_scan_fields, active_defrag_ignore_bytes;
 int io_threads;
 bool io_threads_do_reads;
 int list_max_listpack_size, list_compress_depth;
-std::string aof_dirname;
-bool aof_use_rdb_preamble;
 int sanitize_dump_payload;
 std::string ignore_warnings;
 
 constexpr const char *ONE_THREAD = "cppredis runs commands and I/O on one thread";
 constexpr const char *LIST_ENCODING =
     "lists are encoded as a ziplist up to list-max-ziplist-entries/-value, then a linked list (no quicklist)";
-constexpr const char *AOF_ONE_FILE =
-    "the AOF is one file, appendfilename in dir, of commands only (Redis 6's layout, which Redis 7 loads)";
 
 constexpr configEnum sanitize_dump_payload_enum[] = {{"no", 0}, {"yes", 1}, {"clients", 2}};
 
@@ -507,7 +535,6 @@ constexpr refusedConfig refused_configs[] = {
     {"crash-memcheck-enabled", "there is no crash report, nor its memory test"},
     {"maxmemory-clients", "client eviction is not implemented"},
     {"shutdown-timeout", "SHUTDOWN does not wait for lagging replicas"},
-    {"aof-disable-auto-gc", "the AOF is one file: there are no old AOF files to delete"},
     {"socket-mark-id", "sockets get no SO_MARK"},
     {"bind-source-addr", "the replica's connection to its master binds no source address"},
     {"loadmodule", "modules are not supported"},
@@ -551,7 +578,10 @@ const standardConfig static_configs[] = {
     {"stream-node-max-bytes", nullptr, 0, "4096", NumericConfig{&server.stream_node_max_bytes, 0, LONG_MAX, true}},
     {"stream-node-max-entries", nullptr, 0, "100", NumericConfig{&server.stream_node_max_entries, 0, LLONG_MAX}},
     /* AOF persistence (aof.cpp) */
-    {"appendfilename", nullptr, IMMUTABLE_CONFIG, "appendonly.aof", StringConfig{&server.aof_filename}},
+    {"appendfilename", nullptr, IMMUTABLE_CONFIG, "appendonly.aof", SpecialConfig{setAppendFilename, getAppendFilename}},
+    {"appenddirname", nullptr, IMMUTABLE_CONFIG, "appendonlydir", SpecialConfig{setAppendDirname, getAppendDirname}},
+    {"aof-use-rdb-preamble", nullptr, 0, "yes", BoolConfig{&server.aof_use_rdb_preamble}},
+    {"aof-disable-auto-gc", nullptr, 0, "no", BoolConfig{&server.aof_disable_auto_gc}, updateAofAutoGCEnabled},
     {"appendfsync", nullptr, 0, "everysec", EnumConfig{&server.aof_fsync, aof_fsync_enum}},
     {"no-appendfsync-on-rewrite", nullptr, 0, "no", BoolConfig{&server.aof_no_fsync_on_rewrite}},
     {"aof-load-truncated", nullptr, 0, "yes", BoolConfig{&server.aof_load_truncated}},
@@ -683,8 +713,6 @@ const standardConfig static_configs[] = {
      nullptr, LIST_ENCODING},
     {"list-compress-depth", nullptr, 0, "0", NumericConfig{&list_compress_depth, 0, INT_MAX}, nullptr, LIST_ENCODING,
      "0"},
-    {"appenddirname", nullptr, IMMUTABLE_CONFIG, "appendonlydir", StringConfig{&aof_dirname}, nullptr, AOF_ONE_FILE},
-    {"aof-use-rdb-preamble", nullptr, 0, "yes", BoolConfig{&aof_use_rdb_preamble}, nullptr, AOF_ONE_FILE, "no"},
     {"sanitize-dump-payload", nullptr, 0, "no", EnumConfig{&sanitize_dump_payload, sanitize_dump_payload_enum}, nullptr,
      "RESTORE and replication always validate a payload in full, as 'yes' does", "yes"},
     {"ignore-warnings", nullptr, EMPTY_IS_VALUE_CONFIG, "", StringConfig{&ignore_warnings}, nullptr,

@@ -241,12 +241,12 @@ const char *evictPolicyToString() {
     return "unknown";
 }
 
-/* The replicas' output buffers and the AOF's buffers are left out, as in
+/* The replicas' output buffers and the AOF's buffer are left out, as in
  * Redis 6: evicting to make room for them would feed them DELs. */
 size_t freeMemoryGetNotCountedMemory() {
     size_t overhead = 0;
     for (client *slave : server.slaves) overhead += getClientOutputBufferMemoryUsage(slave);
-    if (server.aof_state != AOF_OFF) overhead += server.aof_buf.capacity() + server.aof_rewrite_buf.capacity();
+    if (server.aof_state != AOF_OFF) overhead += server.aof_buf.capacity();
     return overhead;
 }
 

@@ -54,7 +54,6 @@
 namespace {
 
 constexpr int CONFIG_BGSAVE_RETRY_DELAY = 5;        /* seconds between tries after a failed BGSAVE */
-constexpr size_t REDIS_AUTOSYNC_BYTES = 4 * 1024 * 1024; /* rdb-save-incremental-fsync step */
 constexpr size_t RDB_LOAD_CHUNK = 1024 * 1024;      /* a long string is read this much at a time */
 
 /* Fixed-width integers: little-endian in the file (times, checksum,

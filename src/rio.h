@@ -62,6 +62,10 @@ private:
  * autosync set, the written data is fsynced every `autosync` bytes, so
  * that saving a big dataset does not leave gigabytes of dirty pages for
  * one final fsync (rdb-save-incremental-fsync). */
+/* The autosync step of rdb-save-incremental-fsync and
+ * aof-rewrite-incremental-fsync (Redis's REDIS_AUTOSYNC_BYTES). */
+constexpr size_t REDIS_AUTOSYNC_BYTES = 4 * 1024 * 1024;
+
 class rioFile final : public rio {
 public:
     explicit rioFile(FILE *fp) : fp_(fp) {}

@@ -204,7 +204,7 @@ void processEventsWhileBlocked() {
     for (int iterations = 4; iterations > 0; iterations--) {
         int events = aeProcessEvents(server.el.get(), AE_FILE_EVENTS | AE_DONT_WAIT);
         events += connProcessPendingData(); /* as Redis: TLS's decrypted bytes too */
-        if (server.aof_state == AOF_ON) flushAppendOnlyFile();
+        if (server.aof_state != AOF_OFF) flushAppendOnlyFile();
         events += handleClientsWithPendingWrites();
         if (!events) break;
     }

@@ -285,7 +285,10 @@ struct redisServer : redisServerLog, redisServerNetworking, redisServerBio {
     int aof_state = AOF_OFF;          /* AOF_OFF / AOF_ON / AOF_WAIT_REWRITE (its first rewrite runs) */
     bool aof_enabled = false;         /* `appendonly`; aof_state follows it */
     int aof_fsync = AOF_FSYNC_EVERYSEC; /* `appendfsync` */
-    std::string aof_filename;         /* `appendfilename`, in `dir` */
+    std::string aof_filename;         /* `appendfilename`: the prefix of every AOF file's name */
+    std::string aof_dirname;          /* `appenddirname`, in `dir`: the manifest, base and incr files */
+    bool aof_use_rdb_preamble = true; /* `aof-use-rdb-preamble`: a rewrite's base is an RDB (.base.rdb) */
+    bool aof_disable_auto_gc = false; /* `aof-disable-auto-gc`: history files are kept */
     bool aof_no_fsync_on_rewrite = false; /* `no-appendfsync-on-rewrite` */
     bool aof_load_truncated = true;   /* `aof-load-truncated` */
     bool aof_rewrite_incremental_fsync = true; /* `aof-rewrite-incremental-fsync` */
@@ -293,17 +296,16 @@ struct redisServer : redisServerLog, redisServerNetworking, redisServerBio {
     time_t aof_cur_timestamp = 0;     /* the time of the last annotation written */
     int aof_rewrite_perc = 100;       /* `auto-aof-rewrite-percentage`: growth that triggers a rewrite */
     long long aof_rewrite_min_size = 64LL * 1024 * 1024; /* `auto-aof-rewrite-min-size` */
-    int aof_fd = -1;                  /* the AOF, open for appending while aof_state != AOF_OFF */
+    int aof_fd = -1;                  /* the last incr file, open for appending while aof_state != AOF_OFF */
     int aof_selected_db = -1;         /* the db the file's last SELECT chose (-1: emit one) */
     std::string aof_buf;              /* propagated writes, written before replies leave (beforeSleep) */
-    std::string aof_rewrite_buf;      /* writes since the rewrite child forked, appended when it ends */
     std::vector<redisOp> also_propagate; /* the execution unit's ops (propagatePendingCommands) */
     std::string also_propagate_buf;   /* their RESP, one after the other (reused: no SELECT in it) */
-    std::string aof_rewrite_tmpfile;  /* what the rewrite child writes, renamed over the AOF at the end */
     time_t aof_rewrite_next_try = 0;  /* after repeated failures, automatic rewrites wait until then */
-    long long aof_current_size = 0;   /* bytes in the file */
+    long long aof_current_size = 0;   /* bytes in the base and incr files */
     long long aof_rewrite_base_size = 0; /* ... after the last rewrite or load: the growth base */
-    long long aof_fsync_offset = 0;   /* aof_current_size at the last fsync */
+    long long aof_last_incr_size = 0; /* bytes in the incr file aof_fd writes */
+    long long aof_last_incr_fsync_offset = 0; /* aof_last_incr_size at its last fsync */
     long long aof_last_fsync = 0;     /* mstime of the last fsync (everysec) */
     long long aof_delayed_fsync = 0;  /* everysec fsyncs that found the previous one still running */
     bool aof_rewrite_scheduled = false; /* start a rewrite as soon as no child runs */

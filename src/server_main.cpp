@@ -488,8 +488,8 @@ void beforeSleep(aeEventLoop *) {
     trackingBroadcastInvalidationMessages();
     /* Before any reply leaves: a write is on disk before it is acknowledged
      * (appendfsync always: fsynced too), and so is anything a reply shows. */
-    const long long aof_size = server.aof_current_size, aof_synced = server.aof_fsync_offset;
-    if (server.aof_state == AOF_ON) flushAppendOnlyFile();
+    const long long aof_size = server.aof_current_size, aof_synced = server.aof_last_incr_fsync_offset;
+    if (server.aof_state != AOF_OFF) flushAppendOnlyFile();
     replicationBeforeSleep();
     /* A WAIT it answered may have pipelined more, and TLS may still hold
      * decrypted requests: they run in the next beforeSleep, which must not
@@ -500,7 +500,7 @@ void beforeSleep(aeEventLoop *) {
     freeClientsInAsyncFreeQueue();
     if (traced)
         traceBeforeSleep(start, unblocked, server.aof_current_size - aof_size,
-                         server.aof_fsync_offset != aof_synced, written);
+                         server.aof_last_incr_fsync_offset != aof_synced, written);
 }
 
 static void afterSleep(aeEventLoop *) { updateCachedTime(); }
@@ -625,12 +625,15 @@ static void initServer() {
  * main: configuration, start-up, loading, the loop
  * ====================================================================== */
 
-/* With appendonly yes the AOF, which has every write, is the dataset;
+/* With appendonly yes the AOF, which has every write, is the dataset —
+ * even when it does not exist yet and a dump.rdb does, as in Redis 7.0;
  * otherwise the RDB snapshot is. */
 static void loadDataFromDisk() {
     long long start = ustime();
     if (server.aof_enabled) {
-        if (loadAppendOnlyFile(server.aof_filename) != AOF_NOT_EXIST)
+        int ret = loadDataFromAppendOnlyFiles();
+        if (ret == AOF_FAILED || ret == AOF_OPEN_ERR) exit(1);
+        if (ret != AOF_NOT_EXIST)
             serverLog(LL_NOTICE, "DB loaded from append only file: %.3f seconds",
                       static_cast<double>(ustime() - start) / 1000000);
     } else if (rdbLoad(server.rdb_filename.c_str(), RDBFLAGS_NONE) == C_OK) {
@@ -822,8 +825,10 @@ int serverMain(int argc, char **argv) {
     ACLUpdateDefaultUserPassword(server.requirepass);
     ACLLoadUsersAtStartup();
     server.initial_memory_usage = zmalloc_used_memory();
+    aofLoadManifestFromDisk();
     loadDataFromDisk();
     aofOpenIfNeededOnServerStart();
+    aofDelHistoryFiles();
     if (server.maxmemory > 0 && server.maxmemory < 1024 * 1024)
         serverLog(LL_WARNING,
                   "WARNING: You specified a maxmemory value that is less than 1MB (current value is %lld bytes). Are "

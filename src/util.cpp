@@ -18,6 +18,7 @@
 
 #include <fcntl.h>
 #include <libgen.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -527,6 +528,31 @@ int fsyncFileDir(const char *filename) {
     close(dir_fd);
     return 0;
 }
+
+bool fileExist(const std::string &filename) {
+    struct stat st;
+    return stat(filename.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool dirExists(const std::string &dname) {
+    struct stat st;
+    return stat(dname.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int dirCreateIfMissing(const std::string &dname) {
+    if (mkdir(dname.c_str(), 0755) == 0 || (errno == EEXIST && dirExists(dname))) return 0;
+    if (errno == EEXIST) errno = ENOTDIR;
+    return -1;
+}
+
+std::string makePath(std::string_view path, std::string_view filename) {
+    std::string full(path);
+    if (!full.empty() && full.back() != '/') full += '/';
+    full += filename;
+    return full;
+}
+
+bool pathIsBaseName(std::string_view path) { return path.find('/') == std::string_view::npos && path != ".."; }
 
 void catLengthLine(std::string &dst, char prefix, size_t n) {
     char buf[LONG_STR_SIZE + 3];

@@ -108,3 +108,12 @@ void getRandomHexChars(char *p, size_t len);
  * fsyncFileDir). 0 on success; -1 with errno set. File systems that cannot
  * open or fsync a directory (EISDIR, EBADF, EINVAL) count as success. */
 int fsyncFileDir(const char *filename);
+
+/* Files and directories by name (Redis's util.c): a regular file exists; a
+ * directory exists; a directory made unless it is there (0, or -1 with
+ * errno); "dir/name"; a name without any '/' (a file of `dir`, not a path). */
+bool fileExist(const std::string &filename);
+bool dirExists(const std::string &dname);
+int dirCreateIfMissing(const std::string &dname);
+std::string makePath(std::string_view path, std::string_view filename);
+bool pathIsBaseName(std::string_view path);

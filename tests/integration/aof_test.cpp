@@ -11,10 +11,14 @@
  *   AofReplay     the file rebuilds the dataset (DEBUG DIGEST before and
  *                 after): restart, kill -9, DEBUG LOADAOF, BGREWRITEAOF
  *                 (also while writes continue), CONFIG SET appendonly.
- *   AofLoad       damaged files: a torn last command or transaction is cut
- *                 off (or stops start-up with aof-load-truncated no), a
- *                 damaged middle stops start-up and leaves the file alone;
- *                 redis-check-aof accepts what cppredis writes.
+ *   AofLoad       an old single appendonly.aof (Redis ≤ 6.2), moved into
+ *                 the AOF directory as its base, with or without an RDB
+ *                 preamble; damaged files: a torn last command or
+ *                 transaction is cut off (or stops start-up with
+ *                 aof-load-truncated no), a damaged middle stops start-up
+ *                 and leaves the file alone; redis-check-aof accepts the
+ *                 multi-part AOF cppredis writes. (aof_multipart_test.cpp
+ *                 has the layout itself, on both servers.)
  *   AofFsync      under appendfsync always, a reply arrives only once its
  *                 write is in the file.
  *   AofCrash      the crash test: writers on several connections, kill -9
@@ -68,7 +72,13 @@ std::vector<std::string> aofArgs(const TempDir &dir, const std::string &fsync = 
     return args;
 }
 
-std::string aofPath(const TempDir &dir) { return dir.file("appendonly.aof"); }
+/* The incr file writes go to until a rewrite: the first one. */
+std::string aofPath(const TempDir &dir) { return aofIncrFile(dir); }
+std::string manifest(const TempDir &dir) { return readFile(dir.file("appendonlydir/appendonly.aof.manifest")); }
+/* An AOF of Redis ≤ 6.2 (one file in `dir`), which start-up moves into
+ * the AOF directory as its base. */
+std::string oldStyleAofPath(const TempDir &dir) { return dir.file("appendonly.aof"); }
+std::string upgradedAofPath(const TempDir &dir) { return dir.file("appendonlydir/appendonly.aof"); }
 
 std::string digest(RespConn &c) { return c.call({"DEBUG", "DIGEST"}).str; }
 
@@ -238,7 +248,7 @@ TEST(AofFile, NothingWithTheAofOff) {
     TestServer srv({"--dir", dir.path(), "--save", ""});
     RespConn c = srv.connect();
     c.call({"SET", "a", "1"});
-    EXPECT_FALSE(std::filesystem::exists(aofPath(dir)));
+    EXPECT_FALSE(std::filesystem::exists(dir.file("appendonlydir")));
 }
 
 /* INFO persistence: the aof_* fields of Redis 7.0, in its order, with the
@@ -442,8 +452,8 @@ TEST(AofReplay, MixedWorkloadReplaysToTheSameDigest) {
         EXPECT_EQ(c.call({"BGREWRITEAOF"}).str, "Background append only file rewriting started");
         waitRewriteDone(c);
         EXPECT_TRUE(srv.waitForLog("Background AOF rewrite finished successfully"));
-        /* The history had no HMSET: the rewrite writes hashes so. */
-        EXPECT_NE(readFile(aofPath(dir)).find("HMSET"), std::string::npos) << "not a rewritten file";
+        EXPECT_TRUE(readFile(dir.file("appendonlydir/appendonly.aof.2.base.rdb")).starts_with("REDIS"))
+            << "no RDB base: " << manifest(dir);
         c.call({"SET", "after", "rewrite"});
         live = digest(c);
     }
@@ -451,15 +461,16 @@ TEST(AofReplay, MixedWorkloadReplaysToTheSameDigest) {
 }
 
 /* The rewrite child works on the dataset of the fork while writes go on:
- * those land in the old file and in the rewrite buffer, which is appended
- * to the child's file before it replaces the AOF. rdb-key-save-delay slows
- * the child down so that the writes surely overlap it. */
+ * those land in the incr file opened at the fork, which the new manifest
+ * keeps after the child's base. rdb-key-save-delay slows the child down so
+ * that the writes surely overlap it. The base is commands here
+ * (aof-use-rdb-preamble no), to be read. */
 TEST(AofReplay, RewriteWhileWritesContinue) {
     TempDir dir;
     std::string live;
     long long during = 0;
     {
-        TestServer srv(aofArgs(dir, "everysec"));
+        TestServer srv(aofArgs(dir, "everysec", {"--aof-use-rdb-preamble", "no"}));
         RespConn c = srv.connect();
         std::vector<Args> fill;
         for (int i = 0; i < 200; i++) fill.push_back({"RPUSH", "list" + std::to_string(i % 10), std::to_string(i)});
@@ -487,8 +498,11 @@ TEST(AofReplay, RewriteWhileWritesContinue) {
     }
     EXPECT_GT(during, 0) << "no write happened while the child rewrote";
     /* The child wrote the counter as the value it saw, a SET. */
-    EXPECT_NE(readFile(aofPath(dir)).find("*3\r\n$3\r\nSET\r\n$7\r\ncounter\r\n"), std::string::npos)
-        << "not a rewritten file";
+    EXPECT_NE(readFile(dir.file("appendonlydir/appendonly.aof.2.base.aof")).find("*3\r\n$3\r\nSET\r\n$7\r\ncounter\r\n"),
+              std::string::npos) << "not a rewritten base: " << manifest(dir);
+    EXPECT_EQ(manifest(dir), "file appendonly.aof.2.base.aof seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 type i\n");
+    EXPECT_NE(readFile(dir.file("appendonlydir/appendonly.aof.2.incr.aof")).find("INCR"), std::string::npos)
+        << "the writes made during the rewrite are not in the new incr file";
     expectDigestAfterRestart(dir, live, "the rewrite");
 }
 
@@ -498,7 +512,8 @@ TEST(AofReplay, AutomaticRewriteOnGrowth) {
     TempDir dir;
     std::string live;
     {
-        TestServer srv(aofArgs(dir, "everysec", {"--auto-aof-rewrite-min-size", "4kb", "--hz", "100"}));
+        TestServer srv(aofArgs(dir, "everysec",
+                               {"--auto-aof-rewrite-min-size", "4kb", "--hz", "100", "--aof-use-rdb-preamble", "no"}));
         RespConn c = srv.connect();
         std::vector<Args> writes;
         for (int i = 0; i < 300; i++) writes.push_back({"INCR", "counter"});
@@ -509,7 +524,9 @@ TEST(AofReplay, AutomaticRewriteOnGrowth) {
         c.call({"INCR", "counter"});
         live = digest(c);
     }
-    EXPECT_TRUE(readFile(aofPath(dir)).starts_with(cmd({"SELECT", "0"}) + cmd({"SET", "counter", "300"})));
+    EXPECT_TRUE(readFile(dir.file("appendonlydir/appendonly.aof.2.base.aof"))
+                    .starts_with(cmd({"SELECT", "0"}) + cmd({"SET", "counter", "300"})))
+        << manifest(dir);
     expectDigestAfterRestart(dir, live, "the automatic rewrite");
 }
 
@@ -540,44 +557,51 @@ TEST(AofReplay, ConfigSetAppendonly) {
 
 const std::string kGoodAof = cmd({"SELECT", "0"}) + cmd({"SET", "a", "1"}) + cmd({"RPUSH", "l", "x", "y"});
 
+/* These start on an old single appendonly.aof (Redis ≤ 6.2's layout): the
+ * upgrade moves it into the AOF directory as the only file, the last one,
+ * which aof-load-truncated may cut. */
 TEST(AofLoad, TornLastCommandIsCutOff) {
     TempDir dir;
     std::string torn = cmd({"SET", "b", "2"}).substr(0, 17);
-    writeFile(aofPath(dir), kGoodAof + torn);
+    writeFile(oldStyleAofPath(dir), kGoodAof + torn);
     TestServer srv(aofArgs(dir));
     RespConn c = srv.connect();
     EXPECT_EQ(c.call({"GET", "a"}).str, "1");
     EXPECT_EQ(c.call({"EXISTS", "b"}).integer, 0);
+    EXPECT_TRUE(srv.waitForLog("Successfully migrated an old-style AOF file (appendonly.aof) into the AOF directory "
+                               "(appendonlydir)."));
     EXPECT_TRUE(srv.waitForLog("!!! Warning: short read while loading the AOF file appendonly.aof!!!"));
     EXPECT_TRUE(srv.waitForLog("!!! Truncating the AOF appendonly.aof at offset " + std::to_string(kGoodAof.size()) +
                                " !!!"));
     EXPECT_TRUE(srv.waitForLog("AOF appendonly.aof loaded anyway because aof-load-truncated is enabled"));
-    c.call({"SET", "c", "3"}); /* appended after the cut: the file is whole again */
-    EXPECT_EQ(escape(readFile(aofPath(dir))), escape(kGoodAof + cmd({"SELECT", "0"}) + cmd({"SET", "c", "3"})));
+    c.call({"SET", "c", "3"}); /* in the new incr file */
+    EXPECT_EQ(escape(readFile(upgradedAofPath(dir))), escape(kGoodAof));
+    EXPECT_EQ(escape(readFile(aofPath(dir))), escape(cmd({"SELECT", "0"}) + cmd({"SET", "c", "3"})));
+    EXPECT_EQ(manifest(dir), "file appendonly.aof seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n");
 }
 
 TEST(AofLoad, TornTailStopsStartupWithoutAofLoadTruncated) {
     TempDir dir;
     std::string file = kGoodAof + "*2\r\n$3\r\nDEL";
-    writeFile(aofPath(dir), file);
+    writeFile(oldStyleAofPath(dir), file);
     ProcessResult r = startExpectingFailure(aofArgs(dir, "always", {"--aof-load-truncated", "no"}));
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.out.find("Unexpected end of file reading the append only file appendonly.aof. You can: 1) Make a "
-                         "backup of your AOF file, then use ./redis-check-aof --fix <filename>."),
+                         "backup of your AOF file, then use ./redis-check-aof --fix <filename.manifest>."),
               std::string::npos) << r.out;
-    EXPECT_EQ(readFile(aofPath(dir)), file) << "the file must be left as it was";
+    EXPECT_EQ(readFile(upgradedAofPath(dir)), file) << "the file must be left as it was";
 }
 
 /* A file that ends inside MULTI: the transaction never ran; it goes. */
 TEST(AofLoad, IncompleteTransactionIsReverted) {
     TempDir dir;
-    writeFile(aofPath(dir), kGoodAof + cmd({"MULTI"}) + cmd({"INCR", "n"}) + cmd({"INCR", "n"}));
+    writeFile(oldStyleAofPath(dir), kGoodAof + cmd({"MULTI"}) + cmd({"INCR", "n"}) + cmd({"INCR", "n"}));
     TestServer srv(aofArgs(dir));
     RespConn c = srv.connect();
     EXPECT_EQ(c.call({"EXISTS", "n"}).integer, 0);
     EXPECT_EQ(c.call({"LRANGE", "l", "0", "-1"}).raw, bulks({"x", "y"}));
     EXPECT_TRUE(srv.waitForLog("Revert incomplete MULTI/EXEC transaction in AOF file appendonly.aof"));
-    EXPECT_EQ(readFile(aofPath(dir)), kGoodAof);
+    EXPECT_EQ(readFile(upgradedAofPath(dir)), kGoodAof);
 }
 
 /* Damage in the middle is not a crash's torn tail: start-up stops, the file
@@ -585,46 +609,62 @@ TEST(AofLoad, IncompleteTransactionIsReverted) {
 TEST(AofLoad, DamagedMiddleStopsStartup) {
     TempDir dir;
     std::string file = kGoodAof + "*3\r\n$3\r\nSET\r\n$1\r\nb\r\nX1\r\nv\r\n" + kGoodAof;
-    writeFile(aofPath(dir), file);
+    writeFile(oldStyleAofPath(dir), file);
     ProcessResult r = startExpectingFailure(aofArgs(dir));
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.out.find("Bad file format reading the append only file appendonly.aof: make a backup of your AOF "
-                         "file, then use ./redis-check-aof --fix <filename>"),
+                         "file, then use ./redis-check-aof --fix <filename.manifest>"),
               std::string::npos) << r.out;
-    EXPECT_EQ(readFile(aofPath(dir)), file);
+    EXPECT_EQ(readFile(upgradedAofPath(dir)), file);
 }
 
 TEST(AofLoad, UnknownCommandOrArityStopsStartup) {
-    TempDir dir;
     for (const auto &[bad, message] :
          std::vector<std::pair<std::string, std::string>>{
              {cmd({"NOSUCHCMD", "x"}), "Unknown command 'NOSUCHCMD' reading the append only file appendonly.aof"},
              {cmd({"SET", "x"}), "Wrong number of arguments for 'set' reading the append only file appendonly.aof"}}) {
-        writeFile(aofPath(dir), kGoodAof + bad + kGoodAof);
+        TempDir dir;
+        writeFile(oldStyleAofPath(dir), kGoodAof + bad + kGoodAof);
         ProcessResult r = startExpectingFailure(aofArgs(dir));
         EXPECT_EQ(r.exitCode, 1);
         EXPECT_NE(r.out.find(message), std::string::npos) << r.out;
     }
 }
 
-/* An RDB preamble (Redis 7's aof-use-rdb-preamble) is refused clearly. */
-TEST(AofLoad, RdbPreambleIsRefused) {
+/* A Redis 4-6.2 AOF with its RDB preamble (aof-use-rdb-preamble, the
+ * default since 5.0): the RDB, then the commands after it. */
+TEST(AofLoad, OldStyleRdbPreambleThenItsTail) {
     TempDir dir;
-    writeFile(aofPath(dir), "REDIS0010\xfa");
-    ProcessResult r = startExpectingFailure(aofArgs(dir));
-    EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.out.find("starts with an RDB preamble"), std::string::npos) << r.out;
+    {
+        TestServer srv({"--dir", dir.path(), "--save", ""});
+        RespConn c = srv.connect();
+        c.call({"SET", "a", "1"});
+        c.call({"RPUSH", "l", "x", "y"});
+        ASSERT_EQ(c.call({"SAVE"}).raw, OK);
+    }
+    writeFile(oldStyleAofPath(dir), readFile(dir.file("dump.rdb")) + cmd({"SELECT", "0"}) + cmd({"SET", "b", "2"}));
+    std::filesystem::remove(dir.file("dump.rdb"));
+    TestServer srv(aofArgs(dir));
+    RespConn c = srv.connect();
+    EXPECT_EQ(c.call({"MGET", "a", "b"}).raw, bulks({"1", "2"}));
+    EXPECT_EQ(c.call({"LRANGE", "l", "0", "-1"}).raw, bulks({"x", "y"}));
+    EXPECT_TRUE(srv.waitForLog("Reading RDB preamble from AOF file..."));
+    EXPECT_TRUE(srv.waitForLog("Reading the remaining AOF tail..."));
 }
 
-/* No file: created empty; an empty file: loads nothing. */
+/* No AOF: a first base (the empty dataset) and incr file are made; on
+ * the next start they load nothing. */
 TEST(AofLoad, MissingOrEmptyFileStartsEmpty) {
     TempDir dir;
     for (int round = 0; round < 2; round++) {
         TestServer srv(aofArgs(dir));
         RespConn c = srv.connect();
         EXPECT_EQ(c.call({"DBSIZE"}).integer, 0);
-        EXPECT_TRUE(std::filesystem::exists(aofPath(dir)));
+        EXPECT_EQ(manifest(dir), "file appendonly.aof.1.base.rdb seq 1 type b\n"
+                                 "file appendonly.aof.1.incr.aof seq 1 type i\n") << "round " << round;
         EXPECT_EQ(readFile(aofPath(dir)), "");
+        EXPECT_TRUE(srv.waitForLog(round == 0 ? "Creating AOF incr file appendonly.aof.1.incr.aof on server start"
+                                              : "Opening AOF incr file appendonly.aof.1.incr.aof on server start"));
     }
 }
 
@@ -635,9 +675,9 @@ TEST(AofLoad, RedisCheckAofAcceptsOurFiles) {
     RespConn c = srv.connect(), w = srv.connect();
     runMixedWorkload(c, w);
     auto check = [&](const char *when) {
-        ProcessResult r = runProcess({"redis-check-aof", aofPath(dir)});
+        ProcessResult r = runProcess({"redis-check-aof", dir.file("appendonlydir/appendonly.aof.manifest")});
         EXPECT_EQ(r.exitCode, 0) << when << ":\n" << r.out << r.err;
-        EXPECT_NE(r.out.find("is valid"), std::string::npos) << when << ":\n" << r.out;
+        EXPECT_NE(r.out.find("All AOF files and manifest are valid"), std::string::npos) << when << ":\n" << r.out;
     };
     check("after the workload");
     c.call({"BGREWRITEAOF"});

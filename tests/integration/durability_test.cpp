@@ -106,13 +106,16 @@ INSTANTIATE_TEST_SUITE_P(Servers, ShutdownForce, ::testing::Values(ServerImpl::C
  * AofShutdown
  * ====================================================================== */
 
-/* /dev/full as the AOF: every write fails with ENOSPC. Under everysec the
- * first write is acknowledged (as in Redis), then writes are refused; the
- * acknowledged one sits in aof_buf, and exiting would lose it. Redis 7.0
- * only logs this and exits; the server refuses unless FORCE. */
+/* /dev/full as the AOF's incr file: every write fails with ENOSPC. Under
+ * everysec the first write is acknowledged (as in Redis), then writes are
+ * refused; the acknowledged one sits in aof_buf, and exiting would lose
+ * it. Redis 7.0 only logs this and exits; the server refuses unless FORCE. */
 TEST(AofShutdown, AFailedFinalWriteKeepsTheServerUnlessForce) {
-    TestServer srv({"--dir", "/dev", "--appendonly", "yes", "--appendfilename", "full", "--appendfsync",
-                    "everysec", "--save", ""});
+    TempDir dir;
+    std::filesystem::create_directory(dir.file("appendonlydir"));
+    std::filesystem::create_symlink("/dev/full", dir.file("appendonlydir/appendonly.aof.1.incr.aof"));
+    writeFile(dir.file("appendonlydir/appendonly.aof.manifest"), "file appendonly.aof.1.incr.aof seq 1 type i\n");
+    TestServer srv({"--dir", dir.path(), "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""});
     RespConn c = srv.connect();
     EXPECT_EQ(c.call({"SET", "a", "1"}).raw, OK);
     EXPECT_EQ(c.call({"SET", "b", "1"}).raw,

@@ -342,7 +342,8 @@ TEST(FunctionsPersistence, RestartFromRdb) {
  * either file brings the libraries back. */
 TEST(FunctionsPersistence, RestartFromAof) {
     TempDir dir;
-    const std::vector<std::string> args{"--appendonly", "yes", "--dir", dir.path()};
+    /* A base of commands, to be read (aof-use-rdb-preamble no). */
+    const std::vector<std::string> args{"--appendonly", "yes", "--dir", dir.path(), "--aof-use-rdb-preamble", "no"};
     {
         TestServer srv(args);
         RespConn c = srv.connect();
@@ -350,7 +351,7 @@ TEST(FunctionsPersistence, RestartFromAof) {
         ASSERT_EQ(c.call({"FUNCTION", "LOAD", kGetLib}).raw, bulk("getlib"));
         ASSERT_EQ(c.call({"FUNCTION", "DELETE", "getlib"}).raw, OK);
         ASSERT_EQ(c.call({"FCALL", "setit", "1", "k", "v"}).raw, OK);
-        std::string aof = readFile(dir.file("appendonly.aof"));
+        std::string aof = readFile(dir.file("appendonlydir/appendonly.aof.1.incr.aof"));
         EXPECT_NE(aof.find(encodeCommand({"FUNCTION", "LOAD", kSetLib})), std::string::npos) << escape(aof);
         EXPECT_NE(aof.find(encodeCommand({"FUNCTION", "DELETE", "getlib"})), std::string::npos) << escape(aof);
         EXPECT_NE(aof.find(encodeCommand({"set", "k", "v"})), std::string::npos) << escape(aof);
@@ -364,7 +365,7 @@ TEST(FunctionsPersistence, RestartFromAof) {
         ASSERT_EQ(c.call({"BGREWRITEAOF"}).type, Reply::Type::Status);
         pollUntil([&] { return infoField(c, "persistence", "aof_rewrite_in_progress") == "0" &&
                                infoField(c, "persistence", "aof_rewrite_scheduled") == "0"; });
-        std::string aof = readFile(dir.file("appendonly.aof"));
+        std::string aof = readFile(dir.file("appendonlydir/appendonly.aof.2.base.aof"));
         EXPECT_EQ(aof.find(encodeCommand({"FUNCTION", "LOAD", kSetLib})), 0u) << escape(aof);
     }
     TestServer restarted(args);

@@ -309,7 +309,7 @@ TEST(HyperLogLogPropagation, WritesAndCacheWritesReachTheAof) {
     TempDir dir;
     TestServer srv({"--dir", dir.path(), "--appendonly", "yes", "--appendfsync", "always", "--save", ""});
     RespConn c = srv.connect();
-    const std::string aof = dir.file("appendonly.aof");
+    const std::string aof = dir.file("appendonlydir/appendonly.aof.1.incr.aof");
     auto step = [&](const Args &args) {
         size_t before = readFile(aof).size();
         c.call(args);

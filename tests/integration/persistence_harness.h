@@ -33,17 +33,20 @@ inline void shutdownNosave(TestServer &srv) {
     EXPECT_EQ(srv.waitExit(), 0) << srv.log();
 }
 
-/* The AOF `impl` writes (appendfsync always; Redis 7 without its RDB
- * preamble, so both files are commands only) while `script` runs on two of
- * its connections: Redis 7's incremental file, cppredis's single file. */
+/* The first incr file of the AOF in `dir` (Redis 7.0's multi-part AOF,
+ * which both servers write): the writes made since start-up, when no
+ * rewrite ran since. */
+inline std::string aofIncrFile(const TempDir &dir) { return dir.file("appendonlydir/appendonly.aof.1.incr.aof"); }
+
+/* The AOF `impl` writes (appendfsync always) while `script` runs on two of
+ * its connections: its first incr file. */
 inline std::string aofWrittenBy(ServerImpl impl, const std::function<void(RespConn &c, RespConn &w)> &script) {
     TempDir dir;
-    std::vector<std::string> args{"--appendonly", "yes", "--appendfsync", "always"};
-    if (impl == ServerImpl::Redis) args.insert(args.end(), {"--aof-use-rdb-preamble", "no"});
-    std::unique_ptr<TestServer> srv = startServerInDir(impl, dir.path(), args);
+    std::unique_ptr<TestServer> srv =
+        startServerInDir(impl, dir.path(), {"--appendonly", "yes", "--appendfsync", "always"});
     RespConn c = srv->connect(), w = srv->connect();
     script(c, w);
-    return readFile(dir.file(impl == ServerImpl::Redis ? "appendonlydir/appendonly.aof.1.incr.aof" : "appendonly.aof"));
+    return readFile(aofIncrFile(dir));
 }
 
 }  // namespace itest

@@ -645,7 +645,7 @@ TEST(ScriptingAof, ScriptEffectsArePropagatedAsOneTransaction) {
 
     std::string dir = c.call({"CONFIG", "GET", "dir"}).elements.at(1).str;
     std::string file = c.call({"CONFIG", "GET", "appendfilename"}).elements.at(1).str;
-    std::ifstream in(dir + "/" + file, std::ios::binary);
+    std::ifstream in(dir + "/appendonlydir/" + file + ".1.incr.aof", std::ios::binary);
     std::stringstream aof;
     aof << in.rdbuf();
     std::string text = aof.str();
@@ -688,7 +688,7 @@ TEST(ScriptingAof, SetReplDecidesWhatReachesTheAof) {
         TestServer srv(args);
         RespConn c = srv.connect();
         for (const Args &script : scripts) ASSERT_EQ(c.call(script).raw, NIL) << describe(script);
-        EXPECT_EQ(escape(readFile(dir.file("appendonly.aof"))), escape(expected));
+        EXPECT_EQ(escape(readFile(dir.file("appendonlydir/appendonly.aof.1.incr.aof"))), escape(expected));
     }
     TestServer restarted(args);
     RespConn c = restarted.connect();

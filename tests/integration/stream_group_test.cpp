@@ -715,7 +715,7 @@ TEST(StreamGroupsAof, SameBytesAsRedis7AndReplayed) {
         RespConn c = srv.connect();
         for (const Args &cmd : kPropagationScript) c.call(cmd);
         before = c.call({"XINFO", "STREAM", "s", "FULL"}).raw;
-        ours_aof = readFile(ours_dir.file("appendonly.aof"));
+        ours_aof = readFile(ours_dir.file("appendonlydir/appendonly.aof.1.incr.aof"));
     }
     {
         RedisReference ref({"--appendonly", "yes", "--appendfsync", "always", "--aof-use-rdb-preamble", "no", "--dir",

@@ -308,8 +308,9 @@ TEST_F(StreamRdb, VersionTenOnlyWithAStream) {
  * StreamAof: the rewrite and the replay
  * ====================================================================== */
 
+/* A base of commands (aof-use-rdb-preamble no), which the tests read. */
 std::vector<std::string> aofArgs() {
-    return {"--appendonly", "yes", "--appendfsync", "always", "--save", ""};
+    return {"--appendonly", "yes", "--appendfsync", "always", "--save", "", "--aof-use-rdb-preamble", "no"};
 }
 
 TEST(StreamAof, SurvivesRewriteAndRestart) {
@@ -322,7 +323,7 @@ TEST(StreamAof, SurvivesRewriteAndRestart) {
         before = streamSnapshot(c, MASK_SEEN_TIME | MASK_REPACKED);
         EXPECT_EQ(c.call({"BGREWRITEAOF"}).raw, "+Background append only file rewriting started\r\n");
         waitRewriteDone(c);
-        const std::string aof = readFile(dir.file("appendonly.aof"));
+        const std::string aof = readFile(dir.file("appendonlydir/appendonly.aof.2.base.aof"));
         EXPECT_NE(aof.find(encodeCommand({"XGROUP", "CREATECONSUMER", "s", "g1", "idle"})), std::string::npos);
         EXPECT_EQ(aof.find("XREADGROUP"), std::string::npos) << "not the rewritten file";
         shutdownNosave(*srv);
@@ -536,8 +537,8 @@ std::map<std::string, std::vector<Args>> commandsByKey(const std::string &aof) {
 }
 
 /* Both servers load the same file written by Redis, and both rewrite
- * their AOF from it: the same commands, key by key (Redis without its RDB
- * preamble, so that its base file is commands too). */
+ * their AOF from it: the same commands, key by key (both without the RDB
+ * preamble, so that their base files are commands). */
 TEST_F(StreamInterop, RewriteWritesRedisCommands) {
     {
         auto ref = startServerInDir(ServerImpl::Redis, dir.path());
@@ -550,11 +551,11 @@ TEST_F(StreamInterop, RewriteWritesRedisCommands) {
     std::filesystem::copy_file(dir.file("dump.rdb"), theirs.file("dump.rdb"));
     std::string ours_aof, theirs_aof;
     {
-        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--save", ""});
+        auto srv = startServerInDir(ServerImpl::Cppredis, dir.path(), {"--save", "", "--aof-use-rdb-preamble", "no"});
         RespConn c = srv->connect();
         EXPECT_EQ(c.call({"CONFIG", "SET", "appendonly", "yes"}).raw, OK);
         waitRewriteDone(c);
-        ours_aof = readFile(dir.file("appendonly.aof"));
+        ours_aof = readFile(dir.file("appendonlydir/appendonly.aof.1.base.aof"));
         shutdownNosave(*srv);
     }
     {

@@ -10,9 +10,10 @@
  *   FsyncFileDir      the shared helper fsyncs the file's directory and
  *                     reports a failure.
  *   RdbSaveDurability a save whose directory fsync fails is no save.
- *   AofRewriteInstall the rewritten AOF is fsynced before it is renamed over
- *                     the old one, its directory after; a failure of
- *                     either is a failed rewrite.
+ *   AofRewriteInstall a rewrite's end: the new manifest is fsynced before
+ *                     it is renamed over the old one, its directory after;
+ *                     a failure of either is a failed rewrite, and nothing
+ *                     the manifest on disk names is removed.
  *   AofBioFsync       a failed background fsync refuses writes with Redis's
  *                     MISCONF text until a retried fsync succeeds; a failed
  *                     final fsync refuses SHUTDOWN unless FORCE.
@@ -28,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -194,22 +196,26 @@ TEST_F(RdbSaveDurability, AFailedDirectoryFsyncFailsTheSave) {
  * Installing a rewritten AOF (backgroundRewriteDoneHandler)
  * ====================================================================== */
 
+/* An AOF as start-up makes it (base 1, incr 1, the manifest naming them),
+ * and the file a rewrite child with pid kChildPid left behind. */
 class AofRewriteInstall : public InTempDir {
 protected:
     void SetUp() override {
         InTempDir::SetUp();
-        writeAll(path("appendonly.aof"), kOld);
-        writeAll(path("temp-rewriteaof-bg-1.aof"), kRewritten);
-        server.aof_filename = path("appendonly.aof");
-        server.aof_rewrite_tmpfile = path("temp-rewriteaof-bg-1.aof");
-        server.aof_fd = open(server.aof_filename.c_str(), O_WRONLY | O_APPEND);
-        ASSERT_NE(server.aof_fd, -1);
-        old_fd_ = server.aof_fd;
-        old_inode_ = inodeAt(server.aof_filename);
-        new_inode_ = inodeAt(server.aof_rewrite_tmpfile);
-        server.aof_state = AOF_ON;
+        server.aof_filename = "appendonly.aof";
+        server.aof_dirname = "appendonlydir";
+        server.aof_enabled = true;
         server.aof_fsync = AOF_FSYNC_EVERYSEC;
-        server.aof_rewrite_buf = kDiff;
+        aofLoadManifestFromDisk();
+        aofOpenIfNeededOnServerStart();
+        ASSERT_EQ(server.aof_state, AOF_ON);
+        old_manifest_ = readAll(kManifest);
+        ASSERT_EQ(old_manifest_, "file appendonly.aof.1.base.rdb seq 1 type b\n"
+                                 "file appendonly.aof.1.incr.aof seq 1 type i\n");
+        old_manifest_inode_ = inodeAt(kManifest);
+        old_fd_ = server.aof_fd;
+        server.child_pid = kChildPid;
+        writeAll(kChildFile, kRewritten);
         server.aof_lastbgrewrite_status = C_OK;
         server.stat_aofrw_consecutive_failures = 0;
     }
@@ -217,72 +223,109 @@ protected:
         if (server.aof_fd != -1) close(server.aof_fd);
         server.aof_fd = -1;
         server.aof_state = AOF_OFF;
-        server.aof_filename = "appendonly.aof";
-        server.aof_rewrite_buf.clear();
+        server.aof_enabled = false;
+        server.child_pid = -1;
         server.aof_lastbgrewrite_status = C_OK;
         server.stat_aofrw_consecutive_failures = 0;
+        waitBioClose();
+        aofLoadManifestFromDisk(); /* none in the next test's directory: an empty manifest */
         InTempDir::TearDown();
     }
+    static void waitBioClose() {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (bioPendingJobsOfType(BIO_CLOSE_FILE) && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
 
-    static constexpr const char *kOld = "*1\r\n$4\r\nPING\r\n";
+    static constexpr pid_t kChildPid = 4242;
+    static constexpr const char *kChildFile = "temp-rewriteaof-bg-4242.aof";
+    static constexpr const char *kManifest = "appendonlydir/appendonly.aof.manifest";
+    static constexpr const char *kOldBase = "appendonlydir/appendonly.aof.1.base.rdb";
+    static constexpr const char *kNewBase = "appendonlydir/appendonly.aof.2.base.rdb";
     static constexpr const char *kRewritten = "*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\n";
-    static constexpr const char *kDiff = "*3\r\n$3\r\nSET\r\n$1\r\nb\r\n$1\r\n2\r\n";
+    std::string old_manifest_;
+    ino_t old_manifest_inode_ = 0;
     int old_fd_ = -1;
-    ino_t old_inode_ = 0, new_inode_ = 0;
 };
 
-/* The new file reaches the disk while the old one is still the AOF; the
- * directory is fsynced once the name points to the new one. */
-TEST_F(AofRewriteInstall, FileFsyncedBeforeTheRenameDirectoryAfter) {
+/* The new manifest reaches the disk while the old one is still the
+ * manifest; the directory is fsynced once the name points to the new one;
+ * then the history files go. */
+TEST_F(AofRewriteInstall, ManifestFsyncedBeforeItsRenameDirectoryAfter) {
     struct Call {
-        std::string what;
         ino_t synced, named;
     };
     std::vector<Call> calls;
-    observer = [&](const char *what, int fd) {
-        calls.push_back({what, inodeOf(fd), inodeAt(server.aof_filename)});
-    };
+    observer = [&](const char *, int fd) { calls.push_back({inodeOf(fd), inodeAt(kManifest)}); };
     backgroundRewriteDoneHandler(0, 0);
     observer = nullptr;
     EXPECT_EQ(server.aof_lastbgrewrite_status, C_OK);
-    EXPECT_EQ(readAll(server.aof_filename), std::string(kRewritten) + kDiff);
-    bool file_before_rename = false, dir_after_rename = false;
+    EXPECT_EQ(readAll(kManifest), "file appendonly.aof.2.base.rdb seq 2 type b\n"
+                                  "file appendonly.aof.1.incr.aof seq 1 type i\n");
+    EXPECT_EQ(readAll(kNewBase), kRewritten);
+    /* The manifest is written twice: naming the new base, then without the
+     * history files, once they are deleted. */
+    ino_t dir = inodeAt("appendonlydir"), first_new = 0;
+    bool dir_after_rename = false;
     for (const Call &c : calls) {
-        if (c.synced == new_inode_ && c.named == old_inode_) file_before_rename = true;
-        if (c.synced == inodeAt(dir_) && c.named == new_inode_) dir_after_rename = true;
+        if (!first_new && c.synced != dir && c.synced != old_manifest_inode_ && c.named == old_manifest_inode_)
+            first_new = c.synced;
+        if (first_new && c.synced == dir && c.named == first_new) dir_after_rename = true;
     }
-    EXPECT_TRUE(file_before_rename) << "the rewritten file was not fsynced before the rename";
+    bool temp_before_rename = first_new != 0;
+    EXPECT_TRUE(temp_before_rename) << "the new manifest was not fsynced before its rename";
     EXPECT_TRUE(dir_after_rename) << "the directory was not fsynced after the rename";
+    EXPECT_FALSE(fileExist(kOldBase)) << "the history base is deleted";
+    EXPECT_EQ(server.aof_fd, old_fd_) << "writes still go to incr 1";
 }
 
-/* Redis 7.0 keeps the old AOF when the new file cannot be fsynced. */
-TEST_F(AofRewriteInstall, AFailedFileFsyncKeepsTheOldAof) {
+/* Redis 7.0: a manifest that cannot be fsynced is not renamed; the old one
+ * stays the AOF and the new base goes. */
+TEST_F(AofRewriteInstall, AFailedManifestFsyncKeepsTheOldManifest) {
     fdatasync_errno = EIO;
     backgroundRewriteDoneHandler(0, 0);
+    fdatasync_errno = 0;
     EXPECT_EQ(server.aof_lastbgrewrite_status, C_ERR);
     EXPECT_EQ(server.stat_aofrw_consecutive_failures, 1);
-    EXPECT_EQ(readAll(server.aof_filename), kOld);
-    EXPECT_EQ(server.aof_fd, old_fd_);
-    EXPECT_EQ(access(server.aof_rewrite_tmpfile.c_str(), F_OK), -1) << "the temp file is removed";
+    EXPECT_EQ(readAll(kManifest), old_manifest_);
+    EXPECT_TRUE(fileExist(kOldBase));
+    EXPECT_FALSE(fileExist(kNewBase)) << "the new base is removed";
+    EXPECT_FALSE(fileExist(kChildFile)) << "the temp file is removed";
+    EXPECT_EQ(aofCurrentManifest().base_aof_info->file_name, "appendonly.aof.1.base.rdb");
 }
 
-/* After the rename the old file is gone from the directory, so the new one
- * stays in use, but the rewrite is not reported done. */
-TEST_F(AofRewriteInstall, AFailedDirectoryFsyncIsAFailedRewrite) {
+/* After the rename the manifest on disk names the new base: it stays, and
+ * so does the old base (the old manifest may come back at a power loss
+ * until the directory is on disk), but the rewrite is not reported done. */
+TEST_F(AofRewriteInstall, AFailedDirectoryFsyncIsAFailedRewriteThatKeepsBothBases) {
     fsync_dir_errno = EIO;
     backgroundRewriteDoneHandler(0, 0);
+    fsync_dir_errno = 0;
     EXPECT_EQ(server.aof_lastbgrewrite_status, C_ERR);
-    EXPECT_EQ(inodeOf(server.aof_fd), new_inode_) << "writes must go to the file the name points to";
+    EXPECT_EQ(server.stat_aofrw_consecutive_failures, 1);
+    EXPECT_EQ(aofCurrentManifest().base_aof_info->file_name, "appendonly.aof.2.base.rdb");
+    EXPECT_TRUE(fileExist(kNewBase));
+    EXPECT_TRUE(fileExist(kOldBase));
 }
 
-/* Under `always` the fsync of the installed file is checked too (it is the
- * one before the rename): a failure cannot pass unnoticed. */
-TEST_F(AofRewriteInstall, UnderAlwaysTheFsyncIsCheckedToo) {
-    server.aof_fsync = AOF_FSYNC_ALWAYS;
-    fdatasync_errno = EIO;
-    backgroundRewriteDoneHandler(0, 0);
-    EXPECT_EQ(server.aof_lastbgrewrite_status, C_ERR);
-    EXPECT_EQ(readAll(server.aof_filename), kOld);
+/* An empty AOF at start-up gets its first base, on disk before its name. */
+TEST_F(AofRewriteInstall, TheFirstBaseIsFsyncedBeforeItsRename) {
+    std::vector<std::pair<ino_t, bool>> file_syncs; /* inode, whether the name existed yet */
+    observer = [&](const char *, int fd) {
+        if (!isDirectory(fd)) file_syncs.emplace_back(inodeOf(fd), inodeAt("appendonlydir/x.aof.1.base.rdb") != 0);
+    };
+    server.aof_filename = "x.aof";
+    close(server.aof_fd);
+    server.aof_fd = -1;
+    aofLoadManifestFromDisk();
+    aofOpenIfNeededOnServerStart();
+    observer = nullptr;
+    ino_t base = inodeAt("appendonlydir/x.aof.1.base.rdb");
+    ASSERT_NE(base, 0u);
+    bool before = std::any_of(file_syncs.begin(), file_syncs.end(),
+                              [&](auto &s) { return s.first == base && !s.second; });
+    EXPECT_TRUE(before) << "the first base was not fsynced before its rename";
+    server.aof_filename = "appendonly.aof";
 }
 
 /* ========================================================================
@@ -308,7 +351,7 @@ protected:
         server.aof_buf.clear();
         server.aof_bio_fsync_status = C_OK;
         server.aof_last_write_status = C_OK;
-        server.aof_current_size = server.aof_fsync_offset = 0;
+        server.aof_current_size = server.aof_last_incr_size = server.aof_last_incr_fsync_offset = 0;
         emptyData(-1, EMPTYDB_NO_FLAGS);
         InTempDir::TearDown();
     }
