@@ -195,6 +195,33 @@ TEST_F(TraceData, AofRewriteChildStartAndEnd) {
                            "backgroundRewriteDoneHandler");
 }
 
+/* A rewrite of the multi-part AOF step by step: the manifest naming the
+ * new incr file, the file opened, the fork, the child's end, its base
+ * renamed in, the manifest swapped, the history deleted (and the manifest
+ * written without it). */
+TEST_F(TraceData, AofRewriteStepsInOrder) {
+    ASSERT_EQ(c.call({"CONFIG", "SET", "appendonly", "yes"}).str, "OK");
+    ASSERT_TRUE(pollUntil([&] { return infoField(c, "persistence", "aof_rewrites") == "1" &&
+                                       infoField(c, "persistence", "aof_rewrite_in_progress") == "0"; }));
+    watch("child");
+    ASSERT_EQ(c.call({"BGREWRITEAOF"}).str, "Background append only file rewriting started");
+    const std::string manifest_ok = "child persistAofManifest manifest=appendonly.aof.manifest status=ok";
+    EXPECT_EQ(lineStarting("child"), manifest_ok);
+    EXPECT_EQ(lineStarting("child"), "child openNewIncrAofForAppend file=appendonly.aof.2.incr.aof");
+    std::smatch m;
+    std::string fork = lineStarting("child");
+    ASSERT_TRUE(std::regex_match(fork, m, std::regex(R"(child redisFork type=aof-rewrite pid=(\d+) fork_us=\d+)")))
+        << fork;
+    std::string end = lineStarting("child");
+    EXPECT_TRUE(std::regex_match(end, std::regex("child backgroundRewriteDoneHandler type=aof-rewrite pid=" +
+                                                 m[1].str() + R"( status=ok exitcode=0 signal=0 us=\d+)")))
+        << end;
+    EXPECT_EQ(lineStarting("child"), "child installRewrittenAof base=appendonly.aof.2.base.rdb");
+    EXPECT_EQ(lineStarting("child"), manifest_ok);
+    EXPECT_EQ(lineStarting("child"), "child aofDelHistoryFiles files=2");
+    EXPECT_EQ(lineStarting("child"), manifest_ok);
+}
+
 /* With only encoding on, a rehash, an expiry cycle and a BGSAVE child come
  * and go without a line: the first line is the conversion that follows. */
 TEST_F(TraceData, NoEventOfACategoryNotEnabled) {
