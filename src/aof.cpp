@@ -53,7 +53,6 @@
 
 #include "bio.h"
 #include "childinfo.h"
-#include "debug.h"
 #include "functions.h"
 #include "latency.h"
 #include "multi.h"
