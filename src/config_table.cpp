@@ -155,7 +155,7 @@ bool updatePort(const char **err) {
  * (Redis's applyTlsCfg); tls-port configures TLS if it was not yet and
  * re-listens (applyTLSPort). On failure CONFIG SET restores the old values. */
 bool applyTlsCfg(const char **err) {
-    if (!server.el || !(server.tls_port || server.tls_replication) ||
+    if (!server.el || !(server.tls_port || server.tls_replication || server.tls_cluster) ||
         tlsConfigure(server.tls_ctx_config, tlsRequiresCA()))
         return true;
     *err = "Unable to update TLS configuration. Check server logs.";
@@ -696,6 +696,7 @@ const standardConfig static_configs[] = {
     {"tls-session-cache-timeout", nullptr, 0, "300",
      NumericConfig{&server.tls_ctx_config.session_cache_timeout, 0, INT_MAX}, applyTlsCfg},
     {"tls-replication", nullptr, 0, "no", BoolConfig{&server.tls_replication}, applyTlsCfg},
+    {"tls-cluster", nullptr, 0, "no", BoolConfig{&server.tls_cluster}, applyTlsCfg},
     {"tls-auth-clients", nullptr, 0, "yes", EnumConfig{&server.tls_auth_clients, tls_auth_clients_enum}},
     {"tls-prefer-server-ciphers", nullptr, 0, "no", BoolConfig{&server.tls_ctx_config.prefer_server_ciphers},
      applyTlsCfg},

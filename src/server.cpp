@@ -491,7 +491,9 @@ int changeListenPort(int port, std::vector<int> &fds, aeFileProc accept_handler)
     return C_OK;
 }
 
-bool tlsRequiresCA() { return server.tls_auth_clients != TLS_CLIENT_AUTH_NO || server.tls_replication; }
+bool tlsRequiresCA() {
+    return server.tls_auth_clients != TLS_CLIENT_AUTH_NO || server.tls_replication || server.tls_cluster;
+}
 
 /* Closes `fds` and binds `port` again (none if 0) on the current `bind`
  * addresses; as Redis, a listener bound but not watched is fatal. */

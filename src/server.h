@@ -193,6 +193,7 @@ struct redisServer : redisServerLog, redisServerNetworking, redisServerBio {
     std::vector<int> tlsfd;
     redisTLSContextConfig tls_ctx_config;
     bool tls_replication = false;
+    bool tls_cluster = false; /* `tls-cluster`: no cluster bus, so it only asks for TLS set up (and a CA) */
 
     /* Blocking operations (blocked.cpp). */
     unsigned int blocked_clients = 0;                  /* CLIENT_BLOCKED clients */
@@ -581,7 +582,7 @@ int listenToPort(int port, std::vector<int> &fds);
 void closeListeningSockets(bool unlink_unix_socket);
 int createSocketAcceptHandler(const std::vector<int> &fds, aeFileProc accept_handler = acceptTcpHandler);
 /* Whether TLS must verify peers, so needs a CA (tls-auth-clients not no,
- * or tls-replication). */
+ * tls-replication or tls-cluster). */
 bool tlsRequiresCA();
 
 /* Tells systemd `state` ("READY=1\n", "STATUS=...\n") by sd_notify's

@@ -560,7 +560,8 @@ static void initServer() {
         serverLog(LL_WARNING, "Failed creating the event loop. Error message: '%s'", strerror(errno));
         exit(1);
     }
-    if ((server.tls_port || server.tls_replication) && !tlsConfigure(server.tls_ctx_config, tlsRequiresCA())) {
+    if ((server.tls_port || server.tls_replication || server.tls_cluster) &&
+        !tlsConfigure(server.tls_ctx_config, tlsRequiresCA())) {
         serverLog(LL_WARNING, "Failed to configure TLS. Check logs for more info.");
         exit(1);
     }

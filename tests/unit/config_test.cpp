@@ -131,6 +131,7 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
     EXPECT_EQ(server.syslog_enabled, fresh.syslog_enabled);
     EXPECT_EQ(server.syslog_ident, fresh.syslog_ident);
     EXPECT_EQ(server.syslog_facility, fresh.syslog_facility);
+    EXPECT_EQ(server.tls_cluster, fresh.tls_cluster);
 }
 
 /* Values print as Redis prints them: memory as plain bytes, bind joined. */
@@ -199,7 +200,7 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"appenddirname", "appendonlydir"}, {"aof-use-rdb-preamble", "yes"}, {"sanitize-dump-payload", "no"},
         {"ignore-warnings", ""},
         {"tls-port", "0"}, {"tls-session-cache-size", "20480"}, {"tls-session-cache-timeout", "300"},
-        {"tls-replication", "no"}, {"tls-auth-clients", "yes"}, {"tls-prefer-server-ciphers", "no"},
+        {"tls-replication", "no"}, {"tls-cluster", "no"}, {"tls-auth-clients", "yes"}, {"tls-prefer-server-ciphers", "no"},
         {"tls-session-caching", "yes"}, {"tls-cert-file", ""}, {"tls-key-file", ""}, {"tls-key-file-pass", ""},
         {"tls-client-cert-file", ""}, {"tls-client-key-file", ""}, {"tls-client-key-file-pass", ""},
         {"tls-dh-params-file", ""}, {"tls-ca-cert-file", ""}, {"tls-ca-cert-dir", ""}, {"tls-protocols", ""},
