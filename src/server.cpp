@@ -587,6 +587,7 @@ void resetServerStats() {
     server.stat_net_repl_input_bytes = server.stat_net_repl_output_bytes = 0;
     server.stat_unexpected_error_replies = 0;
     server.stat_total_error_replies = 0;
+    server.stat_dump_payload_sanitizations = 0;
     server.aof_delayed_fsync = 0;
     lazyfreeResetStats();
 }

@@ -269,6 +269,8 @@ struct redisServer : redisServerLog, redisServerNetworking, redisServerBio {
     bool rdb_save_incremental_fsync = true;    /* fsync every 4 MB while saving */
     bool stop_writes_on_bgsave_err = true;     /* MISCONF on writes after a failed BGSAVE */
     int rdb_key_save_delay = 0;                /* µs to sleep per key saved (tests); < 0: ns */
+    int key_load_delay = 0;                    /* `key-load-delay`: debugDelay per key loaded (tests) */
+    long long stat_dump_payload_sanitizations = 0; /* deep checks of a loaded blob, as Redis counts them */
     int enable_protected_configs = 0;          /* PROTECTED_ACTION_ALLOWED_*: CONFIG SET dir/dbfilename */
     time_t lastsave = 0;                       /* unix time of the last successful save */
     time_t lastbgsave_try = 0;                 /* ... and of the last BGSAVE attempt */

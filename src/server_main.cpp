@@ -1091,6 +1091,7 @@ static void infoStats(std::string &out) {
         .field("tracking_total_prefixes", trackingGetTotalPrefixes())
         .field("unexpected_error_replies", server.stat_unexpected_error_replies)
         .field("total_error_replies", server.stat_total_error_replies)
+        .field("dump_payload_sanitizations", server.stat_dump_payload_sanitizations)
         .field("total_reads_processed", server.stat_total_reads_processed)
         .field("total_writes_processed", server.stat_total_writes_processed)
         .field("io_threaded_reads_processed", 0)

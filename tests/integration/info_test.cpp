@@ -228,7 +228,7 @@ const std::set<std::string> kAbsentFields = {
     /* Redis's estimates of its script caches' own structures */
     "used_memory_scripts_eval", "used_memory_functions", "used_memory_scripts", "used_memory_scripts_human",
     /* mechanisms cppredis does not have */
-    "slave_expires_tracked_keys", "dump_payload_sanitizations"};
+    "slave_expires_tracked_keys"};
 
 /* Sections whose lines depend on what ran (one per command, error code,
  * database): compared by their header only. */
