@@ -53,6 +53,7 @@
 
 #include "bio.h"
 #include "childinfo.h"
+#include "debug.h"
 #include "functions.h"
 #include "latency.h"
 #include "multi.h"
@@ -1432,6 +1433,7 @@ static int loadAppendOnlyFileCommands(const std::string &filename, FILE *fp, boo
         else cmd->proc(fake);
         discardClientReplies(fake);
         valid_up_to = ftello(fp);
+        if (server.key_load_delay) debugDelay(server.key_load_delay);
     }
     bool in_multi = fake->flags & CLIENT_MULTI;
     fake->argv.clear();

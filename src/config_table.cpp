@@ -187,7 +187,7 @@ bool updatePort(const char **err) {
  * (Redis's applyTlsCfg); tls-port configures TLS if it was not yet and
  * re-listens (applyTLSPort). On failure CONFIG SET restores the old values. */
 bool applyTlsCfg(const char **err) {
-    if (!server.el || !(server.tls_port || server.tls_replication) ||
+    if (!server.el || !(server.tls_port || server.tls_replication || server.tls_cluster) ||
         tlsConfigure(server.tls_ctx_config, tlsRequiresCA()))
         return true;
     *err = "Unable to update TLS configuration. Check server logs.";
@@ -511,20 +511,31 @@ long long active_defrag_max_scan_fields, active_defrag_ignore_bytes;
 int io_threads;
 bool io_threads_do_reads;
 int list_max_listpack_size, list_compress_depth;
-int sanitize_dump_payload;
 std::string ignore_warnings;
 
 constexpr const char *ONE_THREAD = "cppredis runs commands and I/O on one thread";
 constexpr const char *LIST_ENCODING =
     "lists are encoded as a ziplist up to list-max-ziplist-entries/-value, then a linked list (no quicklist)";
 
-constexpr configEnum sanitize_dump_payload_enum[] = {{"no", 0}, {"yes", 1}, {"clients", 2}};
-
 /* Where cppredis does only what Redis's default does, the other values are
- * refused (a one-value enum). */
+ * refused (a one-value enum, or a range of one number). use-exit-on-panic
+ * changes the end of Redis's bug report (serverPanic, serverAssert), which
+ * cppredis has not: a failed internal check is assert(), which aborts, as
+ * Redis does with `no`. watchdog-period arms Redis's software watchdog,
+ * whose report is a stack trace: there is no crash report (crash-log-enabled). */
 constexpr configEnum only_no_enum[] = {{"no", 0}};
 constexpr configEnum only_ignore_enum[] = {{"ignore", 0}};
-int cluster_enabled, enable_module_cmd, propagation_error_behavior;
+int cluster_enabled, enable_module_cmd, propagation_error_behavior, use_exit_on_panic, watchdog_period;
+
+/* sanitize-dump-payload takes `yes` only, which is not Redis's default but
+ * what cppredis does: every blob of an RDB file or a RESTORE payload is
+ * checked in full, because the loader decodes the listpacks it rebuilds
+ * and the structures it keeps as they are (ziplists, intsets, stream
+ * nodes) are then read without further checks. Redis's `no` and `clients`
+ * skip the deep check, which cppredis cannot do safely, so they are
+ * refused (docs/ref-configuration.md). */
+constexpr configEnum only_yes_enum[] = {{"yes", 1}};
+int sanitize_dump_payload;
 
 /* The Redis 7.0 directives that cppredis refuses, and why (docs/ref-configuration.md's list;
  * the tls-*, unixsocket*, supervised and syslog-* ones are other work of
@@ -604,6 +615,8 @@ const standardConfig static_configs[] = {
     {"stop-writes-on-bgsave-error", nullptr, 0, "yes", BoolConfig{&server.stop_writes_on_bgsave_err}},
     {"rdb-del-sync-files", nullptr, 0, "no", BoolConfig{&server.rdb_del_sync_files}},
     {"rdb-key-save-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.rdb_key_save_delay, INT_MIN, INT_MAX}},
+    {"key-load-delay", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&server.key_load_delay, INT_MIN, INT_MAX}},
+    {"sanitize-dump-payload", nullptr, 0, "yes", EnumConfig{&sanitize_dump_payload, only_yes_enum}},
     {"enable-protected-configs", nullptr, IMMUTABLE_CONFIG, "no",
      EnumConfig{&server.enable_protected_configs, protected_action_enum}},
     /* The live trace (livetrace_output.cpp) */
@@ -695,6 +708,8 @@ const standardConfig static_configs[] = {
     {"enable-module-command", nullptr, IMMUTABLE_CONFIG, "no", EnumConfig{&enable_module_cmd, only_no_enum}},
     {"propagation-error-behavior", nullptr, 0, "ignore", EnumConfig{&propagation_error_behavior, only_ignore_enum}},
     {"activedefrag", nullptr, 0, "no", SpecialConfig{setActiveDefrag, getActiveDefrag}},
+    {"use-exit-on-panic", nullptr, HIDDEN_CONFIG, "no", EnumConfig{&use_exit_on_panic, only_no_enum}},
+    {"watchdog-period", nullptr, HIDDEN_CONFIG, "0", NumericConfig{&watchdog_period, 0, 0}},
     /* Accepted without effect (docs/ref-configuration.md): the reason, then the value that is
      * cppredis's behaviour anyway, if any */
     {"active-defrag-cycle-min", nullptr, 0, "1", NumericConfig{&active_defrag_cycle_min, 1, 99}, nullptr, NO_DEFRAG},
@@ -713,8 +728,6 @@ const standardConfig static_configs[] = {
      nullptr, LIST_ENCODING},
     {"list-compress-depth", nullptr, 0, "0", NumericConfig{&list_compress_depth, 0, INT_MAX}, nullptr, LIST_ENCODING,
      "0"},
-    {"sanitize-dump-payload", nullptr, 0, "no", EnumConfig{&sanitize_dump_payload, sanitize_dump_payload_enum}, nullptr,
-     "RESTORE and replication always validate a payload in full, as 'yes' does", "yes"},
     {"ignore-warnings", nullptr, EMPTY_IS_VALUE_CONFIG, "", StringConfig{&ignore_warnings}, nullptr,
      "cppredis makes no start-up check this silences (ARM64-COW-BUG)", ""},
     /* TLS (tls.cpp) */
@@ -724,6 +737,7 @@ const standardConfig static_configs[] = {
     {"tls-session-cache-timeout", nullptr, 0, "300",
      NumericConfig{&server.tls_ctx_config.session_cache_timeout, 0, INT_MAX}, applyTlsCfg},
     {"tls-replication", nullptr, 0, "no", BoolConfig{&server.tls_replication}, applyTlsCfg},
+    {"tls-cluster", nullptr, 0, "no", BoolConfig{&server.tls_cluster}, applyTlsCfg},
     {"tls-auth-clients", nullptr, 0, "yes", EnumConfig{&server.tls_auth_clients, tls_auth_clients_enum}},
     {"tls-prefer-server-ciphers", nullptr, 0, "no", BoolConfig{&server.tls_ctx_config.prefer_server_ciphers},
      applyTlsCfg},

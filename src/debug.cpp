@@ -350,6 +350,14 @@ static void debugSleep(client *c) {
     addReply(c, shared::ok);
 }
 
+void debugDelay(int usec) {
+    long long us = usec;
+    if (us < 0) us = rand() % -us == 0 ? 1 : 0; /* -us: INT_MIN's negation fits a long long */
+    if (us == 0) return;
+    timespec tv{static_cast<time_t>(us / 1000000), static_cast<long>((us % 1000000) * 1000)};
+    nanosleep(&tv, nullptr);
+}
+
 /* ------------------------------------------------------------------------
  * DEBUG DIGEST and DIGEST-VALUE
  * ---------------------------------------------------------------------- */

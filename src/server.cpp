@@ -491,7 +491,9 @@ int changeListenPort(int port, std::vector<int> &fds, aeFileProc accept_handler)
     return C_OK;
 }
 
-bool tlsRequiresCA() { return server.tls_auth_clients != TLS_CLIENT_AUTH_NO || server.tls_replication; }
+bool tlsRequiresCA() {
+    return server.tls_auth_clients != TLS_CLIENT_AUTH_NO || server.tls_replication || server.tls_cluster;
+}
 
 /* Closes `fds` and binds `port` again (none if 0) on the current `bind`
  * addresses; as Redis, a listener bound but not watched is fatal. */
@@ -585,6 +587,7 @@ void resetServerStats() {
     server.stat_net_repl_input_bytes = server.stat_net_repl_output_bytes = 0;
     server.stat_unexpected_error_replies = 0;
     server.stat_total_error_replies = 0;
+    server.stat_dump_payload_sanitizations = 0;
     server.aof_delayed_fsync = 0;
     lazyfreeResetStats();
 }

@@ -193,6 +193,7 @@ struct redisServer : redisServerLog, redisServerNetworking, redisServerBio {
     std::vector<int> tlsfd;
     redisTLSContextConfig tls_ctx_config;
     bool tls_replication = false;
+    bool tls_cluster = false; /* `tls-cluster`: no cluster bus, so it only asks for TLS set up (and a CA) */
 
     /* Blocking operations (blocked.cpp). */
     unsigned int blocked_clients = 0;                  /* CLIENT_BLOCKED clients */
@@ -268,6 +269,8 @@ struct redisServer : redisServerLog, redisServerNetworking, redisServerBio {
     bool rdb_save_incremental_fsync = true;    /* fsync every 4 MB while saving */
     bool stop_writes_on_bgsave_err = true;     /* MISCONF on writes after a failed BGSAVE */
     int rdb_key_save_delay = 0;                /* µs to sleep per key saved (tests); < 0: ns */
+    int key_load_delay = 0;                    /* `key-load-delay`: debugDelay per key loaded (tests) */
+    long long stat_dump_payload_sanitizations = 0; /* deep checks of a loaded blob, as Redis counts them */
     int enable_protected_configs = 0;          /* PROTECTED_ACTION_ALLOWED_*: CONFIG SET dir/dbfilename */
     time_t lastsave = 0;                       /* unix time of the last successful save */
     time_t lastbgsave_try = 0;                 /* ... and of the last BGSAVE attempt */
@@ -583,7 +586,7 @@ int listenToPort(int port, std::vector<int> &fds);
 void closeListeningSockets(bool unlink_unix_socket);
 int createSocketAcceptHandler(const std::vector<int> &fds, aeFileProc accept_handler = acceptTcpHandler);
 /* Whether TLS must verify peers, so needs a CA (tls-auth-clients not no,
- * or tls-replication). */
+ * tls-replication or tls-cluster). */
 bool tlsRequiresCA();
 
 /* Tells systemd `state` ("READY=1\n", "STATUS=...\n") by sd_notify's

@@ -560,7 +560,8 @@ static void initServer() {
         serverLog(LL_WARNING, "Failed creating the event loop. Error message: '%s'", strerror(errno));
         exit(1);
     }
-    if ((server.tls_port || server.tls_replication) && !tlsConfigure(server.tls_ctx_config, tlsRequiresCA())) {
+    if ((server.tls_port || server.tls_replication || server.tls_cluster) &&
+        !tlsConfigure(server.tls_ctx_config, tlsRequiresCA())) {
         serverLog(LL_WARNING, "Failed to configure TLS. Check logs for more info.");
         exit(1);
     }
@@ -975,14 +976,17 @@ static std::string formatDouble(const char *fmt, double d) {
     return buf;
 }
 
-/* Redis's memory overhead breakdown (used_memory_overhead, _startup,
- * _dataset, mem_clients_*...), jemalloc's allocator_* figures and Redis's
- * estimates of its script caches' structures are left out: docs/ref-compatibility.md, "INFO
- * fields cppredis leaves out". */
+/* Redis 7.0's fields in its order, from one sample of the overhead breakdown
+ * and the allocator's figures that MEMORY STATS reports (getMemoryOverheadData,
+ * sampled now where Redis's serverCron samples them). Left out: Redis's
+ * estimates of its script caches' structures (docs/ref-compatibility.md, "INFO
+ * fields cppredis leaves out"). mem_total_replication_buffers is Redis 7's
+ * shared replication buffer, the backlog plus what the replicas wait for:
+ * cppredis keeps those apart, and adds them up. */
 static void infoMemory(std::string &out) {
-    size_t used = zmalloc_used_memory();
-    server.stat_peak_memory = std::max(server.stat_peak_memory, used);
-    size_t rss = zmalloc_get_rss();
+    const redisMemOverhead mh = getMemoryOverheadData();
+    const redisMallocStats &ms = mh.malloc_stats;
+    size_t used = ms.zmalloc_used, rss = ms.process_rss;
     struct sysinfo si {};
     sysinfo(&si);
     unsigned long long total = static_cast<unsigned long long>(si.totalram) * si.mem_unit;
@@ -994,8 +998,14 @@ static void infoMemory(std::string &out) {
         .field("used_memory_rss_human", bytesToHuman(rss))
         .field("used_memory_peak", server.stat_peak_memory)
         .field("used_memory_peak_human", bytesToHuman(server.stat_peak_memory))
-        .field("used_memory_peak_perc",
-               formatDouble("%.2f%%", 100.0 * used / std::max<size_t>(server.stat_peak_memory, 1)))
+        .field("used_memory_peak_perc", formatDouble("%.2f%%", mh.peak_perc))
+        .field("used_memory_overhead", mh.overhead_total)
+        .field("used_memory_startup", mh.startup_allocated)
+        .field("used_memory_dataset", mh.dataset)
+        .field("used_memory_dataset_perc", formatDouble("%.2f%%", mh.dataset_perc))
+        .field("allocator_allocated", ms.allocator_allocated)
+        .field("allocator_active", ms.allocator_active)
+        .field("allocator_resident", ms.allocator_resident)
         .field("total_system_memory", total)
         .field("total_system_memory_human", bytesToHuman(total))
         .field("used_memory_lua", memory_lua) /* Redis 7's old name of used_memory_vm_eval */
@@ -1010,10 +1020,22 @@ static void infoMemory(std::string &out) {
         .field("maxmemory", server.maxmemory)
         .field("maxmemory_human", bytesToHuman(static_cast<unsigned long long>(server.maxmemory)))
         .field("maxmemory_policy", evictPolicyToString())
-        .field("mem_fragmentation_ratio", formatDouble("%.2f", used ? static_cast<double>(rss) / used : 0.0))
-        .field("mem_fragmentation_bytes", static_cast<long long>(rss) - static_cast<long long>(used))
+        .field("allocator_frag_ratio", formatDouble("%.2f", mh.allocator_frag))
+        /* Redis prints this one unsigned (%zu): below zero it wraps, as there */
+        .field("allocator_frag_bytes", static_cast<size_t>(mh.allocator_frag_bytes))
+        .field("allocator_rss_ratio", formatDouble("%.2f", mh.allocator_rss))
+        .field("allocator_rss_bytes", mh.allocator_rss_bytes)
+        .field("rss_overhead_ratio", formatDouble("%.2f", mh.rss_extra))
+        .field("rss_overhead_bytes", mh.rss_extra_bytes)
+        .field("mem_fragmentation_ratio", formatDouble("%.2f", mh.total_frag))
+        .field("mem_fragmentation_bytes", mh.total_frag_bytes)
         .field("mem_not_counted_for_evict", freeMemoryGetNotCountedMemory())
+        .field("mem_replication_backlog", mh.repl_backlog)
+        .field("mem_total_replication_buffers", mh.repl_backlog + mh.clients_slaves)
+        .field("mem_clients_slaves", mh.clients_slaves)
+        .field("mem_clients_normal", mh.clients_normal)
         .field("mem_cluster_links", 0)
+        .field("mem_aof_buffer", mh.aof_buffer)
         .field("mem_allocator", zmalloc_lib())
         .field("active_defrag_running", 0)
         .field("lazyfree_pending_objects", lazyfreeGetPendingObjectsCount())
@@ -1074,6 +1096,7 @@ static void infoStats(std::string &out) {
         .field("tracking_total_prefixes", trackingGetTotalPrefixes())
         .field("unexpected_error_replies", server.stat_unexpected_error_replies)
         .field("total_error_replies", server.stat_total_error_replies)
+        .field("dump_payload_sanitizations", server.stat_dump_payload_sanitizations)
         .field("total_reads_processed", server.stat_total_reads_processed)
         .field("total_writes_processed", server.stat_total_writes_processed)
         .field("io_threaded_reads_processed", 0)

@@ -7,7 +7,9 @@
  * the two servers in one run: a payload DUMPed by Redis 7 (RDB version 10,
  * listpack and quicklist types) must RESTORE here and hold the same value
  * (DEBUG DIGEST-VALUE is Redis's digest on both), and a payload DUMPed here
- * must RESTORE in Redis 7. Migrate moves keys with MIGRATE both ways. */
+ * must RESTORE in Redis 7. Migrate moves keys with MIGRATE both ways.
+ * KeyspaceOdds also refuses, with sanitize-dump-payload yes, the payloads
+ * only a deep check finds corrupt. */
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -271,6 +273,28 @@ TEST_P(KeyspaceOdds, MigrateReplies) {
               array({bulk("a"), bulk("b")}));
     EXPECT_EQ(call({"COMMAND", "GETKEYS", "MIGRATE", "h", "1", "", "0", "10", "AUTH2", "keys", "keys", "KEYS", "a"}),
               array({bulk("a")}));
+}
+
+/* sanitize-dump-payload yes, cppredis's only value and Redis's strictest:
+ * what only the deep check finds is refused on both servers, an intset out
+ * of order and a hash listpack holding a field twice (Redis's own test's
+ * listpack), and each blob that check reads counts in INFO's
+ * dump_payload_sanitizations, refused or not, as Redis counts. */
+TEST_P(KeyspaceOdds, SanitizeYesRefusesWhatOnlyTheDeepCheckFinds) {
+    ASSERT_EQ(call({"CONFIG", "SET", "sanitize-dump-payload", "yes"}), OK);
+    ASSERT_EQ(call({"CONFIG", "RESETSTAT"}), OK);
+    /* SET_INTSET: a 12-byte string, int16 encoding, 2 values */
+    const std::string intset(std::string("\x0B\x0C\x02\x00\x00\x00\x02\x00\x00\x00", 10));
+    EXPECT_EQ(call({"RESTORE", "unsorted", "0", makePayload(intset + std::string("\x05\x00\x03\x00", 4))}),
+              BAD_FORMAT);
+    const std::string dup_fields("\x10\x17\x17\x00\x00\x00\x04\x00\x82\x61\x00\x03\x82\x62\x00\x03\x82\x61\x00\x03"
+                                 "\x82\x64\x00\x03\xff",
+                                 25);
+    EXPECT_EQ(call({"RESTORE", "dups", "0", makePayload(dup_fields)}), BAD_FORMAT);
+    EXPECT_EQ(call({"EXISTS", "unsorted", "dups"}), integer(0));
+    EXPECT_EQ(call({"RESTORE", "sorted", "0", makePayload(intset + std::string("\x03\x00\x05\x00", 4))}), OK);
+    EXPECT_EQ(call({"SMEMBERS", "sorted"}), array({bulk("3"), bulk("5")}));
+    EXPECT_EQ(infoNumber(*c, "stats", "dump_payload_sanitizations"), 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, KeyspaceOdds, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),

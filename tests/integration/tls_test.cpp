@@ -3,7 +3,8 @@
  * OpenSSL client of the test's own; tls-auth-clients yes / optional / no;
  * a plain-text client on the TLS port; a large pipeline and a large reply
  * (decrypted bytes left inside OpenSSL must still be served); replication
- * with tls-replication; the tls-* configs' defaults and CONFIG SET. Most tests run on cppredis and on Redis
+ * with tls-replication; tls-cluster (TLS set up, a CA needed); the tls-*
+ * configs' defaults and CONFIG SET. Most tests run on cppredis and on Redis
  * 7.0.15 (Debian's is built with TLS) with the same expectations.
  *
  * A CA, a server and a client certificate are made with `openssl req` and
@@ -312,6 +313,30 @@ TEST_P(Tls, ConfigDefaultsAndSet) {
     EXPECT_EQ(c.call({"CONFIG", "SET", "tls-protocols", "TLSv1.2 TLSv1.3"}).raw, OK);
     EXPECT_EQ(c.call({"CONFIG", "SET", "tls-ciphersuites", "TLS_AES_256_GCM_SHA384"}).raw, OK);
     EXPECT_EQ(cli({"PING"}).out, "PONG\n");
+}
+
+/* tls-cluster: with no cluster bus, what it does is what Redis's does with
+ * cluster-enabled no: TLS is set up even without a TLS port (a server with
+ * tls-cluster yes and no certificate does not start), and peers are
+ * verified, so a CA is needed even with tls-auth-clients no. */
+TEST_P(Tls, TlsClusterSetsUpTlsAndNeedsACa) {
+    RespConn c = srv->connect();
+    const std::string unable = "-ERR CONFIG SET failed (possibly related to argument 'tls-ca-cert-file') - Unable to "
+                               "update TLS configuration. Check server logs.\r\n";
+    ASSERT_EQ(c.call({"CONFIG", "SET", "tls-auth-clients", "no"}).raw, OK);
+    ASSERT_EQ(c.call({"CONFIG", "SET", "tls-cluster", "yes"}).raw, OK);
+    EXPECT_EQ(c.call({"CONFIG", "GET", "tls-cluster"}).elements.at(1).str, "yes");
+    EXPECT_EQ(c.call({"CONFIG", "SET", "tls-ca-cert-file", ""}).raw, unable);
+    EXPECT_EQ(c.call({"CONFIG", "SET", "tls-cluster", "no", "tls-ca-cert-file", ""}).raw, OK);
+    EXPECT_EQ(cli({"PING"}).out, "PONG\n");
+
+    const std::string binary = GetParam() == ServerImpl::Redis ? RedisReference::kBinary : CPPREDIS_SERVER_BIN;
+    ProcessResult r = runProcess(
+        {binary, "--port", std::to_string(pickFreePort()), "--bind", "127.0.0.1", "--save", "", "--tls-cluster", "yes"},
+        {}, Ms{10000});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE((r.out + r.err).find("Failed to configure TLS. Check logs for more info."), std::string::npos)
+        << r.out << r.err;
 }
 
 /* CONFIG SET tls-port listens on the new port at once; 0 closes it. */

@@ -131,6 +131,8 @@ TEST_F(ConfigTest, TableDefaultsMatchTheServerStruct) {
     EXPECT_EQ(server.syslog_enabled, fresh.syslog_enabled);
     EXPECT_EQ(server.syslog_ident, fresh.syslog_ident);
     EXPECT_EQ(server.syslog_facility, fresh.syslog_facility);
+    EXPECT_EQ(server.key_load_delay, fresh.key_load_delay);
+    EXPECT_EQ(server.tls_cluster, fresh.tls_cluster);
 }
 
 /* Values print as Redis prints them: memory as plain bytes, bind joined. */
@@ -160,7 +162,8 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"client-output-buffer-limit", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
         {"dbfilename", "dump.rdb"}, {"dir", std::filesystem::current_path().string()},
         {"rdbcompression", "yes"}, {"rdbchecksum", "yes"}, {"rdb-save-incremental-fsync", "yes"},
-        {"stop-writes-on-bgsave-error", "yes"}, {"rdb-del-sync-files", "no"}, {"enable-protected-configs", "no"},
+        {"stop-writes-on-bgsave-error", "yes"}, {"rdb-del-sync-files", "no"},
+        {"sanitize-dump-payload", "yes"}, {"enable-protected-configs", "no"},
         {"trace-events", ""},
         {"requirepass", ""}, {"aclfile", ""}, {"acllog-max-len", "128"},
         {"acl-pubsub-default", "resetchannels"},
@@ -197,10 +200,9 @@ TEST_F(ConfigTest, GetPrintsDefaultsAsRedis) {
         {"active-defrag-threshold-upper", "100"}, {"active-defrag-max-scan-fields", "1000"},
         {"active-defrag-ignore-bytes", "104857600"}, {"io-threads", "1"}, {"io-threads-do-reads", "no"},
         {"list-max-listpack-size", "-2"}, {"list-max-ziplist-size", "-2"}, {"list-compress-depth", "0"},
-        {"sanitize-dump-payload", "no"},
         {"ignore-warnings", ""},
         {"tls-port", "0"}, {"tls-session-cache-size", "20480"}, {"tls-session-cache-timeout", "300"},
-        {"tls-replication", "no"}, {"tls-auth-clients", "yes"}, {"tls-prefer-server-ciphers", "no"},
+        {"tls-replication", "no"}, {"tls-cluster", "no"}, {"tls-auth-clients", "yes"}, {"tls-prefer-server-ciphers", "no"},
         {"tls-session-caching", "yes"}, {"tls-cert-file", ""}, {"tls-key-file", ""}, {"tls-key-file-pass", ""},
         {"tls-client-cert-file", ""}, {"tls-client-key-file", ""}, {"tls-client-key-file-pass", ""},
         {"tls-dh-params-file", ""}, {"tls-ca-cert-file", ""}, {"tls-ca-cert-dir", ""}, {"tls-protocols", ""},
@@ -349,6 +351,12 @@ TEST_F(ConfigDeathTest, EachErrorNamesFileLineDirectiveAndReason) {
         {"bind 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17", "Too many bind addresses specified."},
         {"unixsocketperm 800", "argument couldn't be parsed as an octal number"},
         {"unixsocketperm 1000", "argument must be between 0 and 777 inclusive"},
+        /* the values cppredis cannot honour (docs/ref-configuration.md) */
+        {"sanitize-dump-payload no", "argument(s) must be one of the following: yes"},
+        {"sanitize-dump-payload clients", "argument(s) must be one of the following: yes"},
+        {"use-exit-on-panic yes", "argument(s) must be one of the following: no"},
+        {"watchdog-period 200", "argument must be between 0 and 0 inclusive"},
+        {"key-load-delay 2147483648", "argument must be between -2147483648 and 2147483647 inclusive"},
     };
     for (const Case &c : cases) {
         std::string file = dir_.write("bad.conf", "# first\nport 7000\n  " + c.line + "  \nport 7001\n");
