@@ -189,15 +189,16 @@ $(BUILD)/unit_tests: $(UNIT_OBJ) $(LIB)
 $(BUILD)/integration_tests: $(INTEG_OBJ) $(LIB)
 	$(CXX) $(LDFLAGS) $^ -o $@ -lgtest -lgtest_main $(LDLIBS)
 
-# The LD_PRELOAD shim through which fsync_test watches and fails the server's
-# writes, fsyncs and renames (tests/fault/fsync_shim.cpp). It is never
-# sanitized; a sanitized server gets ASan's runtime preloaded ahead of it.
+# The LD_PRELOAD shim through which fsync_test and aof_crash_test watch, fail
+# and freeze the server's writes, fsyncs and renames (tests/fault/
+# fsync_shim.cpp). It is never sanitized; a sanitized server gets ASan's
+# runtime preloaded ahead of it.
 SHIM := $(TEST_BUILD)/libfsync_shim.so
 $(SHIM): tests/fault/fsync_shim.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++20 -O2 -Wall -Wextra -fPIC -shared $< -o $@ -ldl
 $(BUILD)/integration_tests: | $(SHIM)
-$(TEST_BUILD)/tests/integration/fsync_test.o: CPPFLAGS += -DCPPREDIS_FSYNC_SHIM='"$(abspath $(SHIM))"' \
+$(TEST_BUILD)/tests/integration/fsync_test.o $(TEST_BUILD)/tests/integration/aof_crash_test.o: CPPFLAGS += -DCPPREDIS_FSYNC_SHIM='"$(abspath $(SHIM))"' \
   -DCPPREDIS_ASAN_RUNTIME='"$(shell $(CXX) -print-file-name=libasan.so)"'
 
 # The ae tests are built once per backend: ae.cpp is recompiled with each

@@ -30,6 +30,18 @@
  *                   a disk that fills up: the file may grow to max-size bytes
  *                   (the write that crosses it is short), past that every
  *                   write fails. An empty or missing file injects nothing.
+ *                   A rule can also freeze the process at a chosen step:
+ *                            stop <op> <path-substring>
+ *                   makes the calling process log
+ *                     stop pid=P tid=T call=<op> path=/abs/file
+ *                   and stop itself (SIGSTOP, the whole process) right
+ *                   before the real call, so a test sees /proc/P/stat in
+ *                   state T and can kill -9 it there: a crash at that very
+ *                   step, an event and not a sleep. After a SIGCONT the call
+ *                   goes on (clear the rule first, or the next matching call
+ *                   stops again). The first matching line decides; a
+ *                   path-substring ending in '$' must end the path
+ *                   ("appendonlydir$": the directory, not the files in it).
  *
  * The shim must be callable from any thread, from a child between fork and
  * _exit, and before main: it keeps no state but the real functions'
@@ -42,6 +54,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -163,6 +176,7 @@ void absolutePath(const char *path, char *out, size_t cap) {
 struct Fault {
     int err = 0;         /* 0: none */
     long long maxSize = -1; /* write: the size the file may grow to; -1: none */
+    bool stop = false;   /* a stop rule: freeze before the call */
 };
 
 bool opMatches(const char *rule, size_t len, const char *op) {
@@ -170,7 +184,12 @@ bool opMatches(const char *rule, size_t len, const char *op) {
     return strlen(op) == len && memcmp(rule, op, len) == 0;
 }
 
+/* `needle` (nlen bytes) occurs in `hay`; with a trailing '$', at its end. */
 bool contains(const char *hay, const char *needle, size_t nlen) {
+    if (nlen > 0 && needle[nlen - 1] == '$') {
+        size_t hlen = strlen(hay);
+        return hlen >= nlen - 1 && memcmp(hay + hlen - (nlen - 1), needle, nlen - 1) == 0;
+    }
     if (nlen == 0) return true;
     for (const char *p = hay; *p; p++)
         if (strncmp(p, needle, nlen) == 0) return true;
@@ -203,7 +222,12 @@ Fault lookupFault(const char *op, const char *path) {
             wlen[words] = static_cast<size_t>(p - word[words]);
             words++;
         }
-        if (words >= 3 && opMatches(word[0], wlen[0], op) && contains(path, word[2], wlen[2])) {
+        bool isStop = wlen[0] == 4 && memcmp(word[0], "stop", 4) == 0;
+        if (isStop && words >= 3 && opMatches(word[1], wlen[1], op) && contains(path, word[2], wlen[2])) {
+            f.stop = true;
+            return f;
+        }
+        if (!isStop && words >= 3 && opMatches(word[0], wlen[0], op) && contains(path, word[2], wlen[2])) {
             f.err = errnoFromName(word[1], wlen[1]);
             if (words == 4) {
                 f.maxSize = 0;
@@ -249,10 +273,26 @@ void logFdCall(const char *op, int fd, const FileInfo &fi, ssize_t ret, int err,
     logLine(l);
 }
 
+/* A stop rule matched: says so in the log, then stops the whole process
+ * (a signal to the calling thread, so it stops before going on). */
+void stopHere(const char *op, const char *path) {
+    Line l;
+    header(l, "stop").kv("call", op).kv("path", path);
+    logLine(l);
+    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGSTOP);
+}
+
+/* The rule for `op` on `path`, after stopping there if it says so. */
+Fault faultAt(const char *op, const char *path) {
+    Fault f = lookupFault(op, path);
+    if (f.stop) stopHere(op, path);
+    return f;
+}
+
 /* fsync and fdatasync: the injected error, or the real call's result. */
 int syncCall(const char *op, sync_fn real, int fd) {
     FileInfo fi = describeFd(fd);
-    Fault f = fi.tracked ? lookupFault(op, fi.path) : Fault{};
+    Fault f = fi.tracked ? faultAt(op, fi.path) : Fault{};
     int ret = f.err ? -1 : real(fd);
     int err = f.err ? f.err : errno;
     if (fi.tracked) logFdCall(op, fd, fi, ret, err);
@@ -268,7 +308,7 @@ ssize_t write(int fd, const void *buf, size_t count) {
     static write_fn real = realFunction<write_fn>("write");
     FileInfo fi = describeFd(fd);
     if (!fi.tracked) return real(fd, buf, count);
-    Fault f = lookupFault("write", fi.path);
+    Fault f = faultAt("write", fi.path);
     ssize_t ret;
     int err = 0;
     if (f.err && f.maxSize < 0) {
@@ -312,7 +352,7 @@ int rename(const char *from, const char *to) {
     long long ino = syscall(SYS_newfstatat, AT_FDCWD, from, &st, AT_SYMLINK_NOFOLLOW) == 0
                         ? static_cast<long long>(st.st_ino)
                         : 0;
-    Fault f = lookupFault("rename", absFrom);
+    Fault f = faultAt("rename", absFrom);
     int ret = f.err ? -1 : real(from, to);
     int err = f.err ? f.err : errno;
     Line l;

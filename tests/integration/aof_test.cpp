@@ -21,11 +21,14 @@
  *                 has the layout itself, on both servers.)
  *   AofFsync      under appendfsync always, a reply arrives only once its
  *                 write is in the file.
- *   AofCrash      the crash test: writers on several connections, kill -9
- *                 at random moments, restart on the same directory, and no
- *                 acknowledged write lost (always), or only from the last
- *                 seconds (everysec). CRASH_CYCLES=N runs N cycles of each
- *                 (bench/crash_test.sh).
+ *   AofCrash      the crash test, on cppredis and on Redis 7.0.15: writers
+ *                 on several connections (crash_writers.h), kill -9 at
+ *                 random moments, also with BGREWRITEAOF after BGREWRITEAOF
+ *                 so that kills land inside rewrites, restart on the same
+ *                 directory, and no acknowledged write lost (always), or
+ *                 only from the last seconds (everysec). CRASH_CYCLES=N runs
+ *                 N cycles of each (bench/crash_test.sh); the kill at each
+ *                 single step of a rewrite is aof_crash_test.cpp's.
  *
  * Every server of a test runs in a directory the test owns (--dir), so a
  * restart finds the files. Nothing sleeps to let something happen: tests
@@ -47,6 +50,7 @@
 #include <thread>
 #include <vector>
 
+#include "integration/crash_writers.h"
 #include "integration/harness.h"
 #include "integration/persistence_harness.h"
 #include "integration/replies.h"
@@ -715,145 +719,149 @@ TEST(AofFsync, AlwaysRepliesOnlyOnceTheWriteIsInTheFile) {
  * AofCrash: kill -9 at random moments
  * ====================================================================== */
 
-/* One writer: its own connection, and per round the three writes of the
- * crash test, pipelined: RPUSH list:<id> <seq>, INCR counter:<id>,
- * SET last:<id> <seq>. It records what was sent and what was acknowledged
- * (with when), until the connection dies. */
-struct CrashWriter {
-    int id = 0;
-    long long base = 0;      /* the list's length (= the counter, = last) when the cycle began */
-    long long sent = 0;      /* rounds sent */
-    long long acked = 0;     /* rounds whose three replies arrived */
-    std::vector<Clock::time_point> ack_times; /* of each round acknowledged this cycle */
-};
-
 struct CrashStats {
-    int cycles = 0, truncations = 0;
+    int cycles = 0, truncations = 0, killedInRewrite = 0;
     long long acked = 0, lost = 0;
     double worst_loss_window_ms = 0; /* kill time minus ack time of the oldest lost write */
 };
 
-void runWriter(int port, CrashWriter &w, std::atomic<long long> &total_acked) {
-    try {
-        RespConn c(port, Ms{2000});
-        std::string id = std::to_string(w.id);
-        for (;;) {
-            std::string seq = std::to_string(w.base + w.sent + 1);
-            c.send(cmd({"RPUSH", "list:" + id, seq}) + cmd({"INCR", "counter:" + id}) +
-                   cmd({"SET", "last:" + id, seq}));
-            w.sent++;
-            for (int i = 0; i < 3; i++) c.readReply();
-            w.acked++;
-            w.ack_times.push_back(Clock::now());
-            total_acked++;
-        }
-    } catch (const HarnessError &) {
-        /* the server died under us: what was acknowledged is recorded */
-    }
-}
-
-/* After the restart: each list is base+1 .. n, in order with nothing
- * missing; the counter and the last value say n too. n must cover every
- * acknowledged round (under everysec, losses are counted instead) and no
- * more than was sent. */
+/* After the restart: n must cover every acknowledged round (under
+ * everysec, losses are counted instead); a round torn by the kill is
+ * completed, so the next cycle starts from n in all three keys. */
 void verifyWriter(RespConn &c, CrashWriter &w, bool always, Clock::time_point killed, CrashStats &stats) {
-    std::string id = std::to_string(w.id);
-    Reply list = c.call({"LRANGE", "list:" + id, "0", "-1"});
-    long long n = static_cast<long long>(list.elements.size());
-    for (long long i = 0; i < n; i++)
-        ASSERT_EQ(list.elements[static_cast<size_t>(i)].str, std::to_string(i + 1)) << "list:" << id << " at " << i;
-    auto number = [&](const std::string &key) {
-        std::string v = c.call({"GET", key}).str;
-        return v.empty() ? 0LL : std::stoll(v);
-    };
-    long long counter = number("counter:" + id), last = number("last:" + id);
-    /* The kill may fall inside a round that was never acknowledged: its
-     * RPUSH (and INCR) in the file without the rest, never out of order. */
-    bool whole = counter == n && last == n;
-    bool torn = (counter == n && last == n - 1) || (counter == n - 1 && last == n - 1);
-    EXPECT_TRUE(whole || torn) << "list:" << id << " has " << n << " elements, counter " << counter << ", last "
-                               << last;
-    EXPECT_LE(n, w.base + w.sent) << "list:" << id << " holds more than was ever sent";
-    long long lost = std::max(0LL, w.base + w.acked - last);
+    WriterHeld h = checkCrashWriter(c, w);
     if (always) {
-        EXPECT_EQ(lost, 0) << "list:" << id << ": acknowledged writes lost under appendfsync always";
+        EXPECT_EQ(h.lost, 0) << "list:" << w.id << ": acknowledged writes lost under appendfsync always";
     }
-    if (lost) {
-        size_t first_lost = static_cast<size_t>(w.acked - lost);
+    if (h.lost && !w.ack_times.empty()) { /* (more than this cycle's: the oldest ack of the cycle) */
+        size_t first_lost = static_cast<size_t>(std::max(0LL, w.acked - h.lost));
         double window = std::chrono::duration<double, std::milli>(killed - w.ack_times[first_lost]).count();
         stats.worst_loss_window_ms = std::max(stats.worst_loss_window_ms, window);
     }
-    stats.lost += lost;
+    stats.lost += h.lost;
     stats.acked += w.acked;
-    if (!whole) { /* complete the torn round, so the next cycle starts from n in all three */
-        c.call({"SET", "counter:" + id, std::to_string(n)});
-        c.call({"SET", "last:" + id, std::to_string(n)});
+    if (!h.whole) {
+        std::string id = std::to_string(w.id);
+        c.call({"SET", "counter:" + id, std::to_string(h.n)});
+        c.call({"SET", "last:" + id, std::to_string(h.n)});
     }
-    w.base = n;
+    w.base = h.n;
 }
 
-/* `cycles` kill/restart cycles on one directory. Each cycle starts the
- * server on the files the last one left, lets three writers run until a
- * random number of rounds is acknowledged, kill -9s the server, restarts it
- * and checks the data. Every seventh cycle starts a BGREWRITEAOF first, so
- * that some kills hit a rewrite in progress. */
-CrashStats runCrashCycles(const std::string &fsync, int cycles) {
-    TempDir dir;
-    std::vector<std::string> args = aofArgs(dir, fsync);
-    std::mt19937 rng(std::random_device{}());
-    std::vector<CrashWriter> writers(3);
-    for (size_t i = 0; i < writers.size(); i++) writers[i].id = static_cast<int>(i);
-    CrashStats stats;
-    auto srv = std::make_unique<TestServer>(args);
-    for (int cycle = 0; cycle < cycles && !::testing::Test::HasFatalFailure(); cycle++) {
-        if (cycle % 7 == 6) srv->connect().call({"BGREWRITEAOF"});
-        long long target = std::uniform_int_distribution<long long>(5, 300)(rng);
-        std::atomic<long long> total = 0;
-        std::vector<std::thread> threads;
-        for (CrashWriter &w : writers) {
-            w.sent = w.acked = 0;
-            w.ack_times.clear();
-            threads.emplace_back(runWriter, srv->port(), std::ref(w), std::ref(total));
+/* BGREWRITEAOF again and again, each once the last is over, until the
+ * server dies: with rdb-key-save-delay the server is rewriting most of the
+ * time, so most kills land inside a rewrite, at any of its steps. */
+void runRewriter(int port) {
+    try {
+        RespConn c(port, Ms{2000});
+        for (;;) {
+            c.call({"BGREWRITEAOF"});
+            pollUntil([&] { return infoField(c, "persistence", "aof_rewrite_in_progress") == "0"; }, Ms{2000});
         }
-        EXPECT_TRUE(pollUntil([&] { return total >= target; }, Ms{10000})) << "cycle " << cycle << ": no progress";
+    } catch (const HarnessError &) {
+        /* the server died */
+    }
+}
+
+/* The last rewrite the server's log says it started has not ended. */
+bool diedInARewrite(const std::string &log) {
+    auto last = [&](const char *line) {
+        size_t at = log.rfind(line);
+        return at == std::string::npos ? -1LL : static_cast<long long>(at);
+    };
+    return last("Background append only file rewriting started") >
+           std::max(last("Background AOF rewrite finished"), last("Background AOF rewrite terminated"));
+}
+
+/* `cycles` kill/restart cycles of `impl` on one directory. Each cycle
+ * starts the server on the files the last one left, lets three writers run
+ * until a random number of rounds is acknowledged, kill -9s the server (and
+ * its rewrite child), restarts it and checks the data. Every seventh cycle
+ * starts a BGREWRITEAOF first; `rewriting`, a rewrite is running nearly all
+ * the time. */
+CrashStats runCrashCycles(ServerImpl impl, const std::string &fsync, int cycles, bool rewriting = false) {
+    TempDir dir;
+    std::vector<std::string> args{"--appendonly", "yes", "--appendfsync", fsync, "--save", ""};
+    if (rewriting) args.insert(args.end(), {"--rdb-key-save-delay", "2000"});
+    std::mt19937 rng(std::random_device{}());
+    CrashWriters writers(3);
+    CrashStats stats;
+    auto srv = startServerInDir(impl, dir.path(), args);
+    for (int cycle = 0; cycle < cycles && !::testing::Test::HasFatalFailure(); cycle++) {
+        if (cycle % 7 == 6 && !rewriting) srv->connect().call({"BGREWRITEAOF"});
+        long long target = std::uniform_int_distribution<long long>(5, 300)(rng);
+        writers.start(srv->port());
+        std::thread rewriter;
+        if (rewriting) rewriter = std::thread(runRewriter, srv->port());
+        EXPECT_TRUE(pollUntil([&] { return writers.acked() >= target; }, Ms{10000})) << "cycle " << cycle
+                                                                                    << ": no progress";
         srv->kill9();
         Clock::time_point killed = Clock::now();
-        for (std::thread &t : threads) t.join();
-        srv = std::make_unique<TestServer>(args); /* the file must always load */
+        killRewriteChildren(*srv);
+        if (diedInARewrite(srv->log())) stats.killedInRewrite++;
+        writers.join();
+        if (rewriter.joinable()) rewriter.join();
+        srv = startServerInDir(impl, dir.path(), args); /* the files must always load */
         if (srv->log().find("Truncating the AOF") != std::string::npos) stats.truncations++;
         RespConn c = srv->connect();
-        for (CrashWriter &w : writers) verifyWriter(c, w, fsync == "always", killed, stats);
+        for (CrashWriter &w : writers.all()) verifyWriter(c, w, fsync == "always", killed, stats);
         stats.cycles++;
     }
     return stats;
 }
 
-int crashCycles(int fallback) {
+/* CRASH_CYCLES, or `fallback` (halved on Redis, whose runs only prove the
+ * expectation, to keep make test short). */
+int crashCycles(ServerImpl impl, int fallback) {
     const char *env = std::getenv("CRASH_CYCLES");
-    return env ? std::max(1, std::atoi(env)) : fallback;
+    return env ? std::max(1, std::atoi(env)) : impl == ServerImpl::Redis ? fallback / 2 : fallback;
 }
 
-void reportCrashStats(const std::string &fsync, const CrashStats &s) {
-    std::cout << "[ crash    ] appendfsync " << fsync << ": " << s.cycles << " kill -9 cycles, " << s.acked
+void reportCrashStats(ServerImpl impl, const std::string &what, const CrashStats &s) {
+    std::cout << "[ crash    ] " << (impl == ServerImpl::Redis ? "Redis 7.0.15" : "cppredis") << ", " << what << ": "
+              << s.cycles << " kill -9 cycles (" << s.killedInRewrite << " during a rewrite), " << s.acked
               << " acknowledged rounds, " << s.lost << " lost (worst window " << s.worst_loss_window_ms
               << " ms), torn tails cut at load: " << s.truncations << std::endl;
     ::testing::Test::RecordProperty("cycles", s.cycles);
     ::testing::Test::RecordProperty("lost", static_cast<int>(s.lost));
 }
 
-TEST(AofCrash, AlwaysLosesNoAcknowledgedWrite) {
-    CrashStats s = runCrashCycles("always", crashCycles(40));
-    reportCrashStats("always", s);
+class AofCrash : public ::testing::TestWithParam<ServerImpl> {
+protected:
+    void SetUp() override {
+        if (GetParam() == ServerImpl::Redis) REQUIRE_REDIS_REFERENCE();
+    }
+};
+
+TEST_P(AofCrash, AlwaysLosesNoAcknowledgedWrite) {
+    CrashStats s = runCrashCycles(GetParam(), "always", crashCycles(GetParam(), 40));
+    reportCrashStats(GetParam(), "appendfsync always", s);
     EXPECT_EQ(s.lost, 0);
 }
 
 /* A kill -9 loses no write that was written, and everysec writes before
  * replying too: only what the kernel had not flushed when the machine itself
  * died would be lost, at most the last two seconds (Redis's contract). */
-TEST(AofCrash, EverysecLosesAtMostTheLastTwoSeconds) {
-    CrashStats s = runCrashCycles("everysec", crashCycles(20));
-    reportCrashStats("everysec", s);
+TEST_P(AofCrash, EverysecLosesAtMostTheLastTwoSeconds) {
+    CrashStats s = runCrashCycles(GetParam(), "everysec", crashCycles(GetParam(), 20));
+    reportCrashStats(GetParam(), "appendfsync everysec", s);
     EXPECT_LE(s.worst_loss_window_ms, 2000.0);
 }
+
+/* The kills land inside rewrites, at whatever step each has reached (the
+ * new incr file and its manifest, the child's base, its rename and the
+ * manifest naming it, the removal of the history): nothing acknowledged is
+ * lost, and the directory loads every time. */
+TEST_P(AofCrash, AlwaysWhileRewritingLosesNoAcknowledgedWrite) {
+    CrashStats s = runCrashCycles(GetParam(), "always", crashCycles(GetParam(), 10), true);
+    reportCrashStats(GetParam(), "appendfsync always, BGREWRITEAOF after BGREWRITEAOF", s);
+    EXPECT_EQ(s.lost, 0);
+    if (s.cycles >= 5) {
+        EXPECT_GT(s.killedInRewrite, 0) << "no kill landed inside a rewrite";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, AofCrash, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
+                         serverImplName);
 
 }  // namespace

@@ -13,14 +13,20 @@
  *                  refused and then accepted again once space is back, under
  *                  always the server exits without acknowledging; either
  *                  way a restart finds every acknowledged write.
- *   FsyncRewrite   BGREWRITEAOF: the new file is fsynced before it is renamed
- *                  over the AOF, and its directory after, before INFO reports
- *                  the rewrite finished.
+ *   FsyncRewrite   the multi-part AOF (appendonlydir, issue 32): a new base
+ *                  file is fsynced whole before its rename; a new manifest is
+ *                  renamed into place and then its directory fsynced before
+ *                  writes go into the incr file it names (start-up,
+ *                  BGREWRITEAOF's reply) or INFO reports the rewrite done.
+ *   FsyncManifestFault  the temp manifest cannot be renamed or fsynced: at
+ *                  BGREWRITEAOF's start the rewrite is refused and writes go
+ *                  on into the old incr file; at its end the new base is
+ *                  removed, the rewrite counts as failed and the manifest on
+ *                  disk still loads; at start-up the server exits 1.
  *
- * All but FsyncRewrite run on cppredis and on Redis 7.0.15 (the same shim
- * preloaded into /usr/bin/redis-server), so each expectation is Redis's own.
- * FsyncRewrite is cppredis's alone: Redis 7's rewrite makes a new base file
- * and manifest in appendonlydir, a different sequence of files.
+ * All run on cppredis and on Redis 7.0.15 (the same shim preloaded into
+ * /usr/bin/redis-server), so each expectation is Redis's own. The shim's
+ * client side (its log, its rules, the manifest) is fsync_shim.h.
  *
  * A sanitized server gets ASan's runtime preloaded ahead of the shim (ASan
  * insists on coming first); the shim itself is never sanitized.
@@ -39,131 +45,18 @@
 #include <string>
 #include <vector>
 
+#include "integration/fsync_shim.h"
 #include "integration/harness.h"
-
-#ifndef CPPREDIS_FSYNC_SHIM
-#error "CPPREDIS_FSYNC_SHIM must name the shim library (the Makefile defines it)"
-#endif
 
 using namespace itest;
 
 namespace {
 
-/* ========================================================================
- * The shim's side: its event log and control file
- * ====================================================================== */
-
-/* One line of the event log (see fsync_shim.cpp). */
-struct Event {
-    std::string op, err, path, from, to;
-    long long pid = 0, tid = 0, ino = 0, size = 0, ret = 0;
-
-    bool isSync() const { return op == "fsync" || op == "fdatasync"; }
-    bool ok() const { return ret != -1; }
-};
-
-Event parseEvent(const std::string &line) {
-    std::istringstream in(line);
-    Event e;
-    in >> e.op;
-    std::map<std::string, std::string> kv;
-    for (std::string word; in >> word;) {
-        size_t eq = word.find('=');
-        if (eq != std::string::npos) kv[word.substr(0, eq)] = word.substr(eq + 1);
-    }
-    auto num = [&](const char *key) { return kv.count(key) ? std::stoll(kv[key]) : 0; };
-    e.pid = num("pid"), e.tid = num("tid"), e.ino = num("ino"), e.size = num("size"), e.ret = num("ret");
-    e.err = kv["err"], e.path = kv["path"], e.from = kv["from"], e.to = kv["to"];
-    return e;
-}
-
-/* The event log and the control file of one server, in a directory apart
- * from the server's own (whose fsyncs the tests count). */
-class Shim {
-public:
-    Shim() { inject(""); }
-
-    /* LD_PRELOAD and the shim's variables; the sanitized cppredis needs
-     * ASan's runtime first. */
-    std::vector<std::string> env(ServerImpl impl) const {
-        std::string preload = CPPREDIS_FSYNC_SHIM;
-        if (impl == ServerImpl::Cppredis && sanitizedBuild()) preload = std::string(CPPREDIS_ASAN_RUNTIME) + " " + preload;
-        return {"LD_PRELOAD=" + preload, "FSYNC_SHIM_LOG=" + files_.file("events.log"),
-                "FSYNC_SHIM_CTL=" + files_.file("control")};
-    }
-
-    /* Replaces the fault rules (one per line: "<op> <ERRNO> <path> [max-size]");
-     * by a rename, so the server never reads half a file. */
-    void inject(const std::string &rules) {
-        writeFile(files_.file("control.new"), rules);
-        std::filesystem::rename(files_.file("control.new"), files_.file("control"));
-    }
-    void clear() { inject(""); }
-
-    std::vector<Event> events() const {
-        std::vector<Event> out;
-        std::istringstream in(readFile(files_.file("events.log")));
-        for (std::string line; std::getline(in, line);) out.push_back(parseEvent(line));
-        return out;
-    }
-
-private:
-    TempDir files_;
-};
-
-long long inode(const std::string &path) {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_ino) : -1;
-}
-
-long long fileSize(const std::string &path) {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
-}
-
-/* The largest size of `ino` that a successful fsync made durable among
- * events[0, end); -1 if none. */
-long long durableSize(const std::vector<Event> &events, long long ino, size_t end) {
-    long long durable = -1;
-    for (size_t i = 0; i < end && i < events.size(); i++)
-        if (events[i].isSync() && events[i].ok() && events[i].ino == ino) durable = std::max(durable, events[i].size);
-    return durable;
-}
-
-/* ========================================================================
- * The server's side
- * ====================================================================== */
-
-/* A server (cppredis or Redis 7.0.15) with its AOF in `dir`, under `shim`
- * if given. */
-std::unique_ptr<TestServer> startServer(ServerImpl impl, const TempDir &dir, const std::string &fsync,
-                                        const Shim *shim, std::vector<std::string> extra = {}) {
-    ServerOptions opts;
-    opts.args = {"--dir", dir.path(), "--appendonly", "yes", "--appendfsync", fsync, "--save", ""};
-    opts.args.insert(opts.args.end(), extra.begin(), extra.end());
-    if (impl == ServerImpl::Redis) opts.binary = RedisReference::kBinary;
-    if (shim) opts.env = shim->env(impl);
-    return std::make_unique<TestServer>(opts);
-}
-
-/* The file the server appends commands to, as an absolute path without
- * symlinks (as the shim reports it): cppredis's appendonly.aof, Redis 7's
- * incremental file in appendonlydir. */
-std::string aofFile(ServerImpl impl, const TempDir &dir) {
-    namespace fs = std::filesystem;
-    fs::path base = fs::canonical(dir.path());
-    if (impl == ServerImpl::Cppredis) return (base / "appendonly.aof").string();
-    for (const auto &entry : fs::directory_iterator(base / "appendonlydir"))
-        if (entry.path().string().ends_with(".incr.aof")) return entry.path().string();
-    ADD_FAILURE() << "no incremental AOF file in " << (base / "appendonlydir");
-    return {};
-}
-
 std::string misconf(const std::string &why) { return "-MISCONF Errors writing to the AOF file: " + why + "\r\n"; }
 
 /* Restarted without the shim on the files in `dir`: each key has its value. */
 void expectAllAcknowledged(ServerImpl impl, const TempDir &dir, const std::map<std::string, std::string> &acked) {
-    auto srv = startServer(impl, dir, "everysec", nullptr);
+    auto srv = startAofServer(impl, dir.path(), "everysec", nullptr);
     RespConn c = srv->connect();
     for (const auto &[key, value] : acked)
         EXPECT_EQ(c.call({"GET", key}).str, value) << key << " was acknowledged, and is lost after a restart";
@@ -190,8 +83,8 @@ protected:
  * commands that ran in the same event-loop iteration. */
 using FsyncAlways = FsyncTest;
 TEST_P(FsyncAlways, EveryAcknowledgedWriteIsFsyncedBeforeItsReply) {
-    auto srv = startServer(impl(), dir, "always", &shim);
-    const std::string aof = aofFile(impl(), dir);
+    auto srv = startAofServer(impl(), dir.path(), "always", &shim);
+    const std::string aof = aofFile(dir.path());
     const long long ino = inode(aof);
     std::vector<RespConn> conns;
     for (int i = 0; i < 3; i++) conns.push_back(srv->connect());
@@ -217,10 +110,10 @@ TEST_P(FsyncAlways, EveryAcknowledgedWriteIsFsyncedBeforeItsReply) {
 /* Redis's contract under always: what is acknowledged is on disk, so a
  * failed fsync must stop the server before the reply leaves. */
 TEST_P(FsyncAlways, FailedFsyncExitsWithoutReplying) {
-    auto srv = startServer(impl(), dir, "always", &shim);
+    auto srv = startAofServer(impl(), dir.path(), "always", &shim);
     RespConn c = srv->connect();
     ASSERT_EQ(c.call({"SET", "k", "1"}).raw, "+OK\r\n");
-    shim.inject("sync EIO " + aofFile(impl(), dir));
+    shim.inject("sync EIO " + aofFile(dir.path()));
     c.cmd({"SET", "k", "2"});
     c.expectClosed();
     EXPECT_EQ(srv->waitExit(), 1);
@@ -239,12 +132,12 @@ TEST_P(FsyncAlways, FailedFsyncExitsWithoutReplying) {
  * do (their DEL): keys expiring every half second bring the next fsync. */
 using FsyncEverysec = FsyncTest;
 TEST_P(FsyncEverysec, FailedBackgroundFsyncRefusesWritesUntilAnFsyncSucceeds) {
-    auto srv = startServer(impl(), dir, "everysec", &shim);
+    auto srv = startAofServer(impl(), dir.path(), "everysec", &shim);
     RespConn c = srv->connect();
     for (int i = 0; i < 40; i++)
         ASSERT_EQ(c.call({"SET", "expiring:" + std::to_string(i), "x", "PX", std::to_string(1500 + 500 * i)}).raw,
                   "+OK\r\n");
-    const std::string aof = aofFile(impl(), dir);
+    const std::string aof = aofFile(dir.path());
     const long long ino = inode(aof);
     shim.inject("sync EIO " + aof);
     ASSERT_EQ(c.call({"SET", "before", "1"}).raw, "+OK\r\n"); /* in the file, waiting for its fsync */
@@ -289,7 +182,7 @@ std::string diskFullRule(const std::string &aof) {
  * every acknowledged write in a file that loads. */
 using FsyncDiskFull = FsyncTest;
 TEST_P(FsyncDiskFull, EverysecRefusesWritesThenRecoversLosingNothingAcknowledged) {
-    auto srv = startServer(impl(), dir, "everysec", &shim);
+    auto srv = startAofServer(impl(), dir.path(), "everysec", &shim);
     RespConn c = srv->connect();
     std::map<std::string, std::string> acked;
     auto set = [&](const std::string &key, const std::string &value) {
@@ -298,7 +191,7 @@ TEST_P(FsyncDiskFull, EverysecRefusesWritesThenRecoversLosingNothingAcknowledged
         return r;
     };
     for (int i = 0; i < 10; i++) ASSERT_EQ(set("before:" + std::to_string(i), std::to_string(i)).raw, "+OK\r\n");
-    const std::string aof = aofFile(impl(), dir);
+    const std::string aof = aofFile(dir.path());
     shim.inject(diskFullRule(aof));
 
     Reply refused;
@@ -319,7 +212,7 @@ TEST_P(FsyncDiskFull, EverysecRefusesWritesThenRecoversLosingNothingAcknowledged
  * the command has already run: the server exits, as Redis does, and the
  * reply never leaves. */
 TEST_P(FsyncDiskFull, AlwaysExitsWithoutAcknowledgingAndLosesNothing) {
-    auto srv = startServer(impl(), dir, "always", &shim);
+    auto srv = startAofServer(impl(), dir.path(), "always", &shim);
     RespConn c = srv->connect();
     std::map<std::string, std::string> acked;
     for (int i = 0; i < 10; i++) {
@@ -327,7 +220,7 @@ TEST_P(FsyncDiskFull, AlwaysExitsWithoutAcknowledgingAndLosesNothing) {
         ASSERT_EQ(c.call({"SET", key, std::to_string(i)}).raw, "+OK\r\n");
         acked[key] = std::to_string(i);
     }
-    shim.inject(diskFullRule(aofFile(impl(), dir)));
+    shim.inject(diskFullRule(aofFile(dir.path())));
     c.cmd({"SET", "full", std::string(40, 'x')});
     c.expectClosed();
     EXPECT_EQ(srv->waitExit(), 1);
@@ -345,88 +238,231 @@ INSTANTIATE_TEST_SUITE_P(Servers, FsyncDiskFull, ::testing::Values(ServerImpl::C
                          serverImplName);
 
 /* ========================================================================
- * FsyncRewrite (cppredis only)
+ * FsyncRewrite: a new file of the multi-part AOF is durable before it counts
  * ====================================================================== */
 
-/* What the shim saw of one BGREWRITEAOF under `fsync`, slowed down by
- * rdb-key-save-delay and with writes while the child works (so the parent
- * appends them to the new file): the events up to the moment INFO first
- * reported the rewrite finished, the new AOF's inode, the index of its
- * rename over the AOF (events.size() if none), and the parent's pid. */
-struct RewriteSeen {
-    std::vector<Event> events;
-    long long ino = -1;
-    size_t rename = 0;
-    long long parent = 0;
-};
+/* A successful rename of the temp manifest onto appendonly.aof.manifest in
+ * `aofDir`, and a successful sync of that directory itself. */
+auto manifestRenamed(const std::string &aofDir) {
+    return [aofDir](const Event &e) {
+        return e.op == "rename" && e.ok() && e.to == aofDir + "/appendonly.aof.manifest";
+    };
+}
+auto directorySynced(long long dirIno) {
+    return [dirIno](const Event &e) { return e.isSync() && e.ok() && e.ino == dirIno; };
+}
+auto writtenTo(const std::string &path) {
+    return [path](const Event &e) { return e.op == "write" && e.path == path; };
+}
 
-RewriteSeen observeRewrite(const std::string &fsync) {
-    TempDir dir;
-    Shim shim;
-    auto srv = startServer(ServerImpl::Cppredis, dir, fsync, &shim, {"--rdb-key-save-delay", "20000"});
-    const std::string aof = aofFile(ServerImpl::Cppredis, dir);
+/* The base file of the manifest was fsynced whole under its first name (the
+ * rewrite's temp file, renamed in the end into appendonlydir) before its
+ * first rename, and is in place before the rename of the manifest naming it
+ * at `manifest`. Inodes are reused as files come and go: the base's is
+ * followed back through its renames, and its fsyncs told by their path. */
+void expectBaseDurableBeforeItsRename(const std::vector<Event> &ev, const TempDir &dir, size_t manifest) {
+    AofManifest m = readManifest(dir.path());
+    ASSERT_FALSE(m.base.empty()) << "no base file in the manifest:\n" << m.text;
+    const std::string base = aofDirPath(dir.path()) + "/" + m.base;
+    const long long ino = inode(base);
+    size_t placed = ev.size();
+    for (size_t i = std::min(manifest, ev.size()); i-- > 0 && placed == ev.size();)
+        if (ev[i].op == "rename" && ev[i].ok() && ev[i].ino == ino && ev[i].to == base) placed = i;
+    ASSERT_LT(placed, ev.size()) << "the base " << m.base << " was not renamed into place before the manifest";
+    size_t first = placed;
+    std::string name = ev[placed].from;
+    for (size_t i = placed; i-- > 0;)
+        if (ev[i].op == "rename" && ev[i].ok() && ev[i].ino == ino && ev[i].to == name) first = i, name = ev[i].from;
+    long long durable = -1;
+    for (size_t i = 0; i < first; i++)
+        if (ev[i].isSync() && ev[i].ok() && ev[i].ino == ino && ev[i].path == name) durable = std::max(durable, ev[i].size);
+    EXPECT_GE(durable, fileSize(base)) << "the base " << m.base << ", written as " << name
+                                       << ", was renamed before an fsync covered all of it";
+}
+
+using FsyncRewrite = FsyncTest;
+
+/* Start-up on an empty directory makes a base, an incr file and the
+ * manifest naming both: the base fsynced before its rename, the manifest
+ * renamed and then its directory fsynced (that makes the new files' names
+ * durable) before the first write goes into the incr file. */
+TEST_P(FsyncRewrite, StartupMakesItsFilesDurableBeforeWritingIntoThem) {
+    auto srv = startAofServer(impl(), dir.path(), "always", &shim);
+    RespConn c = srv->connect();
+    ASSERT_EQ(c.call({"SET", "k", "v"}).raw, "+OK\r\n");
+    const std::vector<Event> ev = shim.events();
+    const std::string aofDir = aofDirPath(dir.path());
+    size_t renamed = findEvent(ev, manifestRenamed(aofDir));
+    ASSERT_LT(renamed, ev.size()) << "no manifest renamed into " << aofDir;
+    size_t synced = findEvent(ev, directorySynced(inode(aofDir)), renamed + 1);
+    EXPECT_LT(synced, ev.size()) << "appendonlydir was not fsynced after the manifest's rename";
+    size_t written = findEvent(ev, writtenTo(aofFile(dir.path())));
+    ASSERT_LT(written, ev.size()) << "the SET is not in the incr file";
+    EXPECT_GT(written, synced) << "a write went into the incr file before the manifest naming it was durable";
+    expectBaseDurableBeforeItsRename(ev, dir, renamed);
+}
+
+/* BGREWRITEAOF's start: the parent opens a new incr file and persists a
+ * manifest naming it; that manifest's rename and its directory's fsync come
+ * before the reply, and before any write goes into the new file. */
+TEST_P(FsyncRewrite, StartMakesTheNewIncrFileDurableBeforeWritingIntoIt) {
+    auto srv = startAofServer(impl(), dir.path(), "always", &shim, {"--rdb-key-save-delay", "20000"});
+    RespConn c = srv->connect();
+    pipeline(c, {{"SET", "a", "1"}, {"SET", "b", "1"}, {"SET", "c", "1"}});
+    const size_t before = shim.events().size();
+    ASSERT_EQ(c.call({"BGREWRITEAOF"}).raw, "+Background append only file rewriting started\r\n");
+    const std::vector<Event> atReply = shim.events();
+    const std::string aofDir = aofDirPath(dir.path());
+    size_t renamed = findEvent(atReply, manifestRenamed(aofDir), before);
+    ASSERT_LT(renamed, atReply.size()) << "BGREWRITEAOF replied before a manifest naming the new incr file was in place";
+    size_t synced = findEvent(atReply, directorySynced(inode(aofDir)), renamed + 1);
+    EXPECT_LT(synced, atReply.size()) << "BGREWRITEAOF replied before appendonlydir was fsynced";
+    EXPECT_EQ(readManifest(dir.path()).incrs.size(), 2u) << readManifest(dir.path()).text;
+    for (int i = 0; i < 5; i++) ASSERT_EQ(c.call({"SET", "during:" + std::to_string(i), "1"}).raw, "+OK\r\n");
+    const std::vector<Event> ev = shim.events();
+    size_t written = findEvent(ev, writtenTo(aofFile(dir.path())));
+    ASSERT_LT(written, ev.size()) << "the writes during the rewrite are not in the new incr file";
+    EXPECT_GT(written, synced) << "a write went into the new incr file before the manifest naming it was durable";
+    EXPECT_TRUE(pollUntil([&] { return infoField(c, "persistence", "aof_rewrite_in_progress") == "0"; }));
+}
+
+/* BGREWRITEAOF's end, under everysec (the base must be durable whatever the
+ * policy): the child's file fsynced whole before its rename; the manifest
+ * naming it renamed, and its directory fsynced, before INFO reports the
+ * rewrite done. */
+TEST_P(FsyncRewrite, EndMakesTheNewBaseDurableBeforeTheRewriteIsDone) {
+    auto srv = startAofServer(impl(), dir.path(), "everysec", &shim, {"--rdb-key-save-delay", "20000"});
     RespConn c = srv->connect();
     std::vector<Args> keys;
-    for (int i = 0; i < 40; i++) keys.push_back({"SET", "key:" + std::to_string(i), std::string(100, 'v')});
+    for (int i = 0; i < 20; i++) keys.push_back({"SET", "key:" + std::to_string(i), std::string(100, 'v')});
     pipeline(c, keys);
-    EXPECT_EQ(c.call({"BGREWRITEAOF"}).raw, "+Background append only file rewriting started\r\n");
-    for (int i = 0; i < 10; i++) EXPECT_EQ(c.call({"SET", "during:" + std::to_string(i), "1"}).raw, "+OK\r\n");
+    ASSERT_EQ(c.call({"BGREWRITEAOF"}).raw, "+Background append only file rewriting started\r\n");
+    const size_t started = shim.events().size();
+    for (int i = 0; i < 5; i++) ASSERT_EQ(c.call({"SET", "during:" + std::to_string(i), "1"}).raw, "+OK\r\n");
     EXPECT_EQ(infoField(c, "persistence", "aof_rewrite_in_progress"), "1") << "the rewrite ended too early to test";
-    EXPECT_TRUE(pollUntil([&] { return infoField(c, "persistence", "aof_rewrite_in_progress") == "0"; }, Ms{30000}));
-    RewriteSeen seen{shim.events(), inode(aof), 0, srv->pid()};
+    ASSERT_TRUE(pollUntil([&] { return infoField(c, "persistence", "aof_rewrite_in_progress") == "0"; }, Ms{10000}));
+    const std::vector<Event> ev = shim.events();
     EXPECT_EQ(infoField(c, "persistence", "aof_last_bgrewrite_status"), "ok");
-    const std::vector<Event> &ev = seen.events;
-    for (seen.rename = 0; seen.rename < ev.size(); seen.rename++) {
-        const Event &e = ev[seen.rename];
-        if (e.op == "rename" && e.ino == seen.ino && e.to == aof && e.ok()) break;
+    const std::string aofDir = aofDirPath(dir.path());
+    size_t renamed = findEvent(ev, manifestRenamed(aofDir), started);
+    ASSERT_LT(renamed, ev.size()) << "the rewrite was reported done before a manifest naming the new base was in place";
+    size_t synced = findEvent(ev, directorySynced(inode(aofDir)), renamed + 1);
+    EXPECT_LT(synced, ev.size()) << "the rewrite was reported done before appendonlydir was fsynced";
+    expectBaseDurableBeforeItsRename(ev, dir, renamed);
+}
+
+/* ========================================================================
+ * FsyncManifestFault: the manifest cannot be persisted
+ * ====================================================================== */
+
+/* A temp manifest that cannot be renamed, or fsynced, and Redis's line. */
+struct ManifestFault {
+    const char *rule;
+    const char *logLine;
+};
+const ManifestFault kManifestFaults[] = {
+    {"rename EIO temp-appendonly.aof.manifest",
+     "Error trying to rename the temporary AOF manifest file temp-appendonly.aof.manifest into "
+     "appendonly.aof.manifest: Input/output error"},
+    {"sync EIO temp-appendonly.aof.manifest",
+     "Fail to fsync the temp AOF file temp-appendonly.aof.manifest: Input/output error."},
+};
+
+const char *const kRewriteRefused =
+    "-ERR Can't execute an AOF background rewriting. Please check the server logs for more information.\r\n";
+
+using FsyncManifestFault = FsyncTest;
+
+/* At BGREWRITEAOF's start: the rewrite is refused, the manifest stays as it
+ * was, writes keep going to the old incr file, and nothing is lost. */
+TEST_P(FsyncManifestFault, AtTheRewritesStartTheRewriteIsRefused) {
+    auto srv = startAofServer(impl(), dir.path(), "always", &shim);
+    RespConn c = srv->connect();
+    std::map<std::string, std::string> acked;
+    for (const ManifestFault &fault : kManifestFaults) {
+        SCOPED_TRACE(fault.rule);
+        ASSERT_EQ(c.call({"SET", std::string("before:") + fault.rule, "1"}).raw, "+OK\r\n");
+        acked[std::string("before:") + fault.rule] = "1";
+        const AofManifest manifest = readManifest(dir.path());
+        const std::string incr = aofFile(dir.path());
+        shim.inject(fault.rule);
+        EXPECT_EQ(c.call({"BGREWRITEAOF"}).raw, kRewriteRefused);
+        EXPECT_TRUE(srv->waitForLog(fault.logLine)) << srv->log();
+        EXPECT_EQ(infoField(c, "persistence", "aof_last_bgrewrite_status"), "err");
+        EXPECT_EQ(infoField(c, "persistence", "aof_rewrite_in_progress"), "0");
+        shim.clear();
+        const Args after{"SET", std::string("after:") + fault.rule, "1"};
+        ASSERT_EQ(c.call(after).raw, "+OK\r\n");
+        acked[after[1]] = "1";
+        EXPECT_EQ(readManifest(dir.path()).text, manifest.text) << "the manifest changed";
+        EXPECT_TRUE(readFile(incr).ends_with(encodeCommand(after))) << "the write after the refusal is not in " << incr;
     }
-    EXPECT_LT(seen.rename, ev.size()) << "no rename of the rewritten file to " << aof;
-    /* The directory holding the AOF, fsynced after the rename. */
-    const long long dirIno = inode(dir.path());
-    bool dirFsynced = false;
-    for (size_t i = seen.rename + 1; i < ev.size(); i++)
-        if (ev[i].isSync() && ev[i].ok() && ev[i].ino == dirIno) dirFsynced = true;
-    EXPECT_TRUE(dirFsynced) << "the directory was not fsynced after the rename, before the rewrite was reported done";
-    return seen;
+    srv->kill9();
+    expectAllAcknowledged(impl(), dir, acked);
 }
 
-/* The size of the new file after the last write to it before the rename
- * by a process `by` accepts; 0 if none. */
-template <typename By>
-long long writtenBeforeRename(const RewriteSeen &seen, By by) {
-    long long size = 0;
-    for (size_t i = 0; i < seen.rename; i++) {
-        const Event &e = seen.events[i];
-        if (e.op == "write" && e.ino == seen.ino && e.ok() && by(e)) size = e.size;
+/* At its end, after the new base's rename into appendonlydir: the base is
+ * removed, the rewrite counts as failed, the manifest on disk is still the
+ * one its start persisted (which loads), and nothing is lost. */
+TEST_P(FsyncManifestFault, AtTheRewritesEndTheNewBaseIsRemoved) {
+    auto srv = startAofServer(impl(), dir.path(), "always", &shim, {"--rdb-key-save-delay", "20000"});
+    RespConn c = srv->connect();
+    std::map<std::string, std::string> acked;
+    auto set = [&](const std::string &key) {
+        ASSERT_EQ(c.call({"SET", key, "1"}).raw, "+OK\r\n");
+        acked[key] = "1";
+    };
+    for (int i = 0; i < 10; i++) set("key:" + std::to_string(i));
+    long long failures = 0;
+    for (const ManifestFault &fault : kManifestFaults) {
+        SCOPED_TRACE(fault.rule);
+        ASSERT_EQ(c.call({"BGREWRITEAOF"}).raw, "+Background append only file rewriting started\r\n");
+        const AofManifest manifest = readManifest(dir.path());
+        shim.inject(fault.rule);
+        for (int i = 0; i < 5; i++) set(std::string("during:") + fault.rule + ":" + std::to_string(i));
+        EXPECT_EQ(infoField(c, "persistence", "aof_rewrite_in_progress"), "1") << "the rewrite ended too early to test";
+        ASSERT_TRUE(pollUntil([&] { return infoField(c, "persistence", "aof_rewrite_in_progress") == "0"; }, Ms{10000}));
+        EXPECT_TRUE(srv->waitForLog(fault.logLine)) << srv->log();
+        EXPECT_EQ(infoField(c, "persistence", "aof_last_bgrewrite_status"), "err");
+        EXPECT_EQ(infoNumber(c, "persistence", "aof_rewrites_consecutive_failures"), ++failures);
+        const std::vector<Event> ev = shim.events();
+        auto base = std::find_if(ev.rbegin(), ev.rend(), [&](const Event &e) {
+            return e.op == "rename" && e.ok() && e.to.starts_with(aofDirPath(dir.path()) + "/") &&
+                   e.to.find(".base.") != std::string::npos;
+        });
+        ASSERT_NE(base, ev.rend()) << "the new base was never renamed into appendonlydir";
+        EXPECT_TRUE(pollUntil([&] { return !std::filesystem::exists(base->to); })) << base->to << " is left behind";
+        EXPECT_EQ(readManifest(dir.path()).text, manifest.text) << "the manifest is not the one of the rewrite's start";
+        shim.clear();
+        set(std::string("after:") + fault.rule);
     }
-    return size;
+    srv->kill9();
+    expectAllAcknowledged(impl(), dir, acked);
 }
 
-/* Under always, the whole new file — the child's dataset and the writes
- * the parent appended — is durable before the rename can make it the AOF
- * (Redis 7 fsyncs each file before the manifest names it), and the rename
- * itself is made durable by fsyncing the directory; both before the rewrite
- * is reported done. */
-TEST(FsyncRewrite, AlwaysFsyncsTheNewFileBeforeItsRenameAndTheDirectoryAfter) {
-    RewriteSeen seen = observeRewrite("always");
-    ASSERT_LT(seen.rename, seen.events.size());
-    EXPECT_GT(writtenBeforeRename(seen, [&](const Event &e) { return e.pid == seen.parent; }), 0)
-        << "the writes made during the rewrite were not appended to the new file";
-    long long whole = writtenBeforeRename(seen, [](const Event &) { return true; });
-    EXPECT_GE(durableSize(seen.events, seen.ino, seen.rename), whole)
-        << "the new AOF was renamed before an fsync covered all of it";
+/* At start-up on an empty directory (the first manifest): the server
+ * exits 1, and leaves no manifest. */
+TEST_P(FsyncManifestFault, AtStartupTheServerExits) {
+    for (const ManifestFault &fault : kManifestFaults) {
+        SCOPED_TRACE(fault.rule);
+        TempDir fresh;
+        Shim faulty;
+        faulty.inject(fault.rule);
+        ServerOptions opts = aofServerOptions(impl(), fresh.path(), "always");
+        std::vector<std::string> argv{"env"};
+        for (const std::string &var : faulty.env(impl())) argv.push_back(var);
+        argv.insert(argv.end(), {opts.binary, "--port", std::to_string(pickFreePort()), "--bind", "127.0.0.1"});
+        argv.insert(argv.end(), opts.args.begin(), opts.args.end());
+        ProcessResult r = runProcess(argv, {}, kStartTimeout);
+        EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+        EXPECT_NE((r.out + r.err).find(fault.logLine), std::string::npos) << r.out << r.err;
+        EXPECT_FALSE(std::filesystem::exists(aofDirPath(fresh.path()) + "/appendonly.aof.manifest"));
+    }
 }
 
-/* Under everysec the writes appended by the parent may wait for the next
- * background fsync, as any other write; the child's dataset may not, and the
- * rename must be durable before the rewrite is reported done. */
-TEST(FsyncRewrite, EverysecFsyncsTheChildsFileBeforeItsRenameAndTheDirectoryAfter) {
-    RewriteSeen seen = observeRewrite("everysec");
-    ASSERT_LT(seen.rename, seen.events.size());
-    long long childWrote = writtenBeforeRename(seen, [&](const Event &e) { return e.pid != seen.parent; });
-    EXPECT_GT(childWrote, 0) << "no write of the child seen";
-    EXPECT_GE(durableSize(seen.events, seen.ino, seen.rename), childWrote)
-        << "the child's file was renamed before an fsync covered it";
-}
+INSTANTIATE_TEST_SUITE_P(Servers, FsyncRewrite, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
+                         serverImplName);
+INSTANTIATE_TEST_SUITE_P(Servers, FsyncManifestFault, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
+                         serverImplName);
 
 }  // namespace
