@@ -1385,17 +1385,19 @@ static int loadAppendOnlyFileTruncated(const std::string &filename, long long va
 }
 
 /* The RDB a base file is (or an old-style AOF starts with): false after
- * logging why it could not be read; *short_read when the file ended. */
-static bool loadRdbPreamble(const std::string &filename, FILE *fp, bool *short_read) {
+ * logging why it could not be read. A torn RDB is no torn command: the
+ * file is refused, never cut (as Redis 7.0, which exits there). */
+static bool loadRdbPreamble(const std::string &filename, FILE *fp) {
     bool old_style = filename == server.aof_filename;
     serverLog(LL_NOTICE, old_style ? "Reading RDB preamble from AOF file..." : "Reading RDB base file on AOF loading...");
     rioFile rdb(fp);
     try {
         rdbLoadRio(rdb, RDBFLAGS_NONE);
     } catch (const RdbLoadError &e) {
-        *short_read = e.kind == RdbLoadError::ShortRead;
-        if (!*short_read) serverLog(LL_WARNING, "Internal error in RDB reading offset %zu -> %s", rdb.processed_bytes,
-                                    e.what());
+        if (e.kind == RdbLoadError::ShortRead)
+            serverLog(LL_WARNING, "Short read or OOM loading DB. Unrecoverable error, aborting now.");
+        else
+            serverLog(LL_WARNING, "Internal error in RDB reading offset %zu -> %s", rdb.processed_bytes, e.what());
         serverLog(LL_WARNING, old_style ? "Error reading the RDB preamble of the AOF file %s, AOF loading aborted"
                                         : "Error reading the RDB base file %s, AOF loading aborted",
                   filename.c_str());
@@ -1483,9 +1485,7 @@ static int loadSingleAppendOnlyFile(const std::string &filename, bool last_file)
                   strerror(errno));
         return AOF_FAILED;
     }
-    bool short_read = false;
-    if (rdb && !loadRdbPreamble(filename, fp.get(), &short_read))
-        return short_read ? loadAppendOnlyFileTruncated(filename, 0, last_file) : AOF_FAILED;
+    if (rdb && !loadRdbPreamble(filename, fp.get())) return AOF_FAILED;
     return loadAppendOnlyFileCommands(filename, fp.get(), last_file);
 }
 

@@ -39,6 +39,7 @@
 #include <memory>
 #include <regex>
 #include <sstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -564,7 +565,10 @@ TEST_P(AofMultipartBadInput, TruncatedRdbBase) {
     {
         auto srv = start();
         RespConn c = srv->connect();
-        c.call({"SET", "big", std::string(2000, 'b')});
+        std::string big(2000, ' ');
+        std::mt19937 random(32);
+        for (char &ch : big) ch = static_cast<char>('a' + random() % 26); /* incompressible: the base is big */
+        c.call({"SET", "big", big});
         rewriteNow(c);
         c.call({"SET", "after", "1"});
     }
@@ -598,13 +602,14 @@ TEST_P(AofMultipartBadInput, TornLastIncrIsRefusedWithoutAofLoadTruncated) {
 
 /* A torn incr file with another after it is no crash's tail: fatal. Redis
  * 7.0.15 has cut that file at its last whole command by then (it truncates
- * before it looks whether the file was the last); the others stay. */
+ * before it looks whether the file was the last); cppredis leaves every
+ * file as it was (the cut would drop what lay after the tear). */
 TEST_P(AofMultipartBadInput, TornIncrThatIsNotTheLastIsFatal) {
     writeAofDir(kBaseLine + kIncr1Line + kIncr2Line, kTorn);
     std::map<std::string, std::string> expected = filesUnder(dir.path());
-    expected[kAofDir + "/appendonly.aof.1.incr.aof"] = kIncr1;
+    if (impl() == ServerImpl::Redis) expected[kAofDir + "/appendonly.aof.1.incr.aof"] = kIncr1;
     expectExit1("Fatal error: the truncated file is not the last file", {"--aof-load-truncated", "yes"});
-    EXPECT_TRUE(filesUnder(dir.path()) == expected) << "files other than the cut one changed";
+    EXPECT_TRUE(filesUnder(dir.path()) == expected) << "files changed";
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, AofMultipartBadInput, ::testing::Values(ServerImpl::Cppredis, ServerImpl::Redis),
