@@ -22,14 +22,14 @@
 #   right before the spawn to the reply; the server's own "DB loaded from
 #   append only file" figure (its log) is shown beside it. The loaded
 #   DBSIZE and DEBUG DIGEST must be the writer's, or the script fails.
-# The copies come from the page cache (just written or copied), for both
-# servers alike. Prints each run, then per server the medians of the load
+# The copies are synced to disk first and read from the page cache, for
+# both servers alike. Prints each run, then per server the medians of the load
 # time (and min-max) and the server's own figure, the directory's base and
 # incr sizes, and the cppredis/Redis ratio.
 #
 # Usage: bench/aof_load.sh
 # Environment: KEYS [1000000], BATCH [1000], INCR_MB [100], CHUNK [50000],
-#              MAX_CHUNKS [20], LOADS [3], ROUNDS [1], WRITER [own|redis|cppredis],
+#              MAX_CHUNKS [20], LOADS [5], ROUNDS [1], WRITER [own|redis|cppredis],
 #              CPPREDIS_BIN [build/cppredis-server], REDIS_BIN [redis-server],
 #              EXTRA_ARGS, EXTRA_ARGS_CPPREDIS, EXTRA_ARGS_REDIS (bench/lib.sh)
 # Memory: one server at a time holds the dataset (~150 MB per million keys)
@@ -46,7 +46,7 @@ BATCH=${BATCH:-1000}
 INCR_MB=${INCR_MB:-100}
 CHUNK=${CHUNK:-50000}
 MAX_CHUNKS=${MAX_CHUNKS:-20}
-LOADS=${LOADS:-3}
+LOADS=${LOADS:-5}
 ROUNDS=${ROUNDS:-1}
 WRITER=${WRITER:-own}
 [[ $WRITER =~ ^(own|redis|cppredis)$ ]] || { echo "WRITER must be own, redis or cppredis" >&2; exit 2; }
@@ -83,6 +83,7 @@ write_dir() {  # ROUND IMPL
     wait "${SERVER_PID[$impl]}" 2>/dev/null || true
     unset "SERVER_PID[$impl]"
     mv "$BENCH_WORK/$impl" "$BENCH_WORK/written-$impl"
+    find "$BENCH_WORK/written-$impl" -type f -exec sync -- {} +  # no write-back during the first load
     FILES[$impl]=$(cd "$BENCH_WORK/written-$impl" && find . -type f -printf '%P=%s ')
     echo "round $round/$ROUNDS wrote $impl's directory: dbsize digest base incr = ${WRITTEN[$impl]}; $line" >&2
 }
@@ -93,6 +94,9 @@ load_dir() {  # ROUND NAME IMPL
     local round=$1 name=$2 impl=$3 ready said got
     rm -rf "${BENCH_WORK:?}/$name"
     cp -a "$BENCH_WORK/written-$impl" "$BENCH_WORK/$name"
+    # On disk before the clock starts, so that no write-back of the copy
+    # runs during the load (it stays in the page cache for the server).
+    find "$BENCH_WORK/$name" -type f -exec sync -- {} +
     run_named launch_server "$name"
     ready=$("${CLIENT_CPU[@]}" "$READY_TOOL" -p "${SERVER_PORT[$name]}" --server-pid "${SERVER_PID[$name]}") ||
         { echo "FAILED: $name did not get ready on $impl's directory (round $round): $ready; its log:" >&2
