@@ -20,6 +20,8 @@
 #               each in its own scratch directory, then:
 #   EXTRA_ARGS  options for both servers, shell-quoted, e.g. the AOF figure:
 #               EXTRA_ARGS="--appendonly yes --appendfsync everysec" bench/compare.sh set,lpush,incr
+#               (each server's appendonlydir in its own scratch directory; a
+#               WARNING if one rewrote its AOF on its own during the runs)
 #               or eviction all the time (a keyspace far over the limit):
 #               EXTRA_ARGS="--maxmemory 8mb --maxmemory-policy allkeys-lru" BENCH_ARGS="-r 1000000 -d 64" \
 #               PIPELINES=16 bench/compare.sh set,get,lpush
@@ -137,6 +139,17 @@ if [[ -n ${SUBSCRIBERS:-} ]]; then
         fi
     done
 fi
+
+# With the AOF on, each server rewrites it on its own once it outgrows
+# auto-aof-rewrite-min-size (64 MB: a few rounds of SETs), forking a child
+# onto its core mid-run, and the two need not rewrite in the same runs: say
+# so (--auto-aof-rewrite-percentage 0 in EXTRA_ARGS rules it out).
+for name in cppredis redis; do
+    rewrites=$(info_field "$name" persistence aof_rewrites)
+    if [[ ${rewrites:-0} != 0 ]]; then
+        echo "WARNING: $name rewrote its AOF $rewrites time(s) during the runs: its figures include those forks" >&2
+    fi
+done
 
 echo
 machine_line

@@ -8,9 +8,15 @@
 #   start_server NAME BIN ARGS...   starts it (under $SERVER_WRAPPER, if set) on a free
 #                                   port ($SERVER_PORT[NAME], pid $SERVER_PID[NAME])
 #                                   and waits for PING
+#   launch_server NAME BIN ARGS...  the same without waiting ($SERVER_LAUNCHED[NAME]:
+#                                   when, for timing a start-up)
 #   start_named cppredis|redis      start_server with its binary and arguments
 #   start_both                      both of them
+#   run_named STARTER NAME [IMPL]   STARTER (start_server, launch_server) with
+#                                   IMPL's binary and arguments
 #   stop_server NAME                SIGTERM, then waits for it to exit
+#   aof_base_file DIR               the AOF's base file in server directory DIR
+#                                   (the manifest's type b, or Redis 6's one file)
 #   for_each_run FN VARIANT...      FN ROUND VARIANT NAME for every round, variant
 #                                   and server, the servers' order flipping each round
 #   run_tool ROUND LABEL NAME ARGS...  $TOOL against server NAME, its line into $RESULTS
@@ -61,7 +67,7 @@ eval "REDIS_ARGS=(\"\${DEFAULT_ARGS[@]}\" ${EXTRA_ARGS:-} ${EXTRA_ARGS_REDIS:-})
 # that a client never steals its server's core. Empty on a single core.
 if (($(nproc) > 1)); then SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1); else SERVER_CPU=() CLIENT_CPU=(); fi
 
-declare -A SERVER_PID SERVER_PORT SERVER_TLS_PORT
+declare -A SERVER_PID SERVER_PORT SERVER_TLS_PORT SERVER_LAUNCHED
 declare -A SERVER_AUTH=([cppredis]=${AUTH_CPPREDIS:-} [redis]=${AUTH_REDIS:-})
 # "-a PASSWORD" for a server with a password, else nothing.
 auth_args() {  # NAME
@@ -107,25 +113,35 @@ while True:
         s.close()'
 }
 
-# Starts the server on a free port ($SERVER_PORT[NAME]) and waits until it
-# answers PING. Another process may take the port between the pick and the
-# server's bind: then it tries another.
-start_server() {  # NAME BIN ARGS...
-    local name=$1 bin=$2 attempt tls=()
+# Spawns the server on a free port ($SERVER_PORT[NAME]) in its scratch
+# directory, $BENCH_WORK/NAME, without waiting for it: its pid in
+# $SERVER_PID[NAME], and in $SERVER_LAUNCHED[NAME] the moment ($EPOCHREALTIME)
+# right before it was spawned, for the scripts that time its start-up.
+launch_server() {  # NAME BIN ARGS...
+    local name=$1 bin=$2 tls=()
     shift 2
     mkdir -p "$BENCH_WORK/$name"
+    SERVER_PORT[$name]=$(free_port)
+    if [[ -n ${TLS_DIR:-} ]]; then
+        SERVER_TLS_PORT[$name]=$(free_port)
+        tls=(--tls-port "${SERVER_TLS_PORT[$name]}" --tls-cert-file "$TLS_DIR/server.crt"
+             --tls-key-file "$TLS_DIR/server.key" --tls-ca-cert-file "$TLS_DIR/ca.crt" --tls-auth-clients no)
+    fi
+    SERVER_LAUNCHED[$name]=$EPOCHREALTIME
+    # exec keeps one pid from this subshell through taskset to the
+    # server, so $! is the server process whose memory and CPU are read.
+    (cd "$BENCH_WORK/$name" && exec "${SERVER_CPU[@]}" "${SERVER_WRAPPER[@]}" "$bin" --port "${SERVER_PORT[$name]}" --bind 127.0.0.1 "${tls[@]}" "$@") \
+        >"$BENCH_WORK/$name.log" 2>&1 &
+    SERVER_PID[$name]=$!
+}
+
+# Starts the server (launch_server) and waits until it answers PING.
+# Another process may take the port between the pick and the server's
+# bind: then it tries another.
+start_server() {  # NAME BIN ARGS...
+    local name=$1 bin=$2 attempt
     for attempt in 1 2 3 4 5; do
-        SERVER_PORT[$name]=$(free_port)
-        if [[ -n ${TLS_DIR:-} ]]; then
-            SERVER_TLS_PORT[$name]=$(free_port)
-            tls=(--tls-port "${SERVER_TLS_PORT[$name]}" --tls-cert-file "$TLS_DIR/server.crt"
-                 --tls-key-file "$TLS_DIR/server.key" --tls-ca-cert-file "$TLS_DIR/ca.crt" --tls-auth-clients no)
-        fi
-        # exec keeps one pid from this subshell through taskset to the
-        # server, so $! is the server process whose memory and CPU are read.
-        (cd "$BENCH_WORK/$name" && exec "${SERVER_CPU[@]}" "${SERVER_WRAPPER[@]}" "$bin" --port "${SERVER_PORT[$name]}" --bind 127.0.0.1 "${tls[@]}" "$@") \
-            >"$BENCH_WORK/$name.log" 2>&1 &
-        SERVER_PID[$name]=$!
+        launch_server "$@"
         for _ in $(seq 100); do
             if ! kill -0 "${SERVER_PID[$name]}" 2>/dev/null; then
                 wait "${SERVER_PID[$name]}" || true
@@ -143,10 +159,17 @@ start_server() {  # NAME BIN ARGS...
     exit 1
 }
 
-# Server NAME runs IMPL's binary and arguments (by default its own).
+# Server NAME runs IMPL's binary and arguments (by default its own),
+# started by STARTER (start_server, or launch_server not to wait for it).
+run_named() {  # STARTER NAME [IMPL]
+    if [[ ${3:-$2} == cppredis ]]; then "$1" "$2" "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
+    else "$1" "$2" "$REDIS_BIN" "${REDIS_ARGS[@]}"; fi
+}
+
+# Server NAME runs IMPL's binary and arguments, answering PING (and with a
+# replica of its own if WITH_REPLICA is set).
 start_named() {  # cppredis|redis [IMPL]
-    if [[ ${2:-$1} == cppredis ]]; then start_server "$1" "$CPPREDIS_BIN" "${CPPREDIS_ARGS[@]}"
-    else start_server "$1" "$REDIS_BIN" "${REDIS_ARGS[@]}"; fi
+    run_named start_server "$@"
     if [[ -n ${WITH_REPLICA:-} ]]; then start_replica "$1"; fi
 }
 
@@ -223,6 +246,16 @@ warn_lost_replicas() {
             echo "WARNING: $replica did not catch up with $master (offsets or key counts differ): $master's figures are suspect" >&2
         fi
     done
+}
+
+# The AOF's base in server directory DIR: the file that its manifest
+# (appendonlydir/appendonly.aof.manifest, Redis 7's multi-part layout)
+# names as type b, else the one file of Redis 6's layout, appendonly.aof.
+aof_base_file() {  # DIR
+    local manifest=$1/appendonlydir/appendonly.aof.manifest
+    if [[ ! -f $manifest ]]; then echo "$1/appendonly.aof"; return; fi
+    awk -v dir="$1/appendonlydir" '
+        $1 == "file" { for (i = 3; i < NF; i += 2) if ($i == "type" && $(i + 1) == "b") print dir "/" $2 }' "$manifest"
 }
 
 # The user and system CPU of process PID so far, in clock ticks: fields 14

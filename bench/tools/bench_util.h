@@ -1,8 +1,9 @@
 /* bench_util.h — small helpers shared by the bench tools: fatal errors,
- * the command line, the monotonic clock, a process's CPU time and its
+ * the command line, the monotonic clock, a process's state, CPU time and
  * user/system split, the machine's load, connecting and encoding commands,
- * a blocking connection, loading keys (the latency tools' options and SET
- * batches) and probing (PING round trips from a SCHED_FIFO thread).
+ * a blocking connection and INFO fields through it, loading keys (the
+ * latency tools' options and SET batches) and probing (PING round trips
+ * from a SCHED_FIFO thread).
  * Header-only: each tool is built from its one .cpp file. */
 #pragma once
 
@@ -85,6 +86,21 @@ inline int64_t cpuNs(long pid) {
     return sum;
 }
 
+/* /proc/PID/stat after the ")" that ends the command name (which may hold
+ * spaces): " STATE PPID ...", or "" if the process cannot be read. */
+inline std::string procStat(long pid) {
+    if (pid <= 0) return "";
+    std::string path = "/proc/" + std::to_string(pid) + "/stat";
+    FILE *f = fopen(path.c_str(), "r");
+    if (!f) return "";
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')');
+    return p ? std::string(p + 1) : "";
+}
+
 /* The user and system CPU time of process `pid` so far, in ms, from fields
  * 14 and 15 (utime, stime) of /proc/PID/stat: all its threads, those gone
  * included. The kernel samples which of the two a tick falls in and scales
@@ -92,17 +108,9 @@ inline int64_t cpuNs(long pid) {
  * statistical one, good over many ticks (USER_HZ, 10 ms each). False if the
  * process cannot be read. */
 inline bool userSysMs(long pid, double &user_ms, double &sys_ms) {
-    if (pid <= 0) return false;
-    std::string path = "/proc/" + std::to_string(pid) + "/stat";
-    FILE *f = fopen(path.c_str(), "r");
-    if (!f) return false;
-    char buf[1024];
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    const char *p = strrchr(buf, ')');  /* the command name may hold spaces */
+    std::string stat = procStat(pid);
     unsigned long long utime, stime;
-    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+    if (stat.empty() || sscanf(stat.c_str(), " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
         return false;
     double ms_per_tick = 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
     user_ms = static_cast<double>(utime) * ms_per_tick;
@@ -214,6 +222,18 @@ private:
     std::string in_;
     size_t pos_ = 0;
 };
+
+/* A field of an INFO section ("" if absent). */
+inline std::string infoField(Conn &c, const std::string &section, const std::string &field) {
+    c.sendAll(command({"INFO", section}));
+    std::string text = c.readBulk();
+    size_t at = text.find("\r\n" + field + ":");
+    if (at == std::string::npos) return "";
+    at += field.size() + 3;
+    return text.substr(at, text.find("\r\n", at) - at);
+}
+
+inline double msSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e6; }
 
 /* One PING's round trip, in ms. */
 inline double pingMs(Conn &c) {

@@ -33,21 +33,11 @@
 
 namespace {
 
-using bench::Conn, bench::die, bench::nowNs;
+using bench::Conn, bench::die, bench::infoField, bench::msSince, bench::nowNs;
 
 void usage() {
     fprintf(stderr, "usage: bgsave_latency -p PORT [-h HOST] [-n keys] [-b batch] [-d value_size]\n");
     exit(2);
-}
-
-/* A field of an INFO section ("" if absent). */
-std::string infoField(Conn &c, const std::string &section, const std::string &field) {
-    c.sendAll(bench::command({"INFO", section}));
-    std::string text = c.readBulk();
-    size_t at = text.find(field + ":");
-    if (at == std::string::npos) return "";
-    at += field.size() + 1;
-    return text.substr(at, text.find("\r\n", at) - at);
 }
 
 void load(Conn &c, const bench::LoadOptions &opt) {
@@ -60,8 +50,6 @@ void load(Conn &c, const bench::LoadOptions &opt) {
         c.expectReplies(count, "+OK");
     }
 }
-
-double msSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e6; }
 
 }  // namespace
 

@@ -31,25 +31,13 @@
 
 namespace {
 
-using bench::Conn, bench::die, bench::nowNs;
+using bench::Conn, bench::die, bench::infoField, bench::msSince, bench::nowNs;
 
 void usage() {
     fprintf(stderr,
             "usage: repl_fullsync -p MASTER_PORT -r REPLICA_PORT [-h HOST] [-n keys] [-b batch] [-d value_size]\n");
     exit(2);
 }
-
-/* A field of an INFO section ("" if absent). */
-std::string infoField(Conn &c, const std::string &section, const std::string &field) {
-    c.sendAll(bench::command({"INFO", section}));
-    std::string text = c.readBulk();
-    size_t at = text.find("\r\n" + field + ":");
-    if (at == std::string::npos) return "";
-    at += field.size() + 3;
-    return text.substr(at, text.find("\r\n", at) - at);
-}
-
-double msSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e6; }
 
 }  // namespace
 
