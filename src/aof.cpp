@@ -989,7 +989,7 @@ static bool rewriteBaseAsRdb(FILE *fp) {
     setvbuf(fp, iobuf, _IOFBF, sizeof(iobuf));
     rioFile rdb(fp);
     if (server.aof_rewrite_incremental_fsync) rdb.setAutoSync(REDIS_AUTOSYNC_BYTES);
-    return rdbSaveRio(rdb) && rdb.flush();
+    return rdbSaveRio(rdb, RDBFLAGS_AOF_PREAMBLE) && rdb.flush();
 }
 
 /* Writes the dataset to temp-rewriteaof-<pid>.aof, fsyncs it, and renames

@@ -131,6 +131,13 @@ void dbAdd(redisDb *db, std::string_view key, ObjRef val) {
     notifyKeyspaceEvent(NOTIFY_NEW, "new", key, db->id);
 }
 
+bool dbAddRDBLoad(redisDb *db, std::string_view key, ObjRef &val) {
+    auto *de = db->dict.addRaw(sds(key));
+    if (!de) return false;
+    de->val = std::move(val);
+    return true;
+}
+
 /* In Redis, signalKeyAsReady is in blocked.c; here the keyspace owns it,
  * as dbAdd calls it and it only queues the key (db->ready_keys,
  * server.ready_keys) for handleClientsBlockedOnKeys (blocked.h), above. */

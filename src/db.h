@@ -79,6 +79,10 @@ robj *lookupKeyWriteOrReply(client *c, std::string_view key, std::string_view re
 bool checkType(client *c, const robj *o, unsigned type);
 
 void dbAdd(redisDb *db, std::string_view key, ObjRef val);
+/* Redis's dbAddRDBLoad: a loader's add, in one lookup, with no keyspace
+ * event and no waiter to signal (nobody is served while a file loads).
+ * False, `val` left alone, if the key exists. */
+bool dbAddRDBLoad(redisDb *db, std::string_view key, ObjRef &val);
 /* Queues `key` in server.ready_keys (once) if clients are blocked on it,
  * for handleClientsBlockedOnKeys (blocked.h) to serve them after the
  * command. dbAdd calls it for a list or a sorted set entering the

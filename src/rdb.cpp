@@ -388,22 +388,37 @@ bool rdbSaveFunctions(rio &rdb) {
     return true;
 }
 
-bool rdbSaveRio(rio &rdb) {
+static bool rdbSaveAuxField(rio &rdb, std::string_view key, std::string_view val) {
+    return rdbSaveType(rdb, RDB_OPCODE_AUX) && rdbSaveRawString(rdb, key) && rdbSaveRawString(rdb, val);
+}
+
+/* RESIZEDB: the sizes of the db's two tables, which the loader presizes. */
+static bool rdbSaveResizeDb(rio &rdb, const redisDb &db) {
+    return rdbSaveType(rdb, RDB_OPCODE_RESIZEDB) && rdbSaveLen(rdb, db.dict.size()) &&
+           rdbSaveLen(rdb, db.expires.size());
+}
+
+bool rdbSaveRio(rio &rdb, int rdbflags) {
     size_t key_counter = 0;
     long long info_updated_time = 0;
     rdb.cksum = 0;
     rdb.update_cksum = server.rdb_checksum;
     char magic[16];
     /* Functions, like streams, need Redis 7.0's version; a file without
-     * them stays readable by older versions. */
+     * them stays readable by older versions — not an AOF base, which only
+     * Redis 7.0 and later read: it has 7.0's aof-base field and presizing. */
+    bool aof_base = rdbflags & RDBFLAGS_AOF_PREAMBLE;
     bool functions = !functionsLibGet().empty();
     snprintf(magic, sizeof(magic), "REDIS%04d",
-             functions || rdbDatasetHasStreams() ? RDB_VERSION_STREAMS : RDB_VERSION);
-    if (!rdb.write(magic, 9) || !rdbSaveFunctions(rdb)) return false;
+             aof_base || functions || rdbDatasetHasStreams() ? RDB_VERSION_STREAMS : RDB_VERSION);
+    if (!rdb.write(magic, 9)) return false;
+    if (aof_base && !rdbSaveAuxField(rdb, "aof-base", "1")) return false;
+    if (!rdbSaveFunctions(rdb)) return false;
     for (int j = 0; j < server.dbnum; j++) {
         redisDb &db = server.db[j];
         if (db.dict.size() == 0) continue;
         if (!rdbSaveType(rdb, RDB_OPCODE_SELECTDB) || !rdbSaveLen(rdb, static_cast<uint64_t>(j))) return false;
+        if (aof_base && !rdbSaveResizeDb(rdb, db)) return false;
         for (auto &de : db.dict) {
             if (!rdbSaveKeyValuePair(rdb, de.key, de.val.get(), getExpire(&db, de.key))) return false;
             reportSaveProgress(key_counter, info_updated_time, "RDB");
@@ -989,6 +1004,7 @@ static void rdbLoadAuxField(rio &rdb) {
     long long n;
     if (key == "redis-ver") serverLog(LL_NOTICE, "Loading RDB produced by version %s", val.c_str());
     else if (key == "ctime" && string2ll(val, &n)) serverLog(LL_NOTICE, "RDB age %lld seconds", time(nullptr) - n);
+    else if (key == "aof-base" && string2ll(val, &n) && n) serverLog(LL_NOTICE, "RDB has an AOF tail");
     else if (key == "used-mem" && string2ll(val, &n))
         serverLog(LL_NOTICE, "RDB memory usage when created %.2f Mb", static_cast<double>(n) / (1024 * 1024));
 }
@@ -1005,12 +1021,10 @@ static void rdbLoadResizeDb(rio &rdb, redisDb *db) {
 /* A loaded key enters the keyspace; true unless it is there already and
  * MERGE (RDBFLAGS_ALLOW_DUP) was not asked. */
 static bool rdbAddKey(redisDb *db, const std::string &key, ObjRef val, int rdbflags) {
-    if (db->dict.find(key)) {
-        if (!(rdbflags & RDBFLAGS_ALLOW_DUP)) return false;
-        dbDelete(db, key);
-    }
-    dbAdd(db, key, std::move(val));
-    return true;
+    if (dbAddRDBLoad(db, key, val)) return true;
+    if (!(rdbflags & RDBFLAGS_ALLOW_DUP)) return false;
+    dbDelete(db, key);
+    return dbAddRDBLoad(db, key, val);
 }
 
 static void rdbLoadChecksum(rio &rdb) {

@@ -8,8 +8,10 @@
  * lack):
  *
  *   "REDIS0006"                         or "REDIS0010"
+ *   [AUX "aof-base" "1"]                the base of a multi-part AOF (10)
  *   [FUNCTION2 <library code>]          each function library, if any (10)
  *   SELECTDB <dbid>                     before the keys of each non-empty db
+ *   [RESIZEDB <keys> <keys with TTL>]   in an AOF base: the loader presizes
  *   [EXPIRETIME_MS <unix ms, 8 bytes>]  then for each key
  *   <type> <key> <value>
  *   EOF <CRC-64 of everything before, 8 bytes; 0 when rdbchecksum is no>
@@ -78,8 +80,9 @@ constexpr unsigned char RDB_32BITLEN = 0x80, RDB_64BITLEN = 0x81;
 /* Special string encodings (RDB_ENCVAL): an integer of 8, 16, 32 bits, or LZF. */
 constexpr unsigned RDB_ENC_INT8 = 0, RDB_ENC_INT16 = 1, RDB_ENC_INT32 = 2, RDB_ENC_LZF = 3;
 
-/* rdbLoad flags: RELOAD's MERGE lets a loaded key replace one in memory. */
-constexpr int RDBFLAGS_NONE = 0, RDBFLAGS_ALLOW_DUP = 1 << 0;
+/* rdbLoad flags: RELOAD's MERGE lets a loaded key replace one in memory.
+ * rdbSaveRio's: the file is a multi-part AOF's base (aof.cpp). */
+constexpr int RDBFLAGS_NONE = 0, RDBFLAGS_ALLOW_DUP = 1 << 0, RDBFLAGS_AOF_PREAMBLE = 1 << 1;
 
 /* Why a load stopped: the file ended early (or a read failed), its bytes
  * make no sense, or it holds what cppredis refuses to load (a version from
@@ -105,7 +108,7 @@ bool rdbSaveObjectType(rio &rdb, const robj *o);
 bool rdbSaveObject(rio &rdb, const robj *o);
 bool rdbSaveKeyValuePair(rio &rdb, std::string_view key, const robj *val, long long expiretime);
 /* The whole file: header, every database, EOF and checksum. */
-bool rdbSaveRio(rio &rdb);
+bool rdbSaveRio(rio &rdb, int rdbflags = RDBFLAGS_NONE);
 /* DEBUG OBJECT's serializedlength: the bytes rdbSaveObject would write. */
 size_t rdbSavedObjectLen(const robj *o);
 

@@ -451,6 +451,25 @@ TEST_F(RdbFile, EmptyDatasetIs18Bytes) {
     EXPECT_NO_THROW(rdbLoadRio(in, RDBFLAGS_NONE));
 }
 
+/* A multi-part AOF's base, as Redis 7.0 writes one: version 10, the
+ * aof-base field, each db's RESIZEDB after its SELECTDB; it loads back. */
+TEST_F(RdbFile, AofBaseHasRedis7sAuxFieldAndResizeDb) {
+    dbAdd(&server.db[0], "k", createStringObject("v"));
+    dbAdd(&server.db[0], "t", createStringObject("w"));
+    setExpire(nullptr, &server.db[0], "t", 4000000000000LL);
+    rioBuffer out;
+    ASSERT_TRUE(rdbSaveRio(out, RDBFLAGS_AOF_PREAMBLE));
+    const std::string &file = out.contents();
+    const std::string head = std::string("REDIS0010\xFA\x08" "aof-base\xC0\x01", 21) + /* AUX "aof-base" 1 (an int) */
+                             std::string("\xFE\x00\xFB\x02\x01", 5);                  /* SELECTDB 0, RESIZEDB 2 1 */
+    EXPECT_EQ(file.substr(0, head.size()), head);
+    emptyData(-1, EMPTYDB_NO_FLAGS);
+    rioBuffer in(file);
+    ASSERT_NO_THROW(rdbLoadRio(in, RDBFLAGS_NONE));
+    EXPECT_EQ(server.db[0].dict.size(), 2u);
+    EXPECT_EQ(getExpire(&server.db[0], "t"), 4000000000000LL);
+}
+
 TEST_F(RdbFile, ErrorsByKind) {
     dbAdd(&server.db[0], "k", createStringObject("value"));
     std::string file = saveAll();
