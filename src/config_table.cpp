@@ -537,9 +537,7 @@ int cluster_enabled, enable_module_cmd, propagation_error_behavior, use_exit_on_
 constexpr configEnum only_yes_enum[] = {{"yes", 1}};
 int sanitize_dump_payload;
 
-/* The Redis 7.0 directives that cppredis refuses, and why (docs/ref-configuration.md's list;
- * the tls-*, unixsocket*, supervised and syslog-* ones are other work of
- * issue 21). */
+/* The Redis 7.0 directives that cppredis refuses, and why (docs/ref-configuration.md's list). */
 constexpr refusedConfig refused_configs[] = {
     {"cluster-*", "Redis Cluster is not implemented (cluster-enabled accepts only 'no')"},
     {"crash-log-enabled", "there is no crash report (stack trace, registers) to enable"},
