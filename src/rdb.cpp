@@ -811,6 +811,39 @@ static ObjRef rdbLoadQuicklistObject(rio &rdb, int rdbtype) {
     return list.finish();
 }
 
+/* A ZSET_LISTPACK within this server's ziplist limits: its entries are
+ * what a ziplist sorted set holds — member, then the score as Redis
+ * printed it, in (score, member) order — so they are copied as they are,
+ * with no skiplist built and no score printed again. Checked first: each
+ * score a number, the order strictly ascending, no member twice (false
+ * when the order is another: the caller sorts by rebuilding). */
+static bool zsetZiplistFromListpack(const std::vector<ziplistEntry> &entries, ObjRef &out) {
+    if (entries.size() / 2 > static_cast<unsigned long long>(server.zset_max_ziplist_entries)) return false;
+    std::vector<std::string_view> members;
+    members.reserve(entries.size() / 2);
+    ElementView member_text;
+    double prev_score = 0;
+    std::string_view prev_member;
+    for (size_t i = 0; i < entries.size(); i += 2) {
+        if (entries[i].isInt || entries[i].sval.size() > static_cast<unsigned long long>(server.zset_max_ziplist_value))
+            return false; /* an integer member is rare: the general path prints it */
+        std::string_view member = entries[i].sval;
+        double score = entryScore(entries[i + 1]);
+        if (std::isnan(score)) rdbCorrupt("Zset with NAN score detected");
+        if (i && (score < prev_score || (score == prev_score && member <= prev_member))) return false;
+        prev_score = score;
+        prev_member = member;
+        members.push_back(member);
+    }
+    std::sort(members.begin(), members.end());
+    if (std::adjacent_find(members.begin(), members.end()) != members.end())
+        rdbCorrupt("Duplicate zset fields detected");
+    out = createZsetZiplistObject();
+    ziplist &zl = objectZiplist(out.get());
+    for (const ziplistEntry &e : entries) zl.push(member_text(e), ZIPLIST_TAIL);
+    return true;
+}
+
 /* HASH_LISTPACK, ZSET_LISTPACK (Redis 7): field value... / member score...
  * pairs, rebuilt as a ziplist or, past the limits, a hash table or skiplist. */
 static ObjRef rdbLoadListpackObject(rio &rdb, int rdbtype) {
@@ -818,8 +851,10 @@ static ObjRef rdbLoadListpackObject(rio &rdb, int rdbtype) {
     countDeepSanitization();
     std::vector<ziplistEntry> entries = rdbDecodeListpack(blob);
     if (entries.size() % 2) rdbCorrupt("Listpack holds an odd number of entries for a hash or sorted set");
+    if (entries.empty()) return {};
     ElementView first, second;
     if (rdbtype == RDB_TYPE_ZSET_LISTPACK) {
+        if (ObjRef zl; zsetZiplistFromListpack(entries, zl)) return zl;
         ZsetBuilder zset;
         for (size_t i = 0; i < entries.size(); i += 2) zset.add(first(entries[i]), entryScore(entries[i + 1]));
         return zset.finish();

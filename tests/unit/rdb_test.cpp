@@ -368,6 +368,35 @@ TEST_F(RdbObject, SetsHashesZsets) {
     EXPECT_EQ(score, -INFINITY);
 }
 
+/* Redis 7's ZSET_LISTPACK: in (score, member) order, its entries become the
+ * ziplist as they are; out of order, the set is rebuilt sorted; a member
+ * twice (even under two scores) or a score that is no number is corrupt. */
+TEST_F(RdbObject, ZsetListpackCopiedInOrderRebuiltOtherwise) {
+    auto load = [](const std::string &lp) {
+        rioBuffer in(saved(rdbSaveRawString, lp));
+        return rdbLoadObject(RDB_TYPE_ZSET_LISTPACK, in);
+    };
+    auto entries = [](robj *o) {
+        std::vector<std::string> out;
+        const ziplist &zl = objectZiplist(o);
+        for (zlpos p = zl.index(0); p; p = zl.next(p)) out.push_back(zl.get(p).toString());
+        return out;
+    };
+    ObjRef in_order = load(ListpackBuilder().str("a").raw("\x01").str("b").str("2.5").str("c").str("2.5").build());
+    ASSERT_TRUE(in_order);
+    EXPECT_EQ(in_order->encoding, OBJ_ENCODING_ZIPLIST);
+    EXPECT_EQ(entries(in_order.get()), (std::vector<std::string>{"a", "1", "b", "2.5", "c", "2.5"}));
+    double score;
+    ASSERT_TRUE(zsetScore(in_order.get(), "c", &score));
+    EXPECT_EQ(score, 2.5);
+    ObjRef out_of_order = load(ListpackBuilder().str("c").str("2.5").str("b").str("2.5").str("a").raw("\x01").build());
+    ASSERT_TRUE(out_of_order);
+    EXPECT_EQ(out_of_order->encoding, OBJ_ENCODING_ZIPLIST);
+    EXPECT_EQ(entries(out_of_order.get()), entries(in_order.get()));
+    EXPECT_THROW(load(ListpackBuilder().str("a").raw("\x01").str("a").raw("\x02").build()), RdbLoadError);
+    EXPECT_THROW(load(ListpackBuilder().str("a").str("x1").build()), RdbLoadError);
+}
+
 /* Redis 3.2 - 6.2's lists: a count of ziplist nodes (empty ones skipped). */
 TEST_F(RdbObject, QuicklistOfZiplists) {
     rioBuffer out;
